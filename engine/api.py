@@ -1,0 +1,184 @@
+"""The state API every game implements (modelled on OpenSpiel's State).
+
+A state is mutated in place by `apply`; an illegal action raises `IllegalAction` and
+leaves it untouched. Chance nodes (spins, draws) list their outcomes with exact
+probabilities and are applied like any decision, so a journal of actions replays a game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from fractions import Fraction
+from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar
+
+from engine.errors import IllegalAction, Reason
+
+CHANCE = -1
+TERMINAL = -4
+
+JSON: TypeAlias = Any
+"""A value made of dict, list, str, int, float, bool and None."""
+
+
+def _to_jsonable(value: object) -> JSON:
+    if isinstance(value, tuple | list):
+        return [_to_jsonable(v) for v in value]
+    return value
+
+
+def _from_jsonable(value: JSON) -> object:
+    if isinstance(value, list):
+        return tuple(_from_jsonable(v) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Action:
+    """Base of every action. Fields with compare=False are previews, not input.
+
+    The JSON form holds only the compared fields: what a person or the chance source
+    chose, never what it caused, so the journal stores inputs and replays effects.
+    """
+
+    KIND: ClassVar[str] = "action"
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"kind": self.KIND}
+        for f in fields(self):
+            if f.compare:
+                out[f.name] = _to_jsonable(getattr(self, f.name))
+        return out
+
+    def key(self) -> str:
+        """Canonical text of the input: the sort key of `legal_actions`."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+A = TypeVar("A", bound=Action)
+
+
+class ActionCodec:
+    """Turns journal JSON back into a game's actions, refusing anything malformed."""
+
+    def __init__(self, classes: Iterable[type[Action]]) -> None:
+        self._by_kind: dict[str, type[Action]] = {}
+        for cls in classes:
+            if cls.KIND in self._by_kind:
+                raise ValueError(f"two action classes share the kind {cls.KIND!r}")
+            self._by_kind[cls.KIND] = cls
+
+    def from_json(self, data: JSON) -> Action:
+        if not isinstance(data, Mapping):
+            raise IllegalAction(Reason.MALFORMED, f"an action is an object, not {data!r}")
+        kind = data.get("kind")
+        cls = self._by_kind.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise IllegalAction(Reason.MALFORMED, f"unknown action kind {kind!r}")
+        wanted = {f.name for f in fields(cls) if f.compare}
+        given = set(data) - {"kind"}
+        if given != wanted:
+            missing = sorted(wanted - given)
+            extra = sorted(given - wanted)
+            raise IllegalAction(
+                Reason.MALFORMED, f"{kind}: missing fields {missing}, unknown fields {extra}"
+            )
+        try:
+            return cls(**{name: _from_jsonable(data[name]) for name in wanted})
+        except (TypeError, ValueError) as exc:
+            raise IllegalAction(Reason.MALFORMED, f"{kind}: {exc}") from exc
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something the table must be told about; derived from an apply, never stored.
+
+    `kind` is a stable identifier (counted by the simulator, mapped to screens by the
+    rig); `text` is the plain instruction or news; `data` carries the particulars.
+    """
+
+    kind: str
+    text: str
+    data: Mapping[str, JSON] = field(default_factory=dict)
+
+
+class State(Protocol):
+    """What the rig, the simulator and the tests need from any game state."""
+
+    def current_player(self) -> int:
+        """A seat index, CHANCE or TERMINAL."""
+        ...
+
+    def is_terminal(self) -> bool: ...
+
+    def is_chance_node(self) -> bool: ...
+
+    def legal_actions(self) -> Sequence[Action]:
+        """Decision actions sorted by `Action.key`; empty at chance and terminal nodes."""
+        ...
+
+    def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
+        """Outcomes sorted by `Action.key`, exact probabilities summing to 1."""
+        ...
+
+    def apply(self, action: Action, player: int | None = None) -> list[Event]:
+        """Play `action` (as `player`, if the input names one) and report what happened."""
+        ...
+
+    def clone(self) -> State: ...
+
+    def to_json(self) -> dict[str, JSON]: ...
+
+    def winners(self) -> list[int]:
+        """Seats that won; empty until the game is over."""
+        ...
+
+
+class Game(Protocol):
+    """A configured game: rules plus its data (board, deck...) and seats."""
+
+    name: str
+    variant: str
+    num_players: int
+
+    def new_initial_state(self) -> State: ...
+
+    def state_from_json(self, data: JSON) -> State: ...
+
+    def action_from_json(self, data: JSON) -> Action: ...
+
+    def identity(self) -> dict[str, JSON]:
+        """Everything a journal header needs to rebuild this game exactly."""
+        ...
+
+
+def check_legal(state: State, action: Action, player: int | None) -> None:
+    """Raise the right `IllegalAction` unless `action` may be applied now.
+
+    Shared by every game so that rejections read the same at every table.
+    """
+    if state.is_terminal():
+        raise IllegalAction(Reason.GAME_OVER, "the game is over")
+    if state.is_chance_node():
+        if player is not None:
+            raise IllegalAction(Reason.NOT_YOUR_TURN, "waiting for a chance outcome")
+        if not any(action == outcome for outcome, _ in state.chance_outcomes()):
+            raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME, f"{action.key()} cannot happen here")
+        return
+    if player is not None and player != state.current_player():
+        raise IllegalAction(
+            Reason.NOT_YOUR_TURN, f"seat {player} acted but seat {state.current_player()} is to play"
+        )
+    if action not in state.legal_actions():
+        raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.key()} is not a legal move here")
+
+
+def uniform(outcomes: Sequence[A]) -> list[tuple[A, Fraction]]:
+    """Group equal outcomes and give each its exact share (a band may repeat a value)."""
+    counts: dict[A, int] = {}
+    for outcome in outcomes:
+        counts[outcome] = counts.get(outcome, 0) + 1
+    total = len(outcomes)
+    ordered = sorted(counts, key=lambda a: a.key())
+    return [(a, Fraction(counts[a], total)) for a in ordered]

@@ -1,0 +1,1 @@
+"""Shared fixtures. Hardware tests use mock backends only; nothing here sleeps."""
