@@ -182,3 +182,30 @@ def uniform(outcomes: Sequence[A]) -> list[tuple[A, Fraction]]:
     total = len(outcomes)
     ordered = sorted(counts, key=lambda a: a.key())
     return [(a, Fraction(counts[a], total)) for a in ordered]
+
+
+def game_identity(
+    name: str,
+    variant: str,
+    seats: Sequence[str],
+    options: Mapping[str, JSON],
+    data: Mapping[str, tuple[str, str]],
+) -> dict[str, JSON]:
+    """The journal header's description of a game: enough to rebuild it exactly.
+
+    `data` maps a role ("board", "deck"...) to (text, source); the text is hashed so a
+    replay refuses a board file that was edited after the game began.
+    """
+    import hashlib
+
+    return {
+        "game": name,
+        "variant": variant,
+        "players": len(seats),
+        "seats": list(seats),
+        "options": dict(options),
+        "data": {
+            role: {"source": source, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()}
+            for role, (text, source) in sorted(data.items())
+        },
+    }
