@@ -1,0 +1,75 @@
+"""Play a game to the end with injected chance and injected choices.
+
+Randomness is an argument, never a global: the caller passes any object with
+`random()` (a `random.Random(seed)` in the simulator and tests), so a seed replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Protocol
+
+from engine.api import Action, Event, Game, State
+
+
+class Rng(Protocol):
+    def random(self) -> float: ...
+
+
+Chooser = Callable[[State, Sequence[Action], Rng], Action]
+"""Picks one of the legal actions for the seat to play (a computer level)."""
+
+
+def random_choice(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The `random` level: any legal action, equally likely."""
+    return legal[int(rng.random() * len(legal))]
+
+
+def sample_chance(outcomes: Sequence[tuple[Action, Fraction]], rng: Rng) -> Action:
+    """Draw one outcome with its exact probability (float comparison is close enough)."""
+    point = rng.random()
+    running = 0.0
+    for action, probability in outcomes:
+        running += float(probability)
+        if point < running:
+            return action
+    return outcomes[-1][0]
+
+
+@dataclass
+class PlayResult:
+    state: State
+    steps: int = 0
+    events: list[Event] = field(default_factory=list)
+    finished: bool = False
+
+
+def play(
+    game: Game,
+    rng: Rng,
+    choosers: Sequence[Chooser] | None = None,
+    max_steps: int = 100_000,
+    keep_events: bool = True,
+    on_step: Callable[[State, Action, list[Event]], None] | None = None,
+) -> PlayResult:
+    """Play one game; seat i uses choosers[i] (random by default)."""
+    state = game.new_initial_state()
+    result = PlayResult(state=state)
+    while not state.is_terminal() and result.steps < max_steps:
+        if state.is_chance_node():
+            action = sample_chance(state.chance_outcomes(), rng)
+        else:
+            legal = state.legal_actions()
+            seat = state.current_player()
+            chooser = choosers[seat] if choosers else random_choice
+            action = chooser(state, legal, rng)
+        events = state.apply(action)
+        result.steps += 1
+        if keep_events:
+            result.events.extend(events)
+        if on_step is not None:
+            on_step(state, action, events)
+    result.finished = state.is_terminal()
+    return result

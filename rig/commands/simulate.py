@@ -1,0 +1,130 @@
+"""`cbrig simulate`: self-play many games with seeded chance and report statistics."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from rig.games import GAME_MODULES, GameSetupError, build_game, game_module
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--game", choices=sorted(GAME_MODULES), default="tenfour")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--variant", default=None)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seats", default=None,
+                        help="computer level per seat, comma separated (default: all random)")
+    parser.add_argument("--no-turbo", action="store_true", help="Bump 'Em without turbo spaces")
+    parser.add_argument("--board", default=None, help="board file instead of the shipped one")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    options: dict[str, Any] = {}
+    if args.no_turbo:
+        options["turbo"] = False
+    try:
+        game = build_game(args.game, players=args.players, variant=args.variant,
+                          data={"board": args.board} if args.board else None, options=options)
+        choosers = _choosers(args.seats, args.game, args.players)
+    except (GameSetupError, ValueError) as exc:
+        print(f"cbrig simulate: {exc}", file=sys.stderr)
+        return 2
+    report = simulate(game, args.game, args.games, args.seed, choosers,
+                      progress=sys.stderr.isatty())
+    if args.seats:
+        report["seats"] = args.seats.split(",")
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        _print_summary(report)
+    return 0
+
+
+def _choosers(spec: str | None, game_name: str, players: int) -> list[Any] | None:
+    if not spec:
+        return None
+    levels = [s.strip() for s in spec.split(",")]
+    if len(levels) != players:
+        raise ValueError(f"--seats names {len(levels)} levels for {players} players")
+    from engine.players import chooser_for
+
+    return [chooser_for(game_name, level) for level in levels]
+
+
+def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[Any] | None,
+             progress: bool = False) -> dict[str, Any]:
+    """Play `games` games; each game g uses random.Random(f"{seed}:{g}") for everything."""
+    from engine.selfplay import play
+
+    counters_of = game_module(game_name).SIM_COUNTERS
+    events: Counter[str] = Counter({name: 0 for name in counters_of.values()})
+    wins = [0] * game.num_players
+    turns: list[int] = []
+    finished = 0
+    steps = 0
+    started = time.perf_counter()
+    for g in range(games):
+        rng = random.Random(f"{seed}:{g}")
+        result = play(game, rng, choosers)
+        steps += result.steps
+        game_turns = 0
+        for event in result.events:
+            counter = counters_of.get(event.kind)
+            if counter is not None:
+                events[counter] += 1
+            if event.kind == "turn":
+                game_turns += 1
+        turns.append(game_turns)
+        if result.finished:
+            finished += 1
+            for seat in result.state.winners():
+                wins[seat] += 1
+        if progress:
+            _progress(g + 1, games)
+    seconds = time.perf_counter() - started
+    if progress:
+        print(file=sys.stderr)
+    return {
+        "game": game_name,
+        "variant": game.variant,
+        "players": game.num_players,
+        "seed": seed,
+        "games": games,
+        "finished": finished,
+        "turns_mean": round(sum(turns) / len(turns), 3) if turns else 0.0,
+        "turns_per_player_mean": round(sum(turns) / len(turns) / game.num_players, 3)
+        if turns else 0.0,
+        "turns_max": max(turns, default=0),
+        "wins_by_seat": wins,
+        "events": dict(sorted(events.items())),
+        "steps": steps,
+        "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 1) if seconds else None,
+    }
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+    sys.stderr.flush()
+
+
+def _print_summary(report: dict[str, Any]) -> None:
+    print(f"{report['game']} ({report['variant']}), {report['players']} players, "
+          f"seed {report['seed']}")
+    print(f"  games {report['games']}, finished {report['finished']}, "
+          f"turns mean {report['turns_mean']} (per player {report['turns_per_player_mean']}), "
+          f"max {report['turns_max']}")
+    print(f"  wins by seat {report['wins_by_seat']}")
+    for name, count in report["events"].items():
+        print(f"  {name:<22} {count}")
+    print(f"  {report['seconds']} s, {report['games_per_second']} games/s")
