@@ -1,0 +1,356 @@
+"""The rig's brain: hardware events in, engine actions and screens out.
+
+Only the event loop calls `handle`; this object owns the session (game state and
+journal) and is the one place game state changes. It never sleeps: time-based things
+(spin animations, notices that fade) are deadlines the loop waits for.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.api import Action, Event, State
+from engine.errors import IllegalAction
+from engine.selfplay import sample_chance
+from hardware.events import (
+    CardPresented,
+    DisplayStatus,
+    FrameRejected,
+    KnobLongPress,
+    KnobPress,
+    KnobSpin,
+    KnobTurn,
+    ReaderStatus,
+)
+from rig.journal import JournalError
+from rig.screen import Screen, wrap
+from rig.session import Session
+from rig.views import GameView, Notice, view_for
+
+SPIN_FRAME_MS = 70
+REFUSAL_MS = 2500
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passed; the loop sends it when a deadline falls due."""
+
+    now: float
+
+
+Chooser = Callable[[State, list[Action]], Action]
+
+
+@dataclass
+class Seat:
+    """A seat's controller: a person, or a computer level whose choices are announced."""
+
+    level: str = "human"
+    chooser: Chooser | None = None
+
+
+@dataclass
+class Animation:
+    values: list[str]
+    started: float
+    ends: float
+    final: str
+
+
+@dataclass
+class CorrectionMenu:
+    pieces: list[str]
+    options: dict[str, list[str]]
+    piece: str | None = None
+    cursor: int = 0
+
+
+@dataclass
+class ControllerOptions:
+    virtual_deck: bool = True
+    hints: bool = False
+    cards: dict[str, str] = field(default_factory=dict)
+    """Enrolled RFID tags: tag -> card (or ticket) id."""
+
+
+class Controller:
+    def __init__(
+        self,
+        session: Session,
+        clock: Callable[[], float],
+        options: ControllerOptions | None = None,
+        seats: list[Seat] | None = None,
+        chance_rng: Any = None,
+        on_alert: Callable[[Notice], None] | None = None,
+        on_game_over: Callable[[Session], None] | None = None,
+    ) -> None:
+        self.session = session
+        self.clock = clock
+        self.options = options or ControllerOptions()
+        self.view: GameView = view_for(session.game)
+        self.seats = seats or [Seat() for _ in range(session.game.num_players)]
+        self.rng = chance_rng or secrets.SystemRandom()
+        self.on_alert = on_alert
+        self.on_game_over = on_game_over
+        self.cursor = 0
+        self.news: list[Notice] = []
+        self.alert: Notice | None = None
+        self.refusal: tuple[str, float] | None = None
+        self.animation: Animation | None = None
+        self.correction: CorrectionMenu | None = None
+        self.reader_ok = True
+        self.display_ok = True
+        self.rejected_frames = 0
+        self.forced_spin: int | None = None
+        if session.resumed is not None:
+            note = f"Resumed game at step {session.resumed.steps}"
+            if session.resumed.dropped_bytes:
+                note += " (torn last input dropped)"
+            self.news = [Notice(note)]
+        self._preselect()
+
+    # ----------------------------------------------------------------- input
+    def handle(self, event: object) -> None:
+        """Apply one hardware or timer event. Never raises for bad table input."""
+        now = self.clock()
+        if self.refusal and now >= self.refusal[1]:
+            self.refusal = None
+        if isinstance(event, Tick):
+            if self.animation and now >= self.animation.ends:
+                self.animation = None
+            return
+        if isinstance(event, ReaderStatus):
+            self.reader_ok = event.connected
+            return
+        if isinstance(event, DisplayStatus):
+            self.display_ok = event.ok
+            return
+        if isinstance(event, FrameRejected):
+            self.rejected_frames += 1
+            return
+        if self.animation is not None:
+            self.animation = None  # any input ends the animation and is then handled
+        if isinstance(event, KnobLongPress):
+            self._toggle_correction()
+            return
+        if self.correction is not None:
+            self._handle_correction(event)
+            return
+        if self.alert is not None and isinstance(event, KnobPress | KnobTurn):
+            self.alert = None  # acknowledged; the press is not also a choice
+            return
+        self.alert = None
+        state = self.session.state
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            self._handle_chance(event)
+        else:
+            self._handle_decision(event)
+
+    def _handle_chance(self, event: object) -> None:
+        state = self.session.state
+        need = self.view.chance_input(state)
+        if isinstance(event, CardPresented):
+            card_id = self.options.cards.get(event.tag)
+            if card_id is None:
+                self._refuse(f"Unknown card {event.tag}: enrol it (cbrig cards enroll)")
+                return
+            action = self.view.action_for_card(state, card_id)
+            if action is None:
+                self._refuse(f"Not now: {self._waiting_for()}")
+                return
+            self._apply(action)
+        elif isinstance(event, KnobSpin | KnobPress):
+            if need.kind == "spin":
+                if event.knob != need.knob:
+                    self._refuse(f"Spin the {need.knob.upper()} knob")
+                    return
+                strength = event.strength if isinstance(event, KnobSpin) else 0.5
+                self._spin(strength)
+            elif need.kind == "ticket" or (need.kind == "card" and self.options.virtual_deck):
+                if isinstance(event, KnobSpin):
+                    return
+                self._apply(sample_chance(state.chance_outcomes(), self.rng))
+            else:
+                self._refuse("Tap a Mike card on the reader")
+
+    def _spin(self, strength: float) -> None:
+        state = self.session.state
+        action = None
+        if self.forced_spin is not None:
+            action = self.view.forced_spin(state, self.forced_spin)
+            self.forced_spin = None
+            if action is None:
+                self._refuse("That value is not on this band")
+                return
+        if action is None:
+            action = sample_chance(state.chance_outcomes(), self.rng)
+        values = [self.view.outcome_text(state, a) for a, _ in state.chance_outcomes()]
+        final = self.view.outcome_text(state, action)
+        if self._apply(action):
+            start = self.clock()
+            duration = (400 + 1400 * max(0.0, min(1.0, strength))) / 1000
+            self.animation = Animation(values=values, started=start, ends=start + duration,
+                                       final=final)
+
+    def _handle_decision(self, event: object) -> None:
+        legal = list(self.session.state.legal_actions())
+        if isinstance(event, KnobTurn):
+            self.cursor = (self.cursor + event.steps) % len(legal)
+        elif isinstance(event, KnobPress):
+            self._apply(legal[min(self.cursor, len(legal) - 1)])
+        elif isinstance(event, CardPresented):
+            self._refuse(f"Not now: {self._waiting_for()}")
+
+    def _apply(self, action: Action) -> bool:
+        try:
+            events = self.session.apply(action)
+        except IllegalAction as exc:
+            self._refuse(self._refusal_text(exc))
+            return False
+        except (JournalError, OSError) as exc:
+            self._refuse(f"NOT SAVED, input refused: {exc}")
+            return False
+        self._announce(events)
+        self._preselect()
+        if self.session.state.is_terminal() and self.on_game_over is not None:
+            self.on_game_over(self.session)
+        return True
+
+    def _refusal_text(self, exc: IllegalAction) -> str:
+        if "already" in exc.detail or exc.reason.name == "IMPOSSIBLE_OUTCOME":
+            return "Card already drawn since the last reshuffle"
+        return f"Refused: {exc.reason.value}"
+
+    def _announce(self, events: list[Event]) -> None:
+        notices = self.view.notices(self.session.state, events)
+        self.news = [n for n in notices if not n.alert][-3:]
+        alerts = [n for n in notices if n.alert]
+        if alerts:
+            self.alert = Notice(
+                text="\n".join(a.text for a in alerts),
+                alert=True,
+                headline=alerts[0].headline or "ALERT",
+            )
+            if self.on_alert is not None:
+                self.on_alert(self.alert)
+
+    def _preselect(self) -> None:
+        """Put the cursor on the computer's choice (or the hint) at decision nodes."""
+        self.cursor = 0
+        state = self.session.state
+        if state.is_terminal() or state.is_chance_node():
+            return
+        seat = self.seats[state.current_player()]
+        chooser = seat.chooser
+        if chooser is None:
+            return
+        legal = list(state.legal_actions())
+        choice = chooser(state, legal)
+        self.cursor = legal.index(choice)
+
+    def _refuse(self, text: str) -> None:
+        self.refusal = (text, self.clock() + REFUSAL_MS / 1000)
+
+    def _waiting_for(self) -> str:
+        lines = self.view.prompt_lines(self.session.state)
+        return lines[0] if lines else "another input"
+
+    # ----------------------------------------------------------- corrections
+    def _toggle_correction(self) -> None:
+        state = self.session.state
+        if self.correction is not None or state.is_terminal():
+            self.correction = None
+            return
+        options = state.correction_options()  # type: ignore[attr-defined]
+        self.correction = CorrectionMenu(pieces=sorted(options), options=options)
+
+    def _handle_correction(self, event: object) -> None:
+        menu = self.correction
+        assert menu is not None
+        items = self._correction_items(menu)
+        if isinstance(event, KnobTurn):
+            menu.cursor = (menu.cursor + event.steps) % len(items)
+        elif isinstance(event, KnobPress):
+            if menu.cursor == len(items) - 1:  # "Back" / "Done"
+                if menu.piece is None:
+                    self.correction = None
+                else:
+                    menu.piece, menu.cursor = None, menu.pieces.index(menu.piece)
+                return
+            if menu.piece is None:
+                menu.piece, menu.cursor = menu.pieces[menu.cursor], 0
+                return
+            location = menu.options[menu.piece][menu.cursor]
+            correct = self._correction_action(menu.piece, location)
+            if self._apply(correct):
+                self.correction = None
+
+    def _correction_action(self, piece: str, location: str) -> Action:
+        module = __import__(f"engine.{self.session.game.name}", fromlist=["Correct"])
+        return module.Correct(piece=piece, location=location)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _correction_items(menu: CorrectionMenu) -> list[str]:
+        if menu.piece is None:
+            return [*menu.pieces, "Done"]
+        return [*menu.options[menu.piece], "Back"]
+
+    # ---------------------------------------------------------------- output
+    def next_deadline(self) -> float | None:
+        """When the screen will change by itself (animation frame, refusal fading)."""
+        deadlines = []
+        if self.animation is not None:
+            deadlines.append(min(self.animation.ends, self.clock() + SPIN_FRAME_MS / 1000))
+        if self.refusal is not None:
+            deadlines.append(self.refusal[1])
+        return min(deadlines) if deadlines else None
+
+    def screen(self) -> Screen:
+        status = self._status()
+        state = self.session.state
+        title = self.view.title(state)
+        if self.correction is not None:
+            menu = self.correction
+            heading = "FIX: which piece?" if menu.piece is None else f"FIX: {menu.piece} to"
+            return Screen(title="CORRECTION", lines=(heading,),
+                          menu=tuple(self._correction_items(menu)), cursor=menu.cursor,
+                          footer="turn: pick  press: ok", status=status)
+        if self.animation is not None:
+            now = self.clock()
+            frame = int((now - self.animation.started) * 1000 // SPIN_FRAME_MS)
+            value = self.animation.values[frame % len(self.animation.values)]
+            return Screen(title=title, big=value, lines=("spinning...",), status=status)
+        if self.alert is not None:
+            return Screen(title=self.alert.headline, lines=tuple(wrap(self.alert.text)),
+                          alert=True, footer="press: ok", status=status)
+        lines: list[str] = []
+        for notice in self.news:
+            lines.extend(wrap(notice.text))
+        if self.refusal is not None:
+            lines.extend(wrap("! " + self.refusal[0]))
+        if state.is_terminal():
+            lines.extend(self.view.prompt_lines(state))
+            return Screen(title=title, lines=tuple(lines), status=status,
+                          footer="long press: menu")
+        lines.extend(self.view.prompt_lines(state))
+        if state.is_chance_node():
+            return Screen(title=title, lines=tuple(lines), status=status)
+        legal = list(state.legal_actions())
+        describe = state.describe  # type: ignore[attr-defined]
+        seat = self.seats[state.current_player()]
+        if seat.chooser is not None and seat.level != "hint":
+            lines.append(f"CPU ({seat.level}) chose:")
+        return Screen(title=title, lines=tuple(lines),
+                      menu=tuple(describe(a) for a in legal), cursor=self.cursor,
+                      status=status)
+
+    def _status(self) -> str:
+        flags = []
+        if not self.reader_ok:
+            flags.append("no reader")
+        return ",".join(flags)

@@ -1,0 +1,101 @@
+"""The one event loop: event -> controller (engine, journal) -> screen -> display.
+
+Hardware callbacks run on their own threads and only `post`. This loop is the only
+consumer: it blocks on the queue until an event arrives or the controller's next
+deadline falls due (no polling), and renders only when the screen value changed.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rig.controller import Controller, Tick
+from rig.screen import Screen
+
+
+class Stop:
+    """Posted to end the loop (SIGTERM, SIGINT, end of a script)."""
+
+
+@dataclass
+class LoopStats:
+    events: int = 0
+    renders: int = 0
+    screens_unchanged: int = 0
+
+
+class RigLoop:
+    def __init__(
+        self,
+        controller: Controller,
+        draw: Callable[[Screen], Any],
+        clock: Callable[[], float] = time.monotonic,
+        heartbeat: Callable[[], None] | None = None,
+        heartbeat_interval: float | None = None,
+    ) -> None:
+        self.controller = controller
+        self.draw = draw
+        self.clock = clock
+        self.heartbeat = heartbeat
+        self.heartbeat_interval = heartbeat_interval
+        self.events: queue.Queue[object] = queue.Queue()
+        self.stats = LoopStats()
+        self._last_screen: Screen | None = None
+        self._last_beat = clock()
+
+    def post(self, event: object) -> None:
+        """Thread-safe: the only thing hardware callbacks may do."""
+        self.events.put(event)
+
+    def refresh(self) -> Screen:
+        """Draw the controller's screen if it differs from the last one drawn."""
+        screen = self.controller.screen()
+        if screen != self._last_screen:
+            self.draw(screen)
+            self._last_screen = screen
+            self.stats.renders += 1
+        else:
+            self.stats.screens_unchanged += 1
+        return screen
+
+    def step(self, event: object) -> None:
+        """Handle one event and redraw; the unit of work tests and scripts drive."""
+        self.stats.events += 1
+        self.controller.handle(event)
+        self.refresh()
+
+    def _timeout(self) -> float | None:
+        deadlines = []
+        due = self.controller.next_deadline()
+        if due is not None:
+            deadlines.append(due)
+        if self.heartbeat_interval is not None:
+            deadlines.append(self._last_beat + self.heartbeat_interval)
+        if not deadlines:
+            return None
+        return max(0.0, min(deadlines) - self.clock())
+
+    def run(self) -> None:
+        """Serve events until a Stop arrives."""
+        self.refresh()
+        while True:
+            try:
+                event = self.events.get(timeout=self._timeout())
+            except queue.Empty:
+                event = Tick(self.clock())
+            if isinstance(event, Stop):
+                return
+            self.step(event)
+            self._beat()
+
+    def _beat(self) -> None:
+        if self.heartbeat is None or self.heartbeat_interval is None:
+            return
+        now = self.clock()
+        if now - self._last_beat >= self.heartbeat_interval:
+            self.heartbeat()
+            self._last_beat = now

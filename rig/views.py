@@ -1,0 +1,64 @@
+"""How each game's prompts and events look on the rig: the game-specific half of the UI.
+
+The controller is generic (menus, chance inputs, corrections, journaling); a view says,
+for one game, what a prompt asks of the table, which hardware input resolves a chance
+node, and which events are alerts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from engine.api import Action, Event, State
+
+
+@dataclass(frozen=True)
+class ChanceInput:
+    """How the table resolves a chance node.
+
+    kind: "spin" (a knob flick on `knob`), "card" (tap a card, or press for a virtual
+    deck), "ticket" (press, or tap an enrolled ticket card).
+    """
+
+    kind: str
+    knob: str = "hi"
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+    alert: bool = False
+    headline: str = ""
+
+
+class GameView(Protocol):
+    def title(self, state: State) -> str: ...
+
+    def prompt_lines(self, state: State) -> list[str]: ...
+
+    def chance_input(self, state: State) -> ChanceInput: ...
+
+    def action_for_card(self, state: State, card_id: str) -> Action | None: ...
+
+    def forced_spin(self, state: State, value: int) -> Action | None: ...
+
+    def outcome_text(self, state: State, action: Action) -> str: ...
+
+    def notices(self, state: State, events: list[Event]) -> list[Notice]: ...
+
+    def status_lines(self, state: State) -> list[str]: ...
+
+    def card_ids(self, game: Any) -> list[str]: ...
+
+
+def view_for(game: Any) -> GameView:
+    if game.name == "tenfour":
+        from rig.view_tenfour import TenFourView
+
+        return TenFourView(game)
+    if game.name == "bumpem":
+        from rig.view_bumpem import BumpEmView
+
+        return BumpEmView(game)
+    raise ValueError(f"no rig view for the game {game.name!r}")
