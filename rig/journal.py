@@ -1,0 +1,480 @@
+"""A power-loss-safe JSON Lines journal of a game's accepted inputs.
+
+Layout of a journal file (UTF-8, one JSON object per line, each line ends in "\\n"):
+
+    {"format": "cbrig-journal", "version": 1, "seq": 0, "game": {...}, "created": "..."}
+    {"seq": 1, "action": {...}}
+    {"seq": 2, "action": {...}}
+
+Line 1 is the header: the game's identity (``Game.identity()``), the creation time the
+caller supplied and anything else the caller adds. Every further line is one accepted
+input, numbered 1, 2, 3... with nothing derived from it; replaying the actions rebuilds
+the game.
+
+Durability rules:
+
+* ``Journal.create`` writes the header, fsyncs the file and then its directory (the file
+  is new), and refuses to overwrite an existing file.
+* ``Journal.append`` writes the whole line with a single ``os.write``, then ``os.fsync``,
+  before it returns; the caller acknowledges the input only after that. A failed write or
+  fsync is rolled back (truncated to the last good line) and raised as
+  ``JournalWriteError``.
+* ``Journal.open`` counts a line only if it ends in a newline, parses as a JSON object and
+  has the expected sequence number. A torn or corrupt LAST line is what a power cut
+  leaves: it is cut off (truncate + fsync) and reported in ``Recovery``. Damage before the
+  last line cannot come from a power cut and raises ``JournalError`` naming the line,
+  leaving the file untouched for a person to inspect.
+
+The state directory holds ``current.jsonl`` for the game in progress and ``games/`` for
+finished games, moved there by ``archive``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT = "cbrig-journal"
+VERSION = 1
+CURRENT_NAME = "current.jsonl"
+"""The game in progress, inside the state directory."""
+GAMES_DIR = "games"
+"""Finished games, inside the state directory."""
+
+_RESERVED = ("format", "version", "seq")
+
+
+class JournalError(Exception):
+    """A journal that cannot be used as it is (bad header, damage before the last line)."""
+
+
+class JournalWriteError(JournalError, OSError):
+    """Writing to the journal failed (disk full, read-only, I/O error).
+
+    The journal on disk still holds exactly the inputs acknowledged before the failure.
+    ``errno`` is the operating system's error number when there is one.
+    """
+
+    def __init__(self, message: str, err: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = err
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+@dataclass(frozen=True)
+class Recovery:
+    """What ``Journal.open`` had to do to the file: usually nothing.
+
+    ``dropped_bytes`` were cut from the end (a torn or corrupt last line); ``line`` is the
+    1-based line number that was cut and ``reason`` says why.
+    """
+
+    dropped_bytes: int = 0
+    line: int | None = None
+    reason: str | None = None
+
+    @property
+    def clean(self) -> bool:
+        return self.dropped_bytes == 0
+
+    def __str__(self) -> str:
+        if self.clean:
+            return "journal intact"
+        return f"cut {self.dropped_bytes} bytes at line {self.line}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class JournalContents:
+    """A journal as read from disk, without changing it (see ``read_journal``)."""
+
+    header: dict[str, Any]
+    entries: list[dict[str, Any]]
+    good_size: int
+    """Bytes up to the end of the last good line; the file is cut back to this."""
+    recovery: Recovery
+
+
+def _describe_os_error(action: str, path: Path, exc: OSError) -> str:
+    hints = {
+        errno.ENOSPC: "the disk is full",
+        errno.EDQUOT: "the disk quota is used up",
+        errno.EROFS: "the file system is read-only",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "operation not permitted",
+        errno.EIO: "input/output error (failing SD card or disk?)",
+        errno.EEXIST: "the file already exists",
+        errno.ENOENT: "the directory does not exist",
+    }
+    why = hints.get(exc.errno or -1) or exc.strerror or str(exc)
+    return f"cannot {action} journal {path}: {why}"
+
+
+def fsync_directory(directory: str | os.PathLike[str]) -> None:
+    """Make a directory's entries (a new, renamed or removed file) durable."""
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _encode(obj: Mapping[str, Any]) -> bytes:
+    """One journal line. json.dumps escapes newlines, so the line is a single line."""
+    text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.encode("utf-8") + b"\n"
+
+
+def _check_header(header: Any) -> str | None:
+    """Why `header` is not a valid journal header, or None if it is."""
+    if not isinstance(header, dict):
+        return "the header is not a JSON object"
+    if header.get("format") != FORMAT:
+        return f"not a cbrig journal (format is {header.get('format')!r}, expected {FORMAT!r})"
+    version = header.get("version")
+    if version != VERSION or isinstance(version, bool):
+        return f"unsupported journal version {version!r} (this program reads {VERSION})"
+    seq = header.get("seq")
+    if seq != 0 or isinstance(seq, bool):
+        return f"header seq is {seq!r}, expected 0"
+    if not isinstance(header.get("game"), dict):
+        return "header has no game identity object ('game')"
+    if not isinstance(header.get("created"), str):
+        return "header has no creation time string ('created')"
+    return None
+
+
+def _parse_line(raw: bytes) -> tuple[Any, str | None]:
+    try:
+        return json.loads(raw.decode("utf-8")), None
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
+    except ValueError as exc:
+        return None, f"not valid JSON ({exc})"
+
+
+def _check_entry(obj: Any, expected: int) -> str | None:
+    if not isinstance(obj, dict):
+        return "not a JSON object"
+    seq = obj.get("seq")
+    if not isinstance(seq, int) or isinstance(seq, bool):
+        return f"no sequence number (seq is {seq!r})"
+    if seq != expected:
+        return f"sequence number {seq}, expected {expected}"
+    if not isinstance(obj.get("action"), dict):
+        return "no action object"
+    extra = sorted(set(obj) - {"seq", "action"})
+    if extra:
+        return f"unexpected fields {extra}"
+    return None
+
+
+def parse_journal(data: bytes, source: str = "<journal>") -> JournalContents:
+    """Validate journal bytes; see the module docstring for what counts as a good line.
+
+    Raises ``JournalError`` for a missing or bad header and for damage before the last
+    line. A torn or corrupt last line is reported in the result's ``recovery`` (and left
+    out of ``entries``); ``good_size`` is where the file should be cut.
+    """
+    first_end = data.find(b"\n")
+    if not data:
+        raise JournalError(f"{source}: empty file, no journal header")
+    if first_end < 0:
+        raise JournalError(f"{source}:1: the header line is incomplete (no newline)")
+    header, why = _parse_line(data[:first_end])
+    if why is None:
+        why = _check_header(header)
+    if why is not None:
+        raise JournalError(f"{source}:1: bad journal header: {why}")
+
+    entries: list[dict[str, Any]] = []
+    pos = first_end + 1
+    line_no = 1
+    while pos < len(data):
+        line_no += 1
+        end = data.find(b"\n", pos)
+        if end < 0:
+            # A torn write: always the last line, since nothing follows it.
+            dropped = len(data) - pos
+            recovery = Recovery(dropped, line_no, f"incomplete line ({dropped} bytes, no newline)")
+            return JournalContents(header, entries, pos, recovery)
+        obj, why = _parse_line(data[pos:end])
+        if why is None:
+            why = _check_entry(obj, len(entries) + 1)
+        if why is not None:
+            if end + 1 < len(data):
+                raise JournalError(
+                    f"{source}:{line_no}: damaged line before the end of the journal: {why}; "
+                    "the file was left untouched"
+                )
+            recovery = Recovery(len(data) - pos, line_no, why)
+            return JournalContents(header, entries, pos, recovery)
+        entries.append(obj["action"])
+        pos = end + 1
+    return JournalContents(header, entries, len(data), Recovery())
+
+
+def read_journal(path: str | os.PathLike[str]) -> JournalContents:
+    """Read and validate a journal without changing it (for replay and inspection)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise JournalError(_describe_os_error("read", path, exc)) from exc
+    return parse_journal(data, str(path))
+
+
+class Journal:
+    """An open journal, ready to append. Create with ``create`` or ``open``."""
+
+    def __init__(self, path: Path, fd: int, header: dict[str, Any],
+                 entries: list[dict[str, Any]], size: int) -> None:
+        self.path = path
+        self._fd: int | None = fd
+        self._header = header
+        self._entries = entries
+        self._size = size
+        self._broken: str | None = None
+
+    # -- construction --------------------------------------------------------------
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], header: Mapping[str, Any]) -> Journal:
+        """Start a new journal at `path` with `header` (needs "game" and "created").
+
+        The format, version and seq fields are added here. Refuses an existing file.
+        """
+        path = Path(path)
+        for key in _RESERVED:
+            if key in header:
+                raise ValueError(f"the journal header field {key!r} is set by the journal")
+        full: dict[str, Any] = {"format": FORMAT, "version": VERSION, "seq": 0, **header}
+        why = _check_header(full)
+        if why is not None:
+            raise ValueError(why)
+        line = _encode(full)  # ValueError/TypeError for non-JSON values, before any I/O
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
+                         | getattr(os, "O_CLOEXEC", 0), 0o644)
+        except FileExistsError as exc:
+            raise JournalError(
+                f"journal {path} already exists; refusing to overwrite it"
+            ) from exc
+        except OSError as exc:
+            raise JournalWriteError(_describe_os_error("create", path, exc), exc.errno) from exc
+        try:
+            written = os.write(fd, line)
+            if written != len(line):
+                raise OSError(errno.EIO, f"short write ({written} of {len(line)} bytes)")
+            os.fsync(fd)
+            fsync_directory(path.parent)
+        except OSError as exc:
+            os.close(fd)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise JournalWriteError(_describe_os_error("create", path, exc), exc.errno) from exc
+        return cls(path, fd, full, [], len(line))
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> tuple[Journal, Recovery]:
+        """Open an existing journal to continue it, cutting a torn last line.
+
+        Raises ``JournalError`` for a bad header or damage before the last line (the file
+        is left untouched), ``JournalWriteError`` if the file cannot be opened for writing
+        or cut.
+        """
+        path = Path(path)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError as exc:
+            raise JournalError(f"no journal at {path}") from exc
+        except OSError as exc:
+            raise JournalWriteError(_describe_os_error("open", path, exc), exc.errno) from exc
+        try:
+            with os.fdopen(os.dup(fd), "rb") as f:
+                data = f.read()
+            contents = parse_journal(data, str(path))
+            if not contents.recovery.clean:
+                try:
+                    os.ftruncate(fd, contents.good_size)
+                    os.fsync(fd)
+                except OSError as exc:
+                    raise JournalWriteError(
+                        _describe_os_error("repair", path, exc), exc.errno
+                    ) from exc
+        except BaseException:
+            os.close(fd)
+            raise
+        journal = cls(path, fd, contents.header, list(contents.entries), contents.good_size)
+        return journal, contents.recovery
+
+    # -- use -----------------------------------------------------------------------
+    @property
+    def header(self) -> dict[str, Any]:
+        return dict(self._header)
+
+    @property
+    def entries(self) -> list[dict[str, Any]]:
+        """The journaled actions in order (action JSON, as given to ``append``)."""
+        return list(self._entries)
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the last entry (0 when only the header is there)."""
+        return len(self._entries)
+
+    @property
+    def size(self) -> int:
+        """Bytes of good journal on disk."""
+        return self._size
+
+    @property
+    def closed(self) -> bool:
+        return self._fd is None
+
+    def append(self, action: Mapping[str, Any]) -> int:
+        """Durably record one accepted input; returns its sequence number.
+
+        The line is on disk (fsync done) when this returns. On failure raises
+        ``JournalWriteError`` with nothing of the failed line left in the file.
+        """
+        if self._fd is None:
+            raise JournalError(f"journal {self.path} is closed")
+        if self._broken is not None:
+            raise JournalWriteError(
+                f"journal {self.path} is unusable after an earlier failure "
+                f"({self._broken}); reopen it"
+            )
+        if not isinstance(action, Mapping):
+            raise TypeError(f"an action is a JSON object, not {type(action).__name__}")
+        seq = len(self._entries) + 1
+        action_copy = dict(action)
+        line = _encode({"seq": seq, "action": action_copy})
+        # Round-trip now so the in-memory entry equals what a later open reads back.
+        stored: dict[str, Any] = json.loads(line)["action"]
+        fd = self._fd
+        try:
+            written = os.write(fd, line)
+            if written != len(line):
+                raise OSError(errno.ENOSPC, f"short write ({written} of {len(line)} bytes)")
+            os.fsync(fd)
+        except OSError as exc:
+            message = _describe_os_error("write to", self.path, exc)
+            self._roll_back(message)
+            raise JournalWriteError(message, exc.errno) from exc
+        self._size += len(line)
+        self._entries.append(stored)
+        return seq
+
+    def _roll_back(self, message: str) -> None:
+        """Cut the file back to the last good line after a failed append."""
+        assert self._fd is not None
+        try:
+            os.ftruncate(self._fd, self._size)
+            os.fsync(self._fd)
+        except OSError as exc:
+            self._broken = f"{message}; rolling back also failed: {exc.strerror or exc}"
+
+    def close(self) -> None:
+        if self._fd is not None:
+            fd, self._fd = self._fd, None
+            os.close(fd)
+
+    def __enter__(self) -> Journal:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Journal({str(self.path)!r}, seq={self.seq})"
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def archive_name(header: Mapping[str, Any]) -> str:
+    """A file name for a finished game: creation time and game name, e.g.
+    ``2026-11-29T17-15-00Z-tenfour.jsonl``."""
+    created = str(header.get("created", "game"))
+    game = header.get("game")
+    name = game.get("game") if isinstance(game, Mapping) else None
+    stem = _UNSAFE.sub("-", created.replace(":", "-")).strip("-") or "game"
+    if isinstance(name, str) and name:
+        stem = f"{stem}-{_UNSAFE.sub('-', name).strip('-')}"
+    return f"{stem}.jsonl"
+
+
+def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
+            name: str | None = None) -> Path:
+    """Move a finished game's journal into `directory` (e.g. ``<state>/games``).
+
+    The name defaults to ``archive_name(header)``; an existing file is never overwritten
+    (``-2``, ``-3``... is added). Uses ``os.replace`` and fsyncs both directories, so
+    after a power cut the journal is in exactly one of the two places. Returns the new path.
+    """
+    src = Path(path)
+    dest_dir = Path(directory)
+    if name is None:
+        name = archive_name(read_journal(src).header)
+    if not dest_dir.is_dir():
+        try:
+            dest_dir.mkdir(parents=True, exist_ok=True)
+            fsync_directory(dest_dir.parent)
+        except OSError as exc:
+            raise JournalWriteError(
+                _describe_os_error("make the archive directory for", src, exc), exc.errno
+            ) from exc
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        stem, ext = name, ""
+    dest = dest_dir / name
+    counter = 2
+    while dest.exists():
+        dest = dest_dir / (f"{stem}-{counter}.{ext}" if ext else f"{stem}-{counter}")
+        counter += 1
+    try:
+        os.replace(src, dest)
+        fsync_directory(dest_dir)
+        if dest_dir.resolve() != src.parent.resolve():
+            fsync_directory(src.parent)
+    except OSError as exc:
+        raise JournalWriteError(_describe_os_error("archive", src, exc), exc.errno) from exc
+    return dest
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace `path` with `data` all at once (temp file + fsync + os.replace + dir fsync).
+
+    For snapshots and small files (the cards map): after a power cut the file holds
+    either the old or the new content, never a mix.
+    """
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0),
+                 0o644)
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_directory(path.parent)

@@ -1,0 +1,587 @@
+"""rig.journal: creation, appending, reopening and recovery after a power cut."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rig.journal import (
+    CURRENT_NAME,
+    GAMES_DIR,
+    Journal,
+    JournalError,
+    JournalWriteError,
+    Recovery,
+    archive,
+    archive_name,
+    atomic_write,
+    parse_journal,
+    read_journal,
+)
+
+IDENTITY = {
+    "game": "tenfour",
+    "variant": "standard",
+    "players": 2,
+    "seats": ["Red", "Blue"],
+    "options": {"police": True},
+    "data": {"board": {"source": "default:tenfour_board.toml", "sha256": "ab" * 32}},
+}
+HEADER = {"game": IDENTITY, "created": "2026-11-29T17:15:00Z"}
+ACTIONS: list[dict[str, Any]] = [
+    {"kind": "spin", "band": 1, "value": 7},
+    {"kind": "move", "piece": "Red car 1", "steps": 7, "route": ["R1", "R2"]},
+    {"kind": "draw", "card": "Smokey ahead \u2014 slow down \u00e9\u00e8"},
+    {"kind": "spin", "band": 2, "value": 10},
+    {"kind": "correct", "piece": "Smokey 1", "location": "S12"},
+]
+
+
+def make_journal(path: Path, actions: list[dict[str, Any]] = ACTIONS) -> bytes:
+    with Journal.create(path, HEADER) as journal:
+        for action in actions:
+            journal.append(action)
+    return path.read_bytes()
+
+
+def line_ends(data: bytes) -> list[int]:
+    """Offsets just after each newline."""
+    return [i + 1 for i, byte in enumerate(data) if byte == ord("\n")]
+
+
+# -- creation -------------------------------------------------------------------------
+
+def test_create_writes_header_line_with_format_version_and_seq(tmp_path: Path) -> None:
+    path = tmp_path / CURRENT_NAME
+    journal = Journal.create(path, {**HEADER, "rig": "cb-rig test"})
+    journal.close()
+    lines = path.read_bytes().split(b"\n")
+    assert lines[1:] == [b""]  # exactly one line, ending in a newline
+    header = json.loads(lines[0])
+    assert header == {"format": "cbrig-journal", "version": 1, "seq": 0, "game": IDENTITY,
+                      "created": "2026-11-29T17:15:00Z", "rig": "cb-rig test"}
+    assert journal.header == header
+    assert journal.entries == []
+    assert journal.seq == 0
+
+
+def test_create_refuses_to_overwrite(tmp_path: Path) -> None:
+    path = tmp_path / CURRENT_NAME
+    before = make_journal(path)
+    with pytest.raises(JournalError, match="already exists"):
+        Journal.create(path, HEADER)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        ({"created": "2026-11-29T17:15:00Z"}, "game identity"),
+        ({"game": "tenfour", "created": "now"}, "game identity"),
+        ({"game": IDENTITY}, "creation time"),
+        ({"game": IDENTITY, "created": 17}, "creation time"),
+        ({**HEADER, "seq": 3}, "'seq' is set by the journal"),
+        ({**HEADER, "format": "other"}, "'format' is set by the journal"),
+        ({**HEADER, "score": float("nan")}, "JSON"),
+    ],
+)
+def test_create_rejects_bad_headers_before_touching_disk(
+    tmp_path: Path, header: dict[str, Any], message: str
+) -> None:
+    path = tmp_path / CURRENT_NAME
+    with pytest.raises(ValueError, match=message):
+        Journal.create(path, header)
+    assert not path.exists()
+
+
+def test_create_in_read_only_directory_is_a_clear_write_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real_open = os.open
+
+    def read_only_open(path: Any, flags: int, *args: Any) -> int:
+        if flags & os.O_CREAT:
+            raise OSError(errno.EROFS, "Read-only file system")
+        return real_open(path, flags, *args)
+
+    monkeypatch.setattr(os, "open", read_only_open)
+    with pytest.raises(JournalWriteError, match=r"cannot create journal .*read-only") as info:
+        Journal.create(tmp_path / CURRENT_NAME, HEADER)
+    assert info.value.errno == errno.EROFS
+    assert isinstance(info.value, OSError)
+
+
+CREATE_IN = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from rig.journal import Journal, JournalWriteError
+try:
+    Journal.create(sys.argv[2], {"game": {}, "created": "now"})
+except JournalWriteError as exc:
+    print(exc)
+    sys.exit(3)
+"""
+
+
+def _runs_unprivileged(python: str) -> bool:
+    try:
+        return subprocess.run([python, "-c", "pass"], user=65534, cwd="/",
+                              capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+def test_create_in_unwritable_directory_really_fails(tmp_path: Path) -> None:
+    """A real permission failure, run as an unprivileged user when the tests run as root."""
+    repo = Path(__file__).resolve().parents[2]
+    base = Path(tempfile.mkdtemp(prefix="cbrig-ro-"))  # outside root's private pytest dir
+    try:
+        base.chmod(0o755)
+        locked = base / "locked"
+        locked.mkdir(mode=0o555)
+        locked.chmod(0o555)
+        target = locked / CURRENT_NAME
+        if os.geteuid() != 0:
+            with pytest.raises(JournalWriteError, match="permission denied"):
+                Journal.create(target, HEADER)
+        else:
+            python = next((p for p in (sys.executable, "/usr/bin/python3")
+                           if _runs_unprivileged(p)), None)
+            if python is None:
+                pytest.skip("no Python runnable by an unprivileged user")
+            result = subprocess.run([python, "-c", CREATE_IN, str(repo), str(target)],
+                                    user=65534, cwd="/", capture_output=True, text=True)
+            assert result.returncode == 3, result.stderr
+            assert f"cannot create journal {target}: permission denied" in result.stdout
+        assert not target.exists()
+    finally:
+        shutil.rmtree(base)
+
+
+def test_create_that_cannot_write_the_header_leaves_no_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    path = tmp_path / CURRENT_NAME
+    with pytest.raises(JournalWriteError, match="disk is full"):
+        Journal.create(path, HEADER)
+    assert not path.exists()
+
+
+def test_create_fsyncs_file_and_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    synced: list[str] = []
+    real_fsync = os.fsync
+
+    def spy(fd: int) -> None:
+        synced.append(os.readlink(f"/proc/self/fd/{fd}"))
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", spy)
+    path = tmp_path / CURRENT_NAME
+    Journal.create(path, HEADER).close()
+    assert synced == [str(path), str(tmp_path)]
+
+
+# -- appending and reopening ----------------------------------------------------------
+
+def test_append_numbers_lines_and_reopen_reads_them_back(tmp_path: Path) -> None:
+    path = tmp_path / CURRENT_NAME
+    with Journal.create(path, HEADER) as journal:
+        assert [journal.append(a) for a in ACTIONS] == [1, 2, 3, 4, 5]
+        assert journal.entries == ACTIONS
+        assert journal.size == path.stat().st_size
+    lines = path.read_bytes().splitlines()
+    assert [json.loads(line) for line in lines[1:]] == [
+        {"seq": n, "action": a} for n, a in enumerate(ACTIONS, start=1)
+    ]
+    reopened, recovery = Journal.open(path)
+    with reopened:
+        assert recovery == Recovery()
+        assert recovery.clean
+        assert reopened.entries == ACTIONS
+        assert reopened.header["game"] == IDENTITY
+        assert reopened.append({"kind": "spin", "band": 1, "value": 3}) == 6
+    assert json.loads(path.read_bytes().splitlines()[-1])["seq"] == 6
+
+
+def test_append_fsyncs_before_returning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    journal = Journal.create(tmp_path / CURRENT_NAME, HEADER)
+    calls: list[str] = []
+    real_write, real_fsync = os.write, os.fsync
+    monkeypatch.setattr(os, "write", lambda fd, b: calls.append("write") or real_write(fd, b))
+    monkeypatch.setattr(os, "fsync", lambda fd: calls.append("fsync") or real_fsync(fd))
+    journal.append(ACTIONS[0])
+    assert calls == ["write", "fsync"]  # one write for the whole line, then fsync
+    journal.close()
+
+
+def test_append_stores_what_a_reopen_reads(tmp_path: Path) -> None:
+    path = tmp_path / CURRENT_NAME
+    with Journal.create(path, HEADER) as journal:
+        journal.append({"kind": "move", "route": ("R1", "R2"), "text": "line\nbreak"})
+        assert journal.entries == [{"kind": "move", "route": ["R1", "R2"], "text": "line\nbreak"}]
+        in_memory = journal.entries
+    assert Journal.open(path)[0].entries == in_memory
+    assert len(path.read_bytes().splitlines()) == 2  # the newline in the text was escaped
+
+
+@pytest.mark.parametrize("bad", [["spin"], "spin", {"value": float("inf")}, {"x": object()}])
+def test_append_refuses_non_json_actions_without_writing(tmp_path: Path, bad: Any) -> None:
+    path = tmp_path / CURRENT_NAME
+    with Journal.create(path, HEADER) as journal:
+        before = path.read_bytes()
+        with pytest.raises((TypeError, ValueError)):
+            journal.append(bad)
+        assert path.read_bytes() == before
+        assert journal.append(ACTIONS[0]) == 1
+
+
+def test_closed_journal_refuses_appends(tmp_path: Path) -> None:
+    journal = Journal.create(tmp_path / CURRENT_NAME, HEADER)
+    journal.close()
+    journal.close()  # twice is fine
+    assert journal.closed
+    with pytest.raises(JournalError, match="closed"):
+        journal.append(ACTIONS[0])
+
+
+def test_open_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(JournalError, match="no journal at"):
+        Journal.open(tmp_path / CURRENT_NAME)
+
+
+# -- power cuts: every byte offset ----------------------------------------------------
+
+def test_cut_at_every_byte_recovers_an_exact_prefix(tmp_path: Path) -> None:
+    full = make_journal(tmp_path / "full.jsonl")
+    ends = line_ends(full)
+    header_end = ends[0]
+    path = tmp_path / CURRENT_NAME
+    for offset in range(len(full) + 1):
+        path.write_bytes(full[:offset])
+        if offset < header_end:
+            with pytest.raises(JournalError, match="empty file" if offset == 0 else ":1: "):
+                Journal.open(path)
+            assert path.read_bytes() == full[:offset], offset  # left untouched
+            continue
+        complete = [end for end in ends if end <= offset]
+        good = complete[-1]
+        journal, recovery = Journal.open(path)
+        with journal:
+            assert journal.entries == ACTIONS[: len(complete) - 1], offset
+            assert recovery.dropped_bytes == offset - good, offset
+            assert recovery.clean == (offset == good)
+            if not recovery.clean:
+                assert recovery.line == len(complete) + 1
+                assert "incomplete line" in (recovery.reason or "")
+            assert path.read_bytes() == full[:good], offset
+            # The recovered journal continues with the next sequence number.
+            assert journal.append({"kind": "after"}) == len(complete)
+        again, second = Journal.open(path)
+        again.close()
+        assert second.clean
+        assert again.entries == [*ACTIONS[: len(complete) - 1], {"kind": "after"}]
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    actions=st.lists(
+        st.dictionaries(
+            st.text(min_size=1, max_size=8),
+            st.one_of(st.integers(), st.text(max_size=12), st.booleans(), st.none(),
+                      st.lists(st.integers(), max_size=3)),
+            max_size=4,
+        ),
+        max_size=6,
+    ),
+    data=st.data(),
+)
+def test_any_journal_cut_anywhere_recovers_a_prefix(
+    tmp_path: Path, actions: list[dict[str, Any]], data: st.DataObject
+) -> None:
+    path = tmp_path / "h.jsonl"
+    path.unlink(missing_ok=True)
+    full = make_journal(path, actions)
+    header_end = line_ends(full)[0]
+    offset = data.draw(st.integers(min_value=header_end, max_value=len(full)))
+    contents = parse_journal(full[:offset])
+    n = len(contents.entries)
+    assert contents.entries == actions[:n]
+    assert contents.good_size == line_ends(full)[n]
+    assert contents.good_size + contents.recovery.dropped_bytes == offset
+
+
+@pytest.mark.parametrize(
+    ("last_line", "reason"),
+    [
+        (b"\x00\x00\x00\x00\x00\x00\n", "not valid JSON"),
+        (b"\xff\xfe{}\n", "not UTF-8"),
+        (b'{"seq": 9, "action": {"kind": "spin"}}\n', "sequence number 9, expected 6"),
+        (b'{"seq": 5, "action": {"kind": "spin"}}\n', "sequence number 5, expected 6"),
+        (b'{"seq": true, "action": {"kind": "spin"}}\n', "no sequence number"),
+        (b'{"seq": 6}\n', "no action object"),
+        (b'{"seq": 6, "action": {}, "state": {}}\n', "unexpected fields"),
+        (b"[6]\n", "not a JSON object"),
+        (b"\n", "not valid JSON"),
+        (b"\x00\x00\x00", "incomplete line"),
+    ],
+)
+def test_corrupt_last_line_is_cut_and_reported(
+    tmp_path: Path, last_line: bytes, reason: str
+) -> None:
+    path = tmp_path / CURRENT_NAME
+    good = make_journal(path)
+    path.write_bytes(good + last_line)
+    journal, recovery = Journal.open(path)
+    journal.close()
+    assert journal.entries == ACTIONS
+    assert recovery.dropped_bytes == len(last_line)
+    assert recovery.line == len(ACTIONS) + 2
+    assert reason in (recovery.reason or "")
+    assert f"line {len(ACTIONS) + 2}" in str(recovery)
+    assert path.read_bytes() == good
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (b'{"seq": 3, "act', "not valid JSON"),
+        (b'{"seq": 4, "action": {"kind": "spin"}}', "sequence number 4, expected 3"),
+        (b"\x00\x00\x00\x00", "not valid JSON"),
+        (b'"just a string"', "not a JSON object"),
+    ],
+)
+def test_damage_before_the_last_line_is_an_error_naming_it(
+    tmp_path: Path, damage: bytes, reason: str
+) -> None:
+    path = tmp_path / CURRENT_NAME
+    lines = make_journal(path).splitlines(keepends=True)
+    lines[3] = damage + b"\n"  # line 4 of the file holds seq 3
+    damaged = b"".join(lines)
+    path.write_bytes(damaged)
+    mtime = path.stat().st_mtime_ns
+    with pytest.raises(JournalError, match=f":4: damaged line .*{reason}") as info:
+        Journal.open(path)
+    assert "left untouched" in str(info.value)
+    assert path.read_bytes() == damaged
+    assert path.stat().st_mtime_ns == mtime
+
+
+def test_a_bad_line_before_a_torn_line_is_damage_too(tmp_path: Path) -> None:
+    path = tmp_path / CURRENT_NAME
+    good = make_journal(path)
+    damaged = good + b"garbage\n" + b'{"seq": 7'
+    path.write_bytes(damaged)
+    with pytest.raises(JournalError, match=f":{len(ACTIONS) + 2}: damaged"):
+        Journal.open(path)
+    assert path.read_bytes() == damaged
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty file"),
+        (b'{"format": "cbrig-journal", "version": 1', "header line is incomplete"),
+        (b"not json\n", "bad journal header: not valid JSON"),
+        (b'["cbrig-journal"]\n', "not a JSON object"),
+        (b'{"format": "other", "version": 1, "seq": 0, "game": {}, "created": "x"}\n',
+         "not a cbrig journal"),
+        (b'{"format": "cbrig-journal", "version": 2, "seq": 0, "game": {}, "created": "x"}\n',
+         "unsupported journal version 2"),
+        (b'{"format": "cbrig-journal", "version": 1, "seq": 1, "game": {}, "created": "x"}\n',
+         "header seq is 1"),
+        (b'{"format": "cbrig-journal", "version": 1, "seq": 0, "created": "x"}\n',
+         "no game identity"),
+        (b'{"format": "cbrig-journal", "version": 1, "seq": 0, "game": {}}\n',
+         "no creation time"),
+        (b'{"seq": 1, "action": {"kind": "spin"}}\n', "not a cbrig journal"),
+    ],
+)
+def test_bad_header_is_an_error_and_untouched(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    path = tmp_path / CURRENT_NAME
+    tail = b'{"seq": 1, "action": {"kind": "spin"}}\n' if content.endswith(b"\n") else b""
+    path.write_bytes(content + tail)
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=message) as info:
+        Journal.open(path)
+    assert str(path) in str(info.value)
+    assert path.read_bytes() == before
+
+
+def test_read_journal_reports_but_does_not_cut(tmp_path: Path) -> None:
+    path = tmp_path / CURRENT_NAME
+    good = make_journal(path)
+    path.write_bytes(good + b'{"seq": 6, "ac')
+    contents = read_journal(path)
+    assert contents.entries == ACTIONS
+    assert contents.recovery.dropped_bytes == len(b'{"seq": 6, "ac')
+    assert contents.good_size == len(good)
+    assert path.read_bytes() == good + b'{"seq": 6, "ac'
+
+
+# -- write failures -------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [(errno.ENOSPC, "disk is full"), (errno.EROFS, "read-only"), (errno.EIO, "input/output")],
+)
+def test_failed_write_raises_and_keeps_the_journal_consistent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, code: int, words: str
+) -> None:
+    path = tmp_path / CURRENT_NAME
+    journal = Journal.create(path, HEADER)
+    journal.append(ACTIONS[0])
+    before = path.read_bytes()
+
+    def failing(fd: int, data: bytes) -> int:
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(os, "write", failing)
+    with pytest.raises(JournalWriteError, match=words) as info:
+        journal.append(ACTIONS[1])
+    assert info.value.errno == code
+    assert str(path) in str(info.value)
+    assert journal.entries == ACTIONS[:1]
+    assert path.read_bytes() == before
+    monkeypatch.undo()
+    assert journal.append(ACTIONS[1]) == 2  # the disk recovered: carry on
+    journal.close()
+    assert Journal.open(path)[0].entries == ACTIONS[:2]
+
+
+def test_partial_write_is_truncated_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / CURRENT_NAME
+    journal = Journal.create(path, HEADER)
+    journal.append(ACTIONS[0])
+    before = path.read_bytes()
+    real_write = os.write
+
+    def half(fd: int, data: bytes) -> int:
+        return real_write(fd, data[: len(data) // 2])
+
+    monkeypatch.setattr(os, "write", half)
+    with pytest.raises(JournalWriteError, match="disk is full"):
+        journal.append(ACTIONS[1])
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert journal.append(ACTIONS[2]) == 2
+    journal.close()
+    assert Journal.open(path)[0].entries == [ACTIONS[0], ACTIONS[2]]
+
+
+def test_failed_fsync_rolls_back_the_written_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / CURRENT_NAME
+    journal = Journal.create(path, HEADER)
+    before = path.read_bytes()
+    real_fsync = os.fsync
+    failures = iter([OSError(errno.EIO, "Input/output error")])
+
+    def flaky(fd: int) -> None:
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", flaky)
+    with pytest.raises(JournalWriteError, match="input/output"):
+        journal.append(ACTIONS[0])
+    assert path.read_bytes() == before
+    assert journal.entries == []
+    assert journal.append(ACTIONS[1]) == 1
+    journal.close()
+
+
+def test_failed_rollback_marks_the_journal_unusable_and_reopen_repairs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / CURRENT_NAME
+    journal = Journal.create(path, HEADER)
+    journal.append(ACTIONS[0])
+    real_write = os.write
+
+    def half(fd: int, data: bytes) -> int:
+        return real_write(fd, data[:10])
+
+    def no_truncate(fd: int, size: int) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    monkeypatch.setattr(os, "write", half)
+    monkeypatch.setattr(os, "ftruncate", no_truncate)
+    with pytest.raises(JournalWriteError):
+        journal.append(ACTIONS[1])
+    monkeypatch.undo()
+    with pytest.raises(JournalWriteError, match=r"unusable .* reopen"):
+        journal.append(ACTIONS[1])
+    journal.close()
+    reopened, recovery = Journal.open(path)
+    reopened.close()
+    assert reopened.entries == ACTIONS[:1]
+    assert recovery.dropped_bytes == 10
+
+
+# -- archive and atomic writes ---------------------------------------------------------
+
+def test_archive_moves_a_finished_game_without_overwriting(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    current = state / CURRENT_NAME
+    games = state / GAMES_DIR
+    first = make_journal(current)
+    moved = archive(current, games)
+    assert moved == games / "2026-11-29T17-15-00Z-tenfour.jsonl"
+    assert not current.exists()
+    assert moved.read_bytes() == first
+    make_journal(current, ACTIONS[:2])
+    second = archive(current, games)
+    assert second == games / "2026-11-29T17-15-00Z-tenfour-2.jsonl"
+    assert moved.read_bytes() == first
+    assert read_journal(second).entries == ACTIONS[:2]
+
+
+def test_archive_name_is_a_safe_file_name() -> None:
+    name = archive_name({"created": "2026-11-29T17:15:00+00:00", "game": {"game": "bump/em"}})
+    assert name == "2026-11-29T17-15-00-00-00-bump-em.jsonl"
+    assert "/" not in archive_name({"created": "../../etc", "game": {}})
+
+
+def test_atomic_write_replaces_whole_file(tmp_path: Path) -> None:
+    target = tmp_path / "cards.toml"
+    target.write_bytes(b"old")
+    atomic_write(target, b"new content\n")
+    assert target.read_bytes() == b"new content\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.toml"]
+
+
+def test_atomic_write_failure_keeps_old_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "cards.toml"
+    target.write_bytes(b"old")
+
+    def full(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    with pytest.raises(OSError):
+        atomic_write(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.toml"]
