@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from engine.api import Action, Event, Game, State
-from rig.games import game_from_identity
 from rig.journal import Journal
+from rig.replay import replay
 
 
 @dataclass
@@ -47,14 +47,15 @@ class Session:
     def resume(cls, journal_path: Path) -> Session:
         """Rebuild the game in `journal_path`; a torn last line is cut and reported."""
         journal, recovery = Journal.open(journal_path)
-        game = game_from_identity(journal.header["game"])
-        state = game.new_initial_state()
-        for entry in journal.entries:
-            state.apply(game.action_from_json(entry))
+        try:
+            game, state = replay(journal.header, journal.entries)
+        except Exception:
+            journal.close()
+            raise
         steps = len(journal.entries)
         return cls(game=game, state=state, journal=journal, steps=steps,
                    resumed=Resumed(steps=steps, dropped_bytes=recovery.dropped_bytes,
-                                   reason=recovery.reason))
+                                   reason=recovery.reason or ""))
 
     def apply(self, action: Action, player: int | None = None) -> list[Event]:
         """Validate, persist, then commit. Raises IllegalAction or the journal's error."""
