@@ -1,0 +1,42 @@
+"""Arguments shared by the commands that start a game (emulate, demo)."""
+
+from __future__ import annotations
+
+import argparse
+
+from rig.controller import Seat
+
+
+def add_game_arguments(parser: argparse.ArgumentParser, default_players: int = 4) -> None:
+    parser.add_argument("--game", choices=["tenfour", "bumpem"], default="tenfour")
+    parser.add_argument("--players", type=int, default=default_players)
+    parser.add_argument("--variant", default=None,
+                        help="e.g. two-player for 10-Four with 2 players (chosen automatically)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed the chance source (spins, draws) for a repeatable game")
+    parser.add_argument("--seats", default=None,
+                        help="per seat: human, random or strong, comma separated")
+    parser.add_argument("--no-turbo", action="store_true", help="Bump 'Em without turbo")
+
+
+def variant_for(args: argparse.Namespace) -> str | None:
+    if args.variant:
+        return str(args.variant)
+    if args.game == "tenfour" and args.players == 2:
+        return "two-player"
+    return None
+
+
+def options_for(args: argparse.Namespace) -> dict[str, object]:
+    return {"turbo": False} if getattr(args, "no_turbo", False) else {}
+
+
+def seats_for(args: argparse.Namespace, seed: int | None) -> list[Seat] | None:
+    if not args.seats:
+        return None
+    from rig.computer import seat_for
+
+    levels = [s.strip() for s in args.seats.split(",")]
+    if len(levels) != args.players:
+        raise ValueError(f"--seats names {len(levels)} seats for {args.players} players")
+    return [seat_for(args.game, level, seed=(seed or 0) + i) for i, level in enumerate(levels)]
