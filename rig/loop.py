@@ -11,10 +11,20 @@ import queue
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from rig.controller import Controller, Tick
+from rig.controller import Tick
 from rig.screen import Screen
+
+
+class Driven(Protocol):
+    """What the loop drives: the game controller, or the app around it."""
+
+    def handle(self, event: object) -> None: ...
+
+    def screen(self) -> Screen: ...
+
+    def next_deadline(self) -> float | None: ...
 
 
 class Stop:
@@ -31,7 +41,7 @@ class LoopStats:
 class RigLoop:
     def __init__(
         self,
-        controller: Controller,
+        controller: Driven,
         draw: Callable[[Screen], Any],
         clock: Callable[[], float] = time.monotonic,
         heartbeat: Callable[[], None] | None = None,
