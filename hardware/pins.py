@@ -1,0 +1,66 @@
+"""Explicit gpiozero pin-factory selection.
+
+The factory is always named in the config and built here; a missing backend raises
+:class:`PinBackendUnavailable` naming the pip extra to install, never a silent fallback
+to another backend (a fallback hides a broken install until the knobs stop working).
+gpiozero is imported inside :func:`make_pin_factory` only.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+PIN_FACTORIES: dict[str, tuple[str, str, str]] = {
+    # name: (module, class, how to install the backend)
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "pip install cbrig[pi]"),
+    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "pip install cbrig[rpigpio]"),
+    "native": ("gpiozero.pins.native", "NativeFactory", "pip install cbrig (gpiozero)"),
+    "mock": ("gpiozero.pins.mock", "MockFactory", "pip install cbrig (gpiozero)"),
+}
+DEFAULT_PIN_FACTORY = "lgpio"
+
+
+class PinBackendError(RuntimeError):
+    """The named pin factory is unknown or cannot be used on this machine."""
+
+
+class PinBackendUnavailable(PinBackendError, ImportError):
+    """The backend library for the named pin factory is not installed."""
+
+
+def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> Any:
+    """Build the gpiozero pin factory called ``name`` ("lgpio", "rpigpio", "native",
+    "mock"). Returns a ``gpiozero.Factory``; pass it to devices as ``pin_factory``."""
+    key = name.strip().lower()
+    try:
+        module_name, class_name, install = PIN_FACTORIES[key]
+    except KeyError:
+        raise PinBackendError(
+            f"unknown pin factory {name!r}; choose one of {', '.join(PIN_FACTORIES)}"
+        ) from None
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise PinBackendUnavailable(
+            f"pin factory {key!r} needs a backend that is not installed ({exc}); "
+            f"install it with: {install}"
+        ) from exc
+    factory_class = getattr(module, class_name)
+    try:
+        return factory_class()
+    except ImportError as exc:
+        raise PinBackendUnavailable(
+            f"pin factory {key!r} could not load its backend ({exc}); install it with: {install}"
+        ) from exc
+    except Exception as exc:
+        raise PinBackendError(f"pin factory {key!r} failed to start: {exc}") from exc
+
+
+__all__ = [
+    "DEFAULT_PIN_FACTORY",
+    "PIN_FACTORIES",
+    "PinBackendError",
+    "PinBackendUnavailable",
+    "make_pin_factory",
+]

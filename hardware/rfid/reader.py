@@ -1,0 +1,194 @@
+"""A card-reader thread over a pyserial port.
+
+The thread opens the port with ``serial.serial_for_url`` (so ``loop://``, pty paths and
+real UARTs all work; real device paths are opened with ``exclusive=True``), hands every
+read to a protocol (:class:`~hardware.rfid.rdm6300.Rdm6300Protocol` or
+:class:`~hardware.rfid.pn532.Pn532Protocol`) and turns the results into events:
+
+* one :class:`CardPresented` per placement and :class:`CardRemoved` after
+  ``removal_after`` seconds without frames (:class:`PresenceTracker`, injected clock).
+  Each read blocks for at most ``read_timeout`` (the serial timeout), so removal is
+  noticed within ``removal_after + read_timeout`` with no busy polling;
+* :class:`FrameRejected` for corrupt frames;
+* :class:`ReaderStatus` on connect, on loss (``SerialException``/``OSError``) and on
+  reconnect. Reopening uses exponential backoff (``backoff_initial`` doubling up to
+  ``backoff_max``); a card present when the port vanished is reported removed.
+
+:meth:`CardReader.stop` stops and joins the thread and closes the port.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from typing import Any, Protocol
+
+from hardware.clock import Clock
+from hardware.events import Emit, FrameRejected, ReaderStatus
+from hardware.rfid.presence import PresenceTracker
+from hardware.rfid.types import Miss, Reading, Rejection, TagRead
+
+DEFAULT_PORT = "/dev/serial0"
+
+
+class CardProtocol(Protocol):
+    baudrate: int
+    misses_to_remove: int
+
+    def reset(self) -> None: ...
+
+    def on_connect(self, port: Any) -> None: ...
+
+    def read(self, port: Any) -> list[Reading]: ...
+
+
+def open_port(url: str, baudrate: int, timeout: float) -> Any:
+    """Open ``url`` with pyserial (imported here, lazily). Device paths get
+    ``exclusive=True`` so a second process (or a serial console) cannot share it."""
+    import serial
+
+    kwargs: dict[str, Any] = {"baudrate": baudrate, "timeout": timeout}
+    if "://" not in url:
+        kwargs["exclusive"] = True
+    return serial.serial_for_url(url, **kwargs)
+
+
+def _port_errors() -> tuple[type[BaseException], ...]:
+    import serial
+
+    return (serial.SerialException, OSError)
+
+
+class CardReader:
+    """One reader on one serial port, read by a background thread."""
+
+    def __init__(
+        self,
+        name: str,
+        emit: Emit,
+        protocol: CardProtocol,
+        *,
+        url: str = DEFAULT_PORT,
+        baudrate: int | None = None,
+        read_timeout: float = 0.1,
+        removal_after: float = 0.4,
+        backoff_initial: float = 0.5,
+        backoff_max: float = 10.0,
+        clock: Clock = time.monotonic,
+        opener: Any = open_port,
+    ) -> None:
+        self.name = name
+        self.url = url
+        self._emit = emit
+        self._protocol = protocol
+        self._baudrate = baudrate if baudrate is not None else protocol.baudrate
+        self._read_timeout = read_timeout
+        self._backoff_initial = backoff_initial
+        self._backoff_max = backoff_max
+        self._opener = opener
+        self.presence = PresenceTracker(
+            name,
+            emit,
+            clock=clock,
+            removal_after=removal_after,
+            misses_to_remove=protocol.misses_to_remove,
+        )
+        self._port: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.connected: bool | None = None  # None until the first attempt
+        self.outages = 0
+        self.frames_rejected = 0
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def start(self) -> CardReader:
+        if self._thread is not None:
+            raise RuntimeError("reader already started")
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self._run, name=f"card-reader-{self.name}", daemon=True
+        )
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the thread, wait for it, close the port. Idempotent."""
+        self._stop.set()
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            thread.join(timeout)
+        self._close_port()
+
+    def __enter__(self) -> CardReader:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- thread ---------------------------------------------------------------------------
+    def _close_port(self) -> None:
+        port, self._port = self._port, None
+        if port is not None:
+            with contextlib.suppress(Exception):
+                port.close()
+
+    def _connect(self) -> bool:
+        errors = _port_errors()
+        try:
+            port = self._opener(self.url, self._baudrate, self._read_timeout)
+        except errors as exc:
+            self._lost(f"cannot open {self.url}: {exc}")
+            return False
+        self._port = port
+        self._protocol.reset()
+        try:
+            self._protocol.on_connect(port)
+        except errors as exc:
+            self._close_port()
+            self._lost(f"{self.url} did not answer: {exc}")
+            return False
+        if self.connected is not True:
+            self.connected = True
+            self._emit(ReaderStatus(self.name, True, f"connected on {self.url}"))
+        return True
+
+    def _lost(self, message: str) -> None:
+        """Report an outage once (retries while still down stay quiet)."""
+        self.presence.clear()
+        if self.connected is not False:
+            self.outages += 1
+            self._emit(ReaderStatus(self.name, False, message))
+        self.connected = False
+
+    def _run(self) -> None:
+        errors = _port_errors()
+        delay = self._backoff_initial
+        while not self._stop.is_set():
+            if self._port is None:
+                if not self._connect():
+                    self._stop.wait(delay)
+                    delay = min(delay * 2, self._backoff_max)
+                    continue
+                delay = self._backoff_initial
+            try:
+                readings = self._protocol.read(self._port)
+            except errors as exc:
+                if self._stop.is_set():
+                    break
+                self._close_port()
+                self._lost(f"lost {self.url}: {exc}")
+                self._stop.wait(delay)
+                continue
+            for item in readings:
+                if isinstance(item, TagRead):
+                    self.presence.seen(item.tag)
+                elif isinstance(item, Rejection):
+                    self.frames_rejected += 1
+                    self._emit(FrameRejected(self.name, item.reason))
+                elif isinstance(item, Miss):
+                    self.presence.miss()
+            self.presence.tick()
+
+
+__all__ = ["DEFAULT_PORT", "CardProtocol", "CardReader", "open_port"]

@@ -1,0 +1,31 @@
+"""Values passed from a protocol decoder to the reader loop."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class TagRead:
+    """One good frame: ``tag`` is the id used in events (as printed on the card),
+    ``raw`` the full frame payload in hex for logs."""
+
+    tag: str
+    raw: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """A corrupt frame that was dropped."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Miss:
+    """An active poll (PN532) that found no card."""
+
+
+Reading = TagRead | Rejection | Miss
+
+__all__ = ["Miss", "Reading", "Rejection", "TagRead"]

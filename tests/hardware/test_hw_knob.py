@@ -1,0 +1,260 @@
+"""Knob: quadrature decoding on gpiozero MockPins and gesture classification."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from hardware.clock import ManualScheduler
+from hardware.events import HardwareEvent, KnobLongPress, KnobPress, KnobSpin, KnobTurn
+from hardware.gesture import GestureClassifier, GestureConfig, QuadratureDecoder
+from hardware.knob import Knob, MockKnob, QuadratureDriver
+
+A, B, SW = 17, 18, 27
+
+
+@pytest.fixture(params=[4, 2], ids=["full-cycle", "half-cycle"])
+def rig(
+    request: pytest.FixtureRequest,
+    mock_factory: Any,
+    sched: ManualScheduler,
+    events: list[HardwareEvent],
+) -> Iterator[tuple[Knob, QuadratureDriver]]:
+    epd = request.param
+    knob = Knob(
+        "hi",
+        events.append,
+        pin_a=A,
+        pin_b=B,
+        pin_button=SW,
+        pin_factory=mock_factory,
+        edges_per_detent=epd,
+        clock=sched.clock,
+        scheduler=sched,
+    )
+    driver = QuadratureDriver.for_factory(mock_factory, A, B, SW, edges_per_detent=epd)
+    yield knob, driver
+    knob.close()
+
+
+def slow_turn(driver: QuadratureDriver, sched: ManualScheduler, detents: int) -> None:
+    for _ in range(abs(detents)):
+        driver.turn(1 if detents > 0 else -1)
+        sched.advance(0.2)
+
+
+def test_every_click_counts_for_both_encoder_types(rig, sched, events) -> None:
+    _, driver = rig
+    slow_turn(driver, sched, 3)
+    slow_turn(driver, sched, -2)
+    assert events == [KnobTurn("hi", 1)] * 3 + [KnobTurn("hi", -1)] * 2
+
+
+def test_clockwise_is_a_low_b_low_a_high_b_high(mock_factory, sched, events) -> None:
+    knob = Knob("lo", events.append, pin_a=A, pin_b=B, pin_factory=mock_factory,
+                clock=sched.clock, scheduler=sched)
+    a, b = mock_factory.pin(A), mock_factory.pin(B)
+    a.drive_low()
+    b.drive_low()
+    a.drive_high()
+    assert events == []  # three quarters of a detent: nothing yet
+    b.drive_high()
+    sched.advance(0.2)
+    assert events == [KnobTurn("lo", 1)]
+    assert knob.raw_steps == 1  # gpiozero's own counter agrees (max_steps=0)
+    knob.close()
+
+
+def test_half_cycle_encoder_counts_at_both_rest_states(mock_factory, sched, events) -> None:
+    knob = Knob("hi", events.append, pin_a=A, pin_b=B, pin_factory=mock_factory,
+                edges_per_detent=2, clock=sched.clock, scheduler=sched)
+    a, b = mock_factory.pin(A), mock_factory.pin(B)
+    a.drive_low()
+    b.drive_low()  # rest at both-low: one click
+    sched.advance(0.2)
+    a.drive_high()
+    b.drive_high()  # rest at both-high: another click
+    sched.advance(0.2)
+    assert events == [KnobTurn("hi", 1), KnobTurn("hi", 1)]
+    # A full-cycle decoder would count those four edges as one detent.
+    knob.close()
+
+
+def test_contact_bounce_is_ignored(rig, sched, events) -> None:
+    knob, driver = rig
+    driver.bounce("a", times=10)
+    driver.bounce("b", times=10)
+    sched.advance(1.0)
+    assert events == []
+    # bounce in the middle of a real click does not add or lose the click
+    driver.edge(True)
+    driver.bounce("a", times=3)
+    driver.bounce("b", times=3)
+    for _ in range(driver.edges_per_detent - 1):
+        driver.edge(True)
+    sched.advance(0.2)
+    assert events == [KnobTurn("hi", 1)]
+
+
+def test_invalid_transition_is_ignored() -> None:
+    dec = QuadratureDecoder(4)
+    assert dec.update(False, False) == 0  # both pins changed at once from rest
+    assert dec.invalid_transitions == 1
+    assert dec.update(True, False) == 0
+    assert dec.update(True, True) == 0  # only half a detent was seen: no click
+    # and the decoder is back in step: a clean click counts
+    seq = [(False, True), (False, False), (True, False), (True, True)]
+    assert [dec.update(a, b) for a, b in seq] == [0, 0, 0, 1]
+
+
+def test_half_turn_wobble_counts_nothing() -> None:
+    dec = QuadratureDecoder(4)
+    seq = [(False, True), (False, False), (False, True), (True, True)]  # out and back
+    assert [dec.update(a, b) for a, b in seq] == [0, 0, 0, 0]
+
+
+def test_reverse_swaps_direction(mock_factory, sched, events) -> None:
+    knob = Knob("hi", events.append, pin_a=A, pin_b=B, pin_factory=mock_factory,
+                reverse=True, clock=sched.clock, scheduler=sched)
+    QuadratureDriver.for_factory(mock_factory, A, B).turn(1)
+    sched.advance(0.2)
+    assert events == [KnobTurn("hi", -1)]
+    knob.close()
+
+
+def test_flick_emits_one_spin_and_swallows_its_turns(rig, sched, events) -> None:
+    _, driver = rig
+    for _ in range(8):  # 8 clicks, 20 ms apart: a flick
+        driver.turn(1)
+        sched.advance(0.02)
+    sched.advance(1.0)
+    assert len(events) == 1
+    spin = events[0]
+    assert isinstance(spin, KnobSpin) and spin.knob == "hi"
+    assert 0.0 < spin.strength <= 1.0
+    # after the knob settles, slow turning is turns again
+    slow_turn(driver, sched, 1)
+    assert events[1:] == [KnobTurn("hi", 1)]
+
+
+def test_spin_strength_grows_with_speed(sched) -> None:
+    strengths = []
+    for gap in (0.06, 0.03, 0.01):
+        got: list[HardwareEvent] = []
+        g = GestureClassifier("lo", got.append, clock=sched.clock, scheduler=sched)
+        for _ in range(3):
+            g.detent(1)
+            sched.advance(gap)
+        sched.advance(1.0)
+        assert len(got) == 1 and isinstance(got[0], KnobSpin)
+        strengths.append(got[0].strength)
+    assert strengths[0] < strengths[1] < strengths[2]
+
+
+def test_slow_turning_is_never_a_spin(sched, events) -> None:
+    g = GestureClassifier("hi", events.append, clock=sched.clock, scheduler=sched)
+    for _ in range(20):
+        g.detent(1)
+        sched.advance(0.1)  # 10 clicks per second
+    sched.advance(1.0)
+    assert all(isinstance(e, KnobTurn) for e in events)
+    assert sum(e.steps for e in events if isinstance(e, KnobTurn)) == 20
+
+
+def test_jitter_burst_is_not_a_spin(sched, events) -> None:
+    g = GestureClassifier("hi", events.append, clock=sched.clock, scheduler=sched)
+    for i in range(20):  # back and forth as fast as a loose knob can
+        g.detent(1 if i % 2 == 0 else -1)
+        sched.advance(0.005)
+    sched.advance(1.0)
+    assert not any(isinstance(e, KnobSpin) for e in events)
+    assert sum(e.steps for e in events if isinstance(e, KnobTurn)) == 0
+
+
+def test_jitter_on_pins_is_not_a_spin(rig, sched, events) -> None:
+    _, driver = rig
+    for _ in range(10):
+        driver.turn(1)
+        driver.turn(-1)
+    sched.advance(1.0)
+    assert not any(isinstance(e, KnobSpin) for e in events)
+
+
+def test_flick_thresholds_are_configurable(sched, events) -> None:
+    cfg = GestureConfig(flick_detents=5, flick_window=0.1)
+    g = GestureClassifier("hi", events.append, clock=sched.clock, scheduler=sched, config=cfg)
+    for _ in range(4):
+        g.detent(-1)
+        sched.advance(0.01)
+    sched.advance(1.0)
+    assert events == [KnobTurn("hi", -4)]
+
+
+def test_short_press_on_release(rig, sched, events) -> None:
+    _, driver = rig
+    driver.press()
+    sched.advance(0.3)
+    assert events == []
+    driver.release()
+    assert events == [KnobPress("hi")]
+
+
+def test_long_press_fires_once_while_held(rig, sched, events) -> None:
+    _, driver = rig
+    driver.press()
+    sched.advance(1.49)
+    assert events == []
+    sched.advance(0.02)
+    assert events == [KnobLongPress("hi")]
+    sched.advance(5.0)
+    driver.release()
+    assert events == [KnobLongPress("hi")]
+    driver.press()
+    driver.release()
+    assert events == [KnobLongPress("hi"), KnobPress("hi")]
+
+
+def test_long_press_reported_at_release_if_timer_late(events) -> None:
+    from hardware.clock import FakeClock
+
+    class NeverFires:
+        def call_later(self, delay, fn):  # type: ignore[no-untyped-def]
+            class H:
+                def cancel(self) -> None:
+                    pass
+
+            return H()
+
+    clock = FakeClock()
+    g = GestureClassifier("lo", events.append, clock=clock, scheduler=NeverFires())
+    g.press()
+    clock.advance(2.0)
+    g.release()
+    assert events == [KnobLongPress("lo")]
+
+
+def test_knob_name_checked(mock_factory) -> None:
+    with pytest.raises(ValueError):
+        Knob("mid", print, pin_a=A, pin_b=B, pin_factory=mock_factory)
+
+
+def test_close_releases_pins(mock_factory, sched, events) -> None:
+    knob = Knob("hi", events.append, pin_a=A, pin_b=B, pin_button=SW,
+                pin_factory=mock_factory, clock=sched.clock, scheduler=sched)
+    knob.close()
+    again = Knob("hi", events.append, pin_a=A, pin_b=B, pin_button=SW,
+                 pin_factory=mock_factory, clock=sched.clock, scheduler=sched)
+    again.close()
+
+
+def test_mock_knob_emits_gestures_directly(events) -> None:
+    k = MockKnob("lo", events.append)
+    k.turn(2)
+    k.turn(0)
+    k.flick(1.7)
+    k.press()
+    k.long_press()
+    assert events == [KnobTurn("lo", 2), KnobSpin("lo", 1.0), KnobPress("lo"),
+                      KnobLongPress("lo")]
