@@ -1,0 +1,262 @@
+"""A configured 10-Four game: board, bands, deck, options and seats, plus lookup tables.
+
+Everything a move needs that does not change during play (Smokey destinations from
+every location, spin outcomes, card order) is computed here once, so `apply` is cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine.api import JSON, Action, ActionCodec, game_identity, uniform
+from engine.tenfour.actions import ACTION_CLASSES, Draw, Spin
+from engine.tenfour.board import COLOURS, Board, load_board
+from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
+
+NAME = "tenfour"
+VARIANTS: tuple[str, ...] = ("standard", "two-player")
+PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
+DATA_ROLES: dict[str, str] = {
+    "board": "tenfour_board.toml",
+    "bands": "tenfour_bands.toml",
+    "deck": "tenfour_deck.toml",
+}
+
+OPTIONS: dict[str, JSON] = {
+    # T8: a truck starting on the Bear's route is caught when spin + extra >= this.
+    "bear_limit": 8,
+    # T11: how far a Smokey moves (exactly, or at most when it ends in a Bear Trap).
+    "smokey_move": 10,
+    # T6: False = a truck already on a trap space is NOT caught when a Smokey enters.
+    "trap_catches_on_entry": False,
+    # T7: True = a truck on the side of the road cannot be caught again.
+    "sidelined_immune": True,
+    # T3/T8: True = BREAK ONE NINE needs its police move even if the truck did not move.
+    "police_move_when_stuck": True,
+}
+
+SIM_COUNTERS: dict[str, str] = {
+    "smokey_catch": "smokey_catches",
+    "trap_catch": "trap_catches",
+    "bear_catch": "bear_catches",
+    "lost_turn": "lost_turns",
+    "hammer_up": "hammer_up_turns",
+    "break_one_nine": "break_one_nine",
+    "park_exit": "park_exits",
+    "smokey_exact_move": "smokey_exact_moves",
+    "smokey_trap_move": "smokey_trap_moves",
+    "shortcut_move": "shortcut_moves",
+    "bear_move": "bear_moves",
+    "reshuffle": "reshuffles",
+    "card_draw": "card_draws",
+    "spin": "spins",
+}
+
+SMOKEYS: tuple[str, ...] = ("smokey1", "smokey2")
+BEAR = "bear"
+PARK = "park"
+HOME = "home"
+SIDE = "side:"
+
+
+@dataclass(frozen=True)
+class SmokeyRoute:
+    """One way a Smokey can move from a location: where it ends and how it got there."""
+
+    to: str
+    steps: int
+    via: str
+    into_trap: bool
+
+
+def _check_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
+    merged = dict(OPTIONS)
+    for key, value in (options or {}).items():
+        if key not in OPTIONS:
+            raise ValueError(f"unknown option {key!r}; options are {', '.join(OPTIONS)}")
+        default = OPTIONS[key]
+        if isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ValueError(f"option {key} must be true or false, not {value!r}")
+        elif not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"option {key} must be a whole number of 1 or more, not {value!r}")
+        merged[key] = value
+    return merged
+
+
+def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],
+          options: Mapping[str, JSON] | None = None,
+          seats: Sequence[str] | None = None) -> TenFourGame:
+    """Build a configured game; DataError for bad files, ValueError for bad settings."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown variant {variant!r}; variants are {', '.join(VARIANTS)}")
+    if variant == "two-player" and players != 2:
+        raise ValueError("the two-player variant is for exactly 2 players")
+    if variant == "standard" and players not in (3, 4):
+        raise ValueError("the standard game is for 3 or 4 players (use the two-player variant)")
+    missing = [role for role in DATA_ROLES if role not in data]
+    if missing:
+        raise ValueError(f"missing data for {', '.join(missing)}")
+    merged = _check_options(options)
+    board = load_board(*data["board"])
+    bands = load_bands(*data["bands"])
+    deck = load_deck(*data["deck"], bands=bands)
+    if variant == "two-player":
+        default_seats: Sequence[str] = ("red", "blue")
+    else:
+        default_seats = [r.colour for r in board.routes][:players]
+    chosen = list(seats) if seats is not None else list(default_seats)
+    _check_seats(chosen, players, variant)
+    return TenFourGame(variant, chosen, board, bands, deck, merged,
+                       {role: data[role] for role in DATA_ROLES})
+
+
+def _check_seats(seats: list[str], players: int, variant: str) -> None:
+    if len(seats) != players or len(set(seats)) != players:
+        raise ValueError(f"need {players} different seat colours, got {seats!r}")
+    allowed = ("red", "blue") if variant == "two-player" else COLOURS
+    for seat in seats:
+        if seat not in allowed:
+            raise ValueError(f"seat {seat!r} must be one of {', '.join(allowed)}")
+
+
+class TenFourGame:
+    """The rules' fixed inputs and every table precomputed from them."""
+
+    name = NAME
+
+    def __init__(self, variant: str, seats: list[str], board: Board, bands: Bands, deck: Deck,
+                 options: dict[str, JSON], data: dict[str, tuple[str, str]]) -> None:
+        self.variant = variant
+        self.num_players = len(seats)
+        self.seats = tuple(seats)
+        self.board = board
+        self.bands = bands
+        self.deck = deck
+        self.options = options
+        self._data = data
+        self.codec = ActionCodec(ACTION_CLASSES)
+        self.two_player = variant == "two-player"
+        self.bear_limit: int = options["bear_limit"]
+        self.smokey_move: int = options["smokey_move"]
+        self._tables()
+
+    def _tables(self) -> None:
+        board = self.board
+        if self.two_player:
+            pairs = {"red": ("red", "green"), "blue": ("blue", "yellow")}
+            self.trucks = tuple(t for seat in self.seats for t in pairs[seat])
+            self.truck_owner = tuple(i for i, seat in enumerate(self.seats) for _ in pairs[seat])
+            self.truck_start = tuple(board.start[seat] for seat in self.seats for _ in (0, 1))
+            self.police: tuple[str, ...] = SMOKEYS
+        else:
+            self.trucks = self.seats
+            self.truck_owner = tuple(range(self.num_players))
+            self.truck_start = tuple(board.start[seat] for seat in self.seats)
+            self.police = (*SMOKEYS, BEAR)
+        self.seat_trucks = tuple(
+            tuple(t for t, owner in enumerate(self.truck_owner) if owner == seat)
+            for seat in range(self.num_players))
+        self.truck_index = {colour: i for i, colour in enumerate(self.trucks)}
+        self.trap_ids = frozenset(t.id for t in board.traps)
+        self.cut_ids = frozenset(c.id for c in board.shortcuts)
+        self.bear_route = {b.id: b.route for b in board.bears}
+        self.cards = self.deck.cards
+        self.card_index = {card.id: i for i, card in enumerate(self.cards)}
+        self.draws = tuple(Draw(card.id) for card in self.cards)
+        self.draw_order = tuple(sorted(range(len(self.cards)), key=lambda i: self.draws[i].key()))
+        self.band_outcomes: dict[str, tuple[tuple[Spin, Fraction], ...]] = {
+            name: tuple(uniform([Spin(v) for v in values]))
+            for name, values in self.bands.segments.items()
+        }
+        self.band_values = {name: frozenset(v) for name, v in self.bands.segments.items()}
+        self.smokey_routes = {loc: _smokey_routes(board, loc, self.smokey_move)
+                              for loc in (*board.loop, *self.trap_ids, *self.cut_ids)}
+        self.key_cache: dict[Action, str] = {}
+        self.fractions: dict[tuple[int, int], Fraction] = {}
+
+    # -- the contract's Game surface ----------------------------------------------------
+
+    def new_initial_state(self) -> Any:
+        from engine.tenfour.state import TenFourState
+
+        return TenFourState.initial(self)
+
+    def state_from_json(self, data: JSON) -> Any:
+        from engine.tenfour.state import TenFourState
+
+        return TenFourState.from_json(self, data)
+
+    def action_from_json(self, data: JSON) -> Action:
+        return self.codec.from_json(data)
+
+    def identity(self) -> dict[str, JSON]:
+        return game_identity(NAME, self.variant, self.seats, self.options, self._data)
+
+    def seat_name(self, seat: int) -> str:
+        return self.seats[seat].capitalize()
+
+    # -- helpers the state uses -----------------------------------------------------------
+
+    def key(self, action: Action) -> str:
+        """`action.key()`, memoised (it only depends on the compared fields)."""
+        found = self.key_cache.get(action)
+        if found is None:
+            found = self.key_cache[action] = action.key()
+        return found
+
+    def fraction(self, count: int, total: int) -> Fraction:
+        found = self.fractions.get((count, total))
+        if found is None:
+            found = self.fractions[(count, total)] = Fraction(count, total)
+        return found
+
+
+def _smokey_routes(board: Board, start: str, distance: int) -> tuple[SmokeyRoute, ...]:
+    """Every end of a Smokey move from `start` (T11), one route per destination.
+
+    Exactly `distance` steps along the highway (a short cut is one space, so one step
+    onto it and one off it), or fewer ending with the one step into a Bear Trap. When
+    two routes reach the same place the one with fewer short cuts, then steps, is kept.
+    """
+    found: dict[str, SmokeyRoute] = {}
+    trap_by_id = {t.id: t for t in board.traps}
+    cut_by_id = {c.id: c for c in board.shortcuts}
+    entries: dict[str, list[str]] = {}
+    for trap in board.traps:
+        for space in trap.entry:
+            entries.setdefault(space, []).append(trap.id)
+    cuts_from: dict[str, list[str]] = {}
+    for cut in board.shortcuts:
+        cuts_from.setdefault(cut.entry, []).append(cut.id)
+
+    def keep(route: SmokeyRoute) -> None:
+        old = found.get(route.to)
+        rank = (1 if route.via else 0, route.steps)
+        if old is None or rank < (1 if old.via else 0, old.steps):
+            found[route.to] = route
+
+    def walk(here: str, steps: int, via: str) -> None:
+        if steps == distance:
+            keep(SmokeyRoute(here, steps, via, False))
+            return
+        nexts: list[tuple[str, str]] = []
+        if here in trap_by_id:
+            nexts.append((trap_by_id[here].exit, via))
+        elif here in cut_by_id:
+            nexts.append((cut_by_id[here].exit, via))
+        else:
+            for trap_id in entries.get(here, []):
+                keep(SmokeyRoute(trap_id, steps + 1, via, True))
+            nexts.append((board.loop[(board.index[here] + 1) % board.size], via))
+            nexts.extend((cut_id, via or cut_id) for cut_id in cuts_from.get(here, []))
+        for place, how in nexts:
+            walk(place, steps + 1, how)
+
+    walk(start, 0, "")
+    found.pop(start, None)  # a move always goes somewhere else
+    return tuple(sorted(found.values(), key=lambda r: r.to))
+

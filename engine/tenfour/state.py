@@ -1,0 +1,804 @@
+"""The state of a 10-Four game and the rules that move it (RULINGS T1-T13).
+
+A turn walks through phases: "draw" (chance) -> "spin" (chance) -> the automatic truck
+move (or "choose" in the two-player game) -> "police" after BREAK ONE NINE. Skipped
+turns, forced single choices, catches and reshuffles happen inside `apply` and come
+back as events, so every node left waiting has something to choose.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from engine.api import CHANCE, JSON, TERMINAL, Action, Event
+from engine.errors import IllegalAction, Reason
+from engine.tenfour.actions import (
+    ChooseTruck,
+    Correct,
+    DeclareTruck,
+    Draw,
+    MoveBear,
+    MoveSmokey,
+    PlaceSmokey,
+    Release,
+    Spin,
+)
+from engine.tenfour.game import BEAR, HOME, PARK, SIDE, SMOKEYS, TenFourGame
+
+START_SPIN = "start_spin"
+PLACE = "place_smokey"
+DECLARE = "declare_truck"
+DRAW = "draw"
+SPIN = "spin"
+CHOOSE = "choose_truck"
+POLICE = "police"
+OVER = "over"
+PHASES = (START_SPIN, PLACE, DECLARE, DRAW, SPIN, CHOOSE, POLICE, OVER)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the rig is waiting for. `player` is the seat who acts at the table (the
+    one who spins or draws at chance nodes), or TERMINAL when the game is over."""
+
+    kind: str
+    player: int
+    text: str
+    band: str = ""
+    hammer: bool = False
+    card: str = ""
+    extra: int = 0
+    break_one_nine: bool = False
+    truck: str = ""
+    trucks: tuple[str, ...] = ()
+    spin: int = 0
+    winners: tuple[int, ...] = ()
+
+
+class TenFourState:
+    """Mutable game state; `apply` validates first and changes nothing on refusal."""
+
+    __slots__ = (
+        "_legal",
+        "card",
+        "contenders",
+        "g",
+        "hammer",
+        "lose",
+        "phase",
+        "pile",
+        "pile_left",
+        "placed",
+        "police",
+        "pos",
+        "side",
+        "spun",
+        "start_spins",
+        "truck",
+        "turn",
+        "turns",
+        "winner",
+    )
+
+    def __init__(self, game: TenFourGame) -> None:
+        self.g = game
+        self.phase = START_SPIN
+        self.turn = 0
+        self.pos = [0] * len(game.trucks)
+        """Spaces each truck has driven from its start; >= board size means home."""
+        self.side = [False] * len(game.trucks)
+        """Trucks on the side of the road after a catch."""
+        self.lose = [False] * game.num_players
+        """Seats whose next turn is lost."""
+        self.police = dict.fromkeys(game.police, PARK)
+        self.pile = [card.copies for card in game.cards]
+        self.pile_left = sum(self.pile)
+        self.card = -1
+        self.hammer = False
+        self.truck = -1
+        self.spun = 0
+        self.contenders = list(range(game.num_players))
+        self.start_spins: list[int] = []
+        self.placed = 0
+        self.turns = 0
+        self.winner: list[int] = []
+        self._legal: tuple[Action, ...] | None = None
+
+    @classmethod
+    def initial(cls, game: TenFourGame) -> TenFourState:
+        return cls(game)
+
+    # -- queries ---------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == OVER:
+            return TERMINAL
+        if phase in (START_SPIN, DRAW, SPIN):
+            return CHANCE
+        if phase == PLACE:
+            return self.placed_seat()
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase in (START_SPIN, DRAW, SPIN)
+
+    def winners(self) -> list[int]:
+        return list(self.winner)
+
+    def placed_seat(self) -> int:
+        """Two players place Smokeys in turn order, starting with the first player."""
+        return (self.turn + self.placed) % self.g.num_players
+
+    def location(self, truck: int) -> int:
+        """Loop index of a truck that is not home."""
+        return (self.g.truck_start[truck] + self.pos[truck]) % self.g.board.size
+
+    def is_home(self, truck: int) -> bool:
+        return self.pos[truck] >= self.g.board.size
+
+    def truck_where(self, truck: int) -> str:
+        """The truck's location as a correction location: a space id, side:ID or home."""
+        if self.is_home(truck):
+            return HOME
+        space = self.g.board.loop[self.location(truck)]
+        return SIDE + space if self.side[truck] else space
+
+    def band(self) -> str:
+        """The band the pending spin uses."""
+        if self.phase == START_SPIN:
+            return "hi"
+        if self.card < 0:
+            return "lo"  # a Hammer Up turn: no card, the Lo-Band (T9)
+        return self.g.cards[self.card].band
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        phase = self.phase
+        if phase == DRAW:
+            g = self.g
+            left = self.pile_left
+            return [(g.draws[i], g.fraction(self.pile[i], left))
+                    for i in g.draw_order if self.pile[i]]
+        if phase in (SPIN, START_SPIN):
+            return list(self.g.band_outcomes[self.band()])
+        return []
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        phase = self.phase
+        if phase == POLICE:
+            found = self._police_actions()
+        elif phase == CHOOSE:
+            found = [self._choose_preview(t) for t in self._movable(self.turn)]
+        elif phase == DECLARE:
+            found = [DeclareTruck(self.g.trucks[t], self._on_curve(t))
+                     for t in self._movable(self.turn)]
+        elif phase == PLACE:
+            smokey = SMOKEYS[self.placed]
+            found = [PlaceSmokey(trap.id, smokey) for trap in self.g.board.traps]
+        else:
+            return ()
+        key = self.g.key
+        return tuple(sorted(found, key=key))
+
+    def _police_actions(self) -> list[Action]:
+        g = self.g
+        in_park = [p for p in g.police if self.police[p] == PARK]
+        out: list[Action] = []
+        if in_park:
+            smokeys = [p for p in in_park if p != BEAR]
+            if smokeys:
+                out.extend(Release(smokeys[0], trap.id) for trap in g.board.traps)
+            if BEAR in in_park:
+                out.extend(Release(BEAR, bear.id) for bear in g.board.bears)
+            return out
+        for smokey in SMOKEYS:
+            for route in g.smokey_routes[self.police[smokey]]:
+                out.append(MoveSmokey(smokey, route.to, route.steps, route.via, route.into_trap,
+                                      self._would_catch(route.to, route.into_trap)))
+        if BEAR in self.police:
+            here = self.police[BEAR]
+            out.extend(MoveBear(b.id, b.route) for b in g.board.bears if b.id != here)
+        return out
+
+    def _would_catch(self, to: str, into_trap: bool) -> tuple[str, ...]:
+        return tuple(self.g.trucks[t] for t in self._caught_by_smokey_at(to, into_trap))
+
+    def _choose_preview(self, truck: int) -> ChooseTruck:
+        g = self.g
+        steps = self.spun + (g.cards[self.card].extra if self.card >= 0 else 0)
+        new_pos = self.pos[truck] + steps
+        if new_pos >= g.board.size:
+            return ChooseTruck(g.trucks[truck], steps, HOME, False)
+        index = (g.truck_start[truck] + new_pos) % g.board.size
+        return ChooseTruck(g.trucks[truck], steps, g.board.loop[index],
+                           self._catch_kind(index) is not None)
+
+    def prompt(self) -> Prompt:
+        g = self.g
+        phase = self.phase
+        name = g.seat_name(self.turn)
+        if phase == OVER:
+            names = " and ".join(g.seat_name(s) for s in self.winner)
+            return Prompt("over", TERMINAL, f"10-4! {names} wins. ADIOS",
+                          winners=tuple(self.winner))
+        if phase == START_SPIN:
+            seat = self.contenders[len(self.start_spins)]
+            return Prompt("start_spin", seat, f"{g.seat_name(seat)}: spin the Hi-Band for "
+                          "the starting order", band="hi")
+        if phase == PLACE:
+            seat = self.placed_seat()
+            return Prompt("place_smokey", seat,
+                          f"{g.seat_name(seat)}: put a Smokey into any Bear Trap")
+        if phase == DECLARE:
+            trucks = tuple(g.trucks[t] for t in self._movable(self.turn))
+            return Prompt("declare_truck", self.turn, f"{name}: which truck will you move? "
+                          "(Hammer Up: no card, Lo-Band)", trucks=trucks)
+        truck = g.trucks[self.truck] if self.truck >= 0 else ""
+        if phase == DRAW:
+            return Prompt("draw", self.turn, f"{name}: draw a Mike card", truck=truck)
+        card = g.cards[self.card] if self.card >= 0 else None
+        extra = card.extra if card else 0
+        b19 = card.break_one_nine if card else False
+        if phase == SPIN:
+            band = self.band()
+            label = {"hi": "Hi-Band", "lo": "Lo-Band"}.get(band, f"{band} band")
+            text = (f"{name}: Hammer Up! No card, spin the Lo-Band" if self.hammer
+                    else f"{name}: spin the {label}" + (f" (+{extra})" if extra else ""))
+            return Prompt("spin", self.turn, text, band=band, hammer=self.hammer,
+                          card=card.id if card else "", extra=extra, break_one_nine=b19,
+                          truck=truck)
+        if phase == CHOOSE:
+            trucks = tuple(g.trucks[t] for t in self._movable(self.turn))
+            return Prompt("choose_truck", self.turn,
+                          f"{name}: move either truck {self.spun + extra}", trucks=trucks,
+                          spin=self.spun, extra=extra, card=card.id if card else "")
+        in_park = any(self.police[p] == PARK for p in g.police)
+        if in_park:
+            return Prompt("release", self.turn,
+                          f"{name}: BREAK ONE NINE! Take a police car out of {g.board.park}",
+                          break_one_nine=True)
+        what = "a Smokey or the Bear" if BEAR in self.police else "a Smokey"
+        return Prompt("police", self.turn, f"{name}: BREAK ONE NINE! Move {what}",
+                      break_one_nine=True)
+
+    def describe(self, action: Action) -> str:
+        """A short instruction a person can carry out on the board."""
+        g = self.g
+        if isinstance(action, Spin):
+            return f"Spin {action.value}"
+        if isinstance(action, Draw):
+            return f"Draw Mike card {action.card}"
+        if isinstance(action, PlaceSmokey):
+            return f"Put {_smokey_name(action.smokey or 'smokey')} in trap {action.trap}"
+        if isinstance(action, DeclareTruck):
+            return f"{action.truck.capitalize()} truck" + (" (Hammer Up)" if action.hammer else "")
+        if isinstance(action, ChooseTruck):
+            where = "home" if action.to == HOME else action.to
+            caught = ", caught!" if action.caught else ""
+            return f"{action.truck.capitalize()} truck: {action.steps} to {where}{caught}"
+        if isinstance(action, Release):
+            return f"{_smokey_name(action.piece)} from the Park to {action.to}"
+        if isinstance(action, MoveSmokey):
+            if action.into_trap:
+                return f"{_smokey_name(action.smokey)}: {action.steps} into trap {action.to}"
+            how = " by the short cut" if action.via else ""
+            return f"{_smokey_name(action.smokey)}: {action.steps} ahead{how} to {action.to}"
+        if isinstance(action, MoveBear):
+            watches = action.watches or g.bear_route.get(action.to, "")
+            return f"Bear to {action.to} (watches {watches.capitalize()})"
+        if isinstance(action, Correct):
+            return f"Set {_piece_name(action.piece)} at {action.location}"
+        return action.key()
+
+    # -- apply -------------------------------------------------------------------------
+
+    def apply(self, action: Action, player: int | None = None) -> list[Event]:
+        if self.phase == OVER:
+            raise IllegalAction(Reason.GAME_OVER, "the game is over")
+        if isinstance(action, Correct):
+            return self._correct(action)
+        events: list[Event] = []
+        if self.is_chance_node():
+            if player is not None:
+                raise IllegalAction(Reason.NOT_YOUR_TURN, "waiting for a chance outcome")
+            if self.phase == DRAW:
+                self._check_draw(action)
+                self._legal = None
+                self._on_draw(action, events)  # type: ignore[arg-type]
+            else:
+                if not isinstance(action, Spin) or action.value not in self.g.band_values[
+                        self.band()]:
+                    raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME,
+                                        f"{action.key()} is not a {self.band()} spin here")
+                self._legal = None
+                if self.phase == START_SPIN:
+                    self._on_start_spin(action.value, events)
+                else:
+                    self._on_spin(action.value, events)
+            return events
+        if player is not None and player != self.current_player():
+            raise IllegalAction(Reason.NOT_YOUR_TURN,
+                                f"seat {player} acted but seat {self.current_player()} is to play")
+        legal = self.legal_actions()
+        if action not in legal:
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.key()} is not a legal move here")
+        chosen = legal[legal.index(action)]  # with its previews
+        self._legal = None
+        if isinstance(chosen, PlaceSmokey):
+            self._on_place(chosen, events)
+        elif isinstance(chosen, DeclareTruck):
+            self._on_declare(self.g.truck_index[chosen.truck], events)
+        elif isinstance(chosen, ChooseTruck):
+            self._drive(self.g.truck_index[chosen.truck], events)
+        elif isinstance(chosen, Release):
+            self._on_release(chosen, events)
+        elif isinstance(chosen, MoveSmokey):
+            self._on_smokey(chosen, events)
+        elif isinstance(chosen, MoveBear):
+            self.police[BEAR] = chosen.to
+            events.append(Event("bear_move", f"Bear In The Air to {chosen.to}: watching the "
+                                f"{chosen.watches} route", {"to": chosen.to,
+                                                           "route": chosen.watches}))
+            self._end_turn(events)
+        return events
+
+    def _check_draw(self, action: Action) -> None:
+        if not isinstance(action, Draw):
+            raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME, f"{action.key()}: a card is drawn here")
+        index = self.g.card_index.get(action.card)
+        if index is None:
+            raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME, f"no Mike card {action.card!r} in "
+                                "this deck")
+        if not self.pile[index]:
+            raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME, f"Mike card {action.card} was already "
+                                "drawn since the last reshuffle")
+
+    # -- start of the game ---------------------------------------------------------------
+
+    def _on_start_spin(self, value: int, events: list[Event]) -> None:
+        g = self.g
+        seat = self.contenders[len(self.start_spins)]
+        self.start_spins.append(value)
+        events.append(Event("spin", f"{g.seat_name(seat)} spins {value}",
+                            {"seat": seat, "value": value, "band": "hi", "start": True}))
+        if len(self.start_spins) < len(self.contenders):
+            return
+        top = max(self.start_spins)
+        tied = [s for s, v in zip(self.contenders, self.start_spins, strict=True) if v == top]
+        self.start_spins = []
+        if len(tied) > 1:
+            self.contenders = tied
+            names = ", ".join(g.seat_name(s) for s in tied)
+            events.append(Event("start_tie", f"Tie at {top}: {names} spin again",
+                                {"seats": tied, "value": top}))
+            return
+        self.contenders = []
+        self.turn = tied[0]
+        events.append(Event("start_order", f"{g.seat_name(tied[0])} goes first",
+                            {"seat": tied[0], "value": top}))
+        if g.two_player:
+            self.phase = PLACE
+        else:
+            self._begin_turn(events)
+
+    def _on_place(self, action: PlaceSmokey, events: list[Event]) -> None:
+        smokey = SMOKEYS[self.placed]
+        seat = self.placed_seat()
+        self.police[smokey] = action.trap
+        self.placed += 1
+        events.append(Event("smokey_placed", f"{self.g.seat_name(seat)} puts "
+                            f"{_smokey_name(smokey)} in trap {action.trap}",
+                            {"seat": seat, "smokey": smokey, "to": action.trap}))
+        if self.placed == len(SMOKEYS):
+            self._begin_turn(events)
+
+    # -- a turn --------------------------------------------------------------------------
+
+    def _begin_turn(self, events: list[Event]) -> None:
+        """Start the next turn someone actually takes, skipping lost turns (T7)."""
+        g = self.g
+        while True:
+            seat = self.turn
+            self.turns += 1
+            events.append(Event("turn", f"{g.seat_name(seat)}'s turn",
+                                {"seat": seat, "number": self.turns}))
+            if self.lose[seat]:
+                self.lose[seat] = False
+                events.append(Event("lost_turn", f"{g.seat_name(seat)} loses this turn "
+                                    "(caught speeding)", {"seat": seat}))
+                self.turn = (seat + 1) % g.num_players
+                continue
+            for t in g.seat_trucks[seat]:
+                if self.side[t]:
+                    self.side[t] = False
+                    events.append(Event("back_on_road", f"{g.trucks[t].capitalize()} truck "
+                                        "goes back onto the road",
+                                        {"seat": seat, "truck": g.trucks[t]}))
+            self._setup_turn(events)
+            return
+
+    def _setup_turn(self, events: list[Event]) -> None:
+        """Decide how this turn is played: Hammer Up, a declaration, or a draw."""
+        movable = self._movable(self.turn)
+        self.card = -1
+        self.hammer = False
+        self.truck = -1
+        self.spun = 0
+        on_curve = [t for t in movable if self._on_curve(t)]
+        if len(movable) == 1:
+            self.truck = movable[0]
+            if on_curve:
+                self._start_hammer(events)
+                return
+        elif on_curve:
+            self.phase = DECLARE
+            return
+        self._to_draw(events)
+
+    def _to_draw(self, events: list[Event]) -> None:
+        if self.pile_left == 0:
+            self.pile = [card.copies for card in self.g.cards]
+            self.pile_left = sum(self.pile)
+            events.append(Event("reshuffle", "All Mike cards used: reshuffle them and put "
+                                "them back in the rig", {"cards": self.pile_left}))
+        self.phase = DRAW
+
+    def _start_hammer(self, events: list[Event]) -> None:
+        self.hammer = True
+        self.phase = SPIN
+        truck = self.g.trucks[self.truck]
+        events.append(Event("hammer_up", f"Hammer Up! {truck.capitalize()} truck: no card, "
+                            "spin the Lo-Band", {"seat": self.turn, "truck": truck}))
+
+    def _on_declare(self, truck: int, events: list[Event]) -> None:
+        self.truck = truck
+        if self._on_curve(truck):
+            self._start_hammer(events)
+        else:
+            self._to_draw(events)
+
+    def _on_draw(self, action: Draw, events: list[Event]) -> None:
+        g = self.g
+        index = g.card_index[action.card]
+        card = g.cards[index]
+        self.pile[index] -= 1
+        self.pile_left -= 1
+        self.card = index
+        self.phase = SPIN
+        events.append(Event("card_draw", f"{g.seat_name(self.turn)} draws: {card.text}",
+                            {"seat": self.turn, "card": card.id, "band": card.band,
+                             "extra": card.extra, "break_one_nine": card.break_one_nine}))
+        if card.break_one_nine:
+            events.append(Event("break_one_nine", "BREAK ONE NINE! Move your truck, then a "
+                                "police car", {"seat": self.turn}))
+
+    def _on_spin(self, value: int, events: list[Event]) -> None:
+        g = self.g
+        band = self.band()
+        events.append(Event("spin", f"{g.seat_name(self.turn)} spins {value}",
+                            {"seat": self.turn, "value": value, "band": band}))
+        if self.truck < 0 and len(self._movable(self.turn)) > 1:
+            self.spun = value
+            self.phase = CHOOSE
+            return
+        if self.truck < 0:
+            self.truck = self._movable(self.turn)[0]
+        self.spun = value
+        self._drive(self.truck, events)
+
+    def _drive(self, truck: int, events: list[Event]) -> None:
+        """Move the truck spin + extra (unless the Bear catches it), then finish the turn."""
+        g = self.g
+        self.truck = truck
+        card = g.cards[self.card] if self.card >= 0 else None
+        steps = self.spun + (card.extra if card else 0)
+        name = g.trucks[truck].capitalize()
+        moved = True
+        bear_at = self.police.get(BEAR, PARK)
+        here = self.location(truck)
+        if (bear_at != PARK and g.bear_route[bear_at] == g.board.route_of[here]
+                and steps >= g.bear_limit):
+            moved = False
+            events.append(Event("bear_catch", f"BEAR IN THE AIR! {name} truck caught speeding "
+                                f"({steps}) on the {g.board.route_of[here]} route: no move",
+                                {"seat": self.turn, "truck": g.trucks[truck], "steps": steps,
+                                 "bear": bear_at}))
+        else:
+            self.pos[truck] += steps
+            if self.is_home(truck):
+                events.append(Event("truck_move", f"{name} truck: {steps} ahead, home!",
+                                    {"truck": g.trucks[truck], "steps": steps, "to": HOME}))
+                if all(self.is_home(t) for t in g.seat_trucks[self.turn]):
+                    self._win(events)
+                    return
+            else:
+                to = g.board.loop[self.location(truck)]
+                events.append(Event("truck_move", f"{name} truck: {steps} ahead to {to}",
+                                    {"truck": g.trucks[truck], "steps": steps, "to": to}))
+                self._check_truck(truck, events)
+        if card is not None and card.break_one_nine and (
+                moved or g.options["police_move_when_stuck"]):
+            self.phase = POLICE
+            return
+        self._end_turn(events)
+
+    def _win(self, events: list[Event]) -> None:
+        self.phase = OVER
+        self.winner = [self.turn]
+        events.append(Event("winner", f"10-4, good buddy! {self.g.seat_name(self.turn)} wins",
+                            {"seat": self.turn}))
+
+    def _end_turn(self, events: list[Event]) -> None:
+        self.turn = (self.turn + 1) % self.g.num_players
+        self._begin_turn(events)
+
+    # -- police ----------------------------------------------------------------------------
+
+    def _on_release(self, action: Release, events: list[Event]) -> None:
+        self.police[action.piece] = action.to
+        where = f"Bear space {action.to}" if action.piece == BEAR else f"trap {action.to}"
+        events.append(Event("park_exit", f"{_smokey_name(action.piece)} leaves "
+                            f"{self.g.board.park} for {where}",
+                            {"piece": action.piece, "to": action.to}))
+        if self.g.options["trap_catches_on_entry"] and action.piece != BEAR:
+            self._catch_by_smokey(action.piece, events)
+        self._end_turn(events)
+
+    def _on_smokey(self, action: MoveSmokey, events: list[Event]) -> None:
+        self.police[action.smokey] = action.to
+        name = _smokey_name(action.smokey)
+        data = {"smokey": action.smokey, "to": action.to, "steps": action.steps,
+                "via": action.via}
+        if action.into_trap:
+            events.append(Event("smokey_trap_move", f"{name}: {action.steps} ahead into "
+                                f"Bear Trap {action.to}", data))
+        else:
+            events.append(Event("smokey_exact_move", f"{name}: {action.steps} ahead to "
+                                f"{action.to}", data))
+        if action.via:
+            events.append(Event("shortcut_move", f"{name} takes short cut {action.via}", data))
+        self._catch_by_smokey(action.smokey, events)
+        self._end_turn(events)
+
+    # -- catches (T5, T6, T7) -----------------------------------------------------------
+
+    def _catch_kind(self, index: int) -> tuple[str, str] | None:
+        """Would a truck ending its move on loop index `index` be caught, and by whom?"""
+        board = self.g.board
+        n = board.size
+        police = self.police
+        for smokey in SMOKEYS:
+            at = board.index.get(police.get(smokey, PARK))
+            if at is not None and (index - at) % n in (0, 1, n - 1):
+                return ("smokey_catch", smokey)
+        for trap_id in board.traps_at[index]:
+            for smokey in SMOKEYS:
+                if police.get(smokey) == trap_id:
+                    return ("trap_catch", smokey)
+        return None
+
+    def _check_truck(self, truck: int, events: list[Event]) -> None:
+        """After a truck move: is the moved truck caught where it ended?"""
+        if self.side[truck] and self.g.options["sidelined_immune"]:
+            return
+        found = self._catch_kind(self.location(truck))
+        if found is not None:
+            self._caught(truck, found[0], found[1], events)
+
+    def _caught_by_smokey_at(self, to: str, into_trap: bool) -> list[int]:
+        """Trucks a Smokey ending at `to` catches: adjacency on the highway (T5); in a
+        trap only if the option says trucks already there are caught (T6)."""
+        board = self.g.board
+        n = board.size
+        immune = self.g.options["sidelined_immune"]
+        caught: list[int] = []
+        at = board.index.get(to)
+        if at is None and not (into_trap and self.g.options["trap_catches_on_entry"]):
+            return caught
+        trap_spaces = ({board.index[s] for s in board.trap(to).spaces} if at is None
+                       else set())
+        for t in range(len(self.pos)):
+            if self.is_home(t) or (self.side[t] and immune):
+                continue
+            where = self.location(t)
+            if (at is not None and (where - at) % n in (0, 1, n - 1)) or where in trap_spaces:
+                caught.append(t)
+        return caught
+
+    def _catch_by_smokey(self, smokey: str, events: list[Event]) -> None:
+        to = self.police[smokey]
+        kind = "smokey_catch" if to in self.g.board.index else "trap_catch"
+        for t in self._caught_by_smokey_at(to, to in self.g.trap_ids):
+            self._caught(t, kind, smokey, events)
+
+    def _caught(self, truck: int, kind: str, smokey: str, events: list[Event]) -> None:
+        g = self.g
+        owner = g.truck_owner[truck]
+        space = g.board.loop[self.location(truck)]
+        self.side[truck] = True
+        self.lose[owner] = True
+        where = "in a Bear Trap" if kind == "trap_catch" else "on the highway"
+        events.append(Event(kind, f"BEAR BITE! {g.trucks[truck].capitalize()} truck caught by "
+                            f"{_smokey_name(smokey)} {where} at {space}: to the side of the "
+                            "road, loses next turn",
+                            {"seat": owner, "truck": g.trucks[truck], "smokey": smokey,
+                             "space": space}))
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _movable(self, seat: int) -> list[int]:
+        return [t for t in self.g.seat_trucks[seat] if not self.is_home(t)]
+
+    def _on_curve(self, truck: int) -> bool:
+        return self.g.board.on_curve[self.location(truck)]
+
+    # -- corrections (RULINGS G1) -----------------------------------------------------------
+
+    def correction_options(self) -> dict[str, list[str]]:
+        """Piece id -> every location the table may set it to."""
+        g = self.g
+        board = g.board
+        out: dict[str, list[str]] = {}
+        truck_places = [*board.loop, *(SIDE + s for s in board.loop), HOME]
+        for colour in g.trucks:
+            out[colour] = list(truck_places)
+        smokey_places = [*board.loop, *(t.id for t in board.traps),
+                         *(c.id for c in board.shortcuts)]
+        if not g.two_player:
+            smokey_places.append(PARK)
+        for smokey in SMOKEYS:
+            out[smokey] = list(smokey_places)
+        if BEAR in self.police:
+            out[BEAR] = [*(b.id for b in board.bears), PARK]
+        return out
+
+    def _correct(self, action: Correct) -> list[Event]:
+        options = self.correction_options()
+        if action.piece not in options:
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, f"no piece {action.piece!r} to correct; "
+                                f"pieces are {', '.join(options)}")
+        if action.location not in options[action.piece]:
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.piece} cannot be set to "
+                                f"{action.location!r}")
+        self._legal = None
+        events = [Event("correction", f"Correction: {_piece_name(action.piece)} is at "
+                        f"{action.location}", {"piece": action.piece,
+                                               "location": action.location})]
+        if action.piece in self.police:
+            self.police[action.piece] = action.location
+            return events
+        self._set_truck(self.g.truck_index[action.piece], action.location)
+        self._settle_after_correction(events)
+        return events
+
+    def _set_truck(self, truck: int, location: str) -> None:
+        g = self.g
+        if location == HOME:
+            self.pos[truck] = g.board.size
+            self.side[truck] = False
+            return
+        sidelined = location.startswith(SIDE)
+        space = location[len(SIDE):] if sidelined else location
+        self.pos[truck] = (g.board.index[space] - g.truck_start[truck]) % g.board.size
+        if sidelined and not self.side[truck]:
+            self.lose[g.truck_owner[truck]] = True
+        self.side[truck] = sidelined
+
+    def _settle_after_correction(self, events: list[Event]) -> None:
+        """A corrected truck may finish the game or change what the turn waits for."""
+        g = self.g
+        for seat in range(g.num_players):
+            if all(self.is_home(t) for t in g.seat_trucks[seat]):
+                self.turn = seat
+                self._win(events)
+                return
+        if self.phase in (DECLARE, CHOOSE) or (
+                self.phase in (DRAW, SPIN) and self.truck >= 0 and self.is_home(self.truck)):
+            if self.phase == CHOOSE and len(self._movable(self.turn)) == 1:
+                self._drive(self._movable(self.turn)[0], events)
+            elif self.phase != CHOOSE:
+                self._setup_turn(events)
+
+    # -- copying, equality, JSON -------------------------------------------------------------
+
+    def clone(self) -> TenFourState:
+        other = TenFourState.__new__(TenFourState)
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if isinstance(value, list | dict):
+                value = value.copy()
+            setattr(other, name, value)
+        other._legal = None
+        return other
+
+    def to_json(self) -> dict[str, JSON]:
+        g = self.g
+        return {
+            "phase": self.phase,
+            "turn": self.turn,
+            "turns": self.turns,
+            "trucks": {g.trucks[t]: {"driven": self.pos[t], "side": self.side[t]}
+                       for t in range(len(self.pos))},
+            "lose_next_turn": list(self.lose),
+            "police": dict(self.police),
+            "pile": {card.id: self.pile[i] for i, card in enumerate(g.cards)},
+            "card": g.cards[self.card].id if self.card >= 0 else None,
+            "hammer": self.hammer,
+            "truck": g.trucks[self.truck] if self.truck >= 0 else None,
+            "spun": self.spun,
+            "contenders": list(self.contenders),
+            "start_spins": list(self.start_spins),
+            "placed": self.placed,
+            "winners": list(self.winner),
+        }
+
+    @classmethod
+    def from_json(cls, game: TenFourGame, data: JSON) -> TenFourState:
+        """Rebuild a state saved by `to_json`; ValueError if it does not fit this game."""
+        try:
+            state = cls(game)
+            state._load(data)
+        except (KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise ValueError(f"not a saved 10-Four state for this game: {exc!r}") from exc
+        return state
+
+    def _load(self, data: Any) -> None:
+        g = self.g
+        if data["phase"] not in PHASES:
+            raise ValueError(f"unknown phase {data['phase']!r}")
+        self.phase = data["phase"]
+        self.turn = int(data["turn"])
+        self.turns = int(data["turns"])
+        trucks = data["trucks"]
+        if set(trucks) != set(g.trucks):
+            raise ValueError(f"trucks {sorted(trucks)} do not match the seats")
+        self.pos = [int(trucks[c]["driven"]) for c in g.trucks]
+        self.side = [bool(trucks[c]["side"]) for c in g.trucks]
+        self.lose = [bool(v) for v in data["lose_next_turn"]]
+        if set(data["police"]) != set(g.police):
+            raise ValueError("police pieces do not match the variant")
+        self.police = {p: str(data["police"][p]) for p in g.police}
+        self.pile = [int(data["pile"][card.id]) for card in g.cards]
+        self.pile_left = sum(self.pile)
+        self.card = g.card_index[data["card"]] if data["card"] is not None else -1
+        self.hammer = bool(data["hammer"])
+        self.truck = g.truck_index[data["truck"]] if data["truck"] is not None else -1
+        self.spun = int(data["spun"])
+        self.contenders = [int(v) for v in data["contenders"]]
+        self.start_spins = [int(v) for v in data["start_spins"]]
+        self.placed = int(data["placed"])
+        self.winner = [int(v) for v in data["winners"]]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TenFourState):
+            return NotImplemented
+        same_game = self.g is other.g or self.g.identity() == other.g.identity()
+        return same_game and all(
+            getattr(self, n) == getattr(other, n) for n in self.__slots__ if n not in ("_legal",))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TenFourState({self.to_json()!r})"
+
+
+def _smokey_name(piece: str) -> str:
+    if piece == BEAR:
+        return "the Bear"
+    return f"Smokey {piece[-1]}" if piece.startswith("smokey") else piece
+
+
+def _piece_name(piece: str) -> str:
+    if piece == BEAR or piece.startswith("smokey"):
+        return _smokey_name(piece)
+    return f"{piece.capitalize()} truck"
