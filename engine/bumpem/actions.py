@@ -1,0 +1,142 @@
+"""Bump 'Em actions: a ticket draw (chance), the moves a ticket allows, and corrections.
+
+Cars are numbered 1..cars_per_player within a colour; another player's car is named by
+its piece id ("blue:2"). Input fields compare and are journaled; the preview fields
+(where the car ends, who is bumped, who zooms, whether it slides) are compare=False so a
+display can show a move's consequences before it is chosen (as "apologies" does).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from engine.api import Action
+
+
+def _need(value: object, kind: type, name: str) -> None:
+    if isinstance(value, bool) or not isinstance(value, kind):
+        raise TypeError(f"{name} must be {kind.__name__}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class DrawTicket(Action):
+    """Chance: the ticket the player drew ("1".."12" or "bump")."""
+
+    KIND: ClassVar[str] = "draw_ticket"
+    ticket: str
+
+    def __post_init__(self) -> None:
+        _need(self.ticket, str, "ticket")
+
+
+@dataclass(frozen=True)
+class _Move(Action):
+    """Preview fields shared by every move: never journaled, never compared."""
+
+    to: str = field(compare=False, kw_only=True, default="")
+    """Position id where the moved car ends (after any slide)."""
+    bumps: tuple[str, ...] = field(compare=False, kw_only=True, default=())
+    """Piece ids sent to their pit row, in the order it happens."""
+    zooms: tuple[str, ...] = field(compare=False, kw_only=True, default=())
+    """Piece ids zoomed off turbo spaces, in chain order."""
+    slide: bool = field(compare=False, kw_only=True, default=False)
+    """The moved car lands on another colour's oil slick and slides."""
+
+
+@dataclass(frozen=True)
+class Enter(_Move):
+    """1 or 12: the lowest-numbered car in the pit row goes onto the start space."""
+
+    KIND: ClassVar[str] = "enter"
+    car: int
+
+    def __post_init__(self) -> None:
+        _need(self.car, int, "car")
+
+
+@dataclass(frozen=True)
+class Forward(_Move):
+    """Move one car `steps` spaces forward."""
+
+    KIND: ClassVar[str] = "forward"
+    car: int
+    steps: int
+
+    def __post_init__(self) -> None:
+        _need(self.car, int, "car")
+        _need(self.steps, int, "steps")
+
+
+@dataclass(frozen=True)
+class Backward(_Move):
+    """6, 9 or 11: move one car `steps` spaces backward (out of the home stretch too)."""
+
+    KIND: ClassVar[str] = "backward"
+    car: int
+    steps: int
+
+    def __post_init__(self) -> None:
+        _need(self.car, int, "car")
+        _need(self.steps, int, "steps")
+
+
+@dataclass(frozen=True)
+class Swap(_Move):
+    """7: swap own `car` with another player's car `target`, both on the main track."""
+
+    KIND: ClassVar[str] = "swap"
+    car: int
+    target: str
+
+    def __post_init__(self) -> None:
+        _need(self.car, int, "car")
+        _need(self.target, str, "target")
+
+
+@dataclass(frozen=True)
+class Split(_Move):
+    """8 split: `car` moves `steps` forward first, then `other` moves `other_steps`."""
+
+    KIND: ClassVar[str] = "split"
+    car: int
+    steps: int
+    other: int
+    other_steps: int
+    other_to: str = field(compare=False, kw_only=True, default="")
+    """Position id where the second car ends."""
+
+    def __post_init__(self) -> None:
+        for name in ("car", "steps", "other", "other_steps"):
+            _need(getattr(self, name), int, name)
+
+
+@dataclass(frozen=True)
+class BumpTicket(_Move):
+    """Bump 'em!: the lowest-numbered pit car goes onto `target`'s space, bumping it."""
+
+    KIND: ClassVar[str] = "bump_ticket"
+    car: int
+    target: str
+
+    def __post_init__(self) -> None:
+        _need(self.car, int, "car")
+        _need(self.target, str, "target")
+
+
+@dataclass(frozen=True)
+class Correct(Action):
+    """RULINGS G1: set a piece ("red:2") to a position id; accepted whatever the turn."""
+
+    KIND: ClassVar[str] = "correct"
+    piece: str
+    location: str
+
+    def __post_init__(self) -> None:
+        _need(self.piece, str, "piece")
+        _need(self.location, str, "location")
+
+
+ACTION_CLASSES: tuple[type[Action], ...] = (DrawTicket, Enter, Forward, Backward, Swap, Split,
+                                            BumpTicket, Correct)
+MoveAction = Enter | Forward | Backward | Swap | Split | BumpTicket

@@ -1,0 +1,384 @@
+"""Move generation and resolution for Bump 'Em, on a flat tuple of car positions.
+
+Every car has one integer position (`pos[seat * cars + car]`), so a whole game state is
+a short tuple that is cheap to copy when previewing a move:
+
+  PIT (-1)        the car's pit row
+  0 .. N-1        a track space (shared by every colour)
+  N .. N+K-1      step 1..K of the car's OWN home stretch (relative to its colour)
+  N+K             the car's finish area
+
+A move is resolved on a copy of the positions and returns the new positions with a list
+of effects (bumps, slides, zooms, home-stretch entries, finishes). Legal moves are
+exactly the moves whose resolution succeeds, and their effects become both the preview
+fields of the action and the events of `apply`: one code path, so the preview is what
+happens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from engine.api import JSON
+from engine.bumpem.actions import (
+    Backward,
+    BumpTicket,
+    Enter,
+    Forward,
+    MoveAction,
+    Split,
+    Swap,
+)
+from engine.bumpem.board import SLIDE_LENGTH, Board
+
+PIT = -1
+NO_OIL = -1
+ABSENT_COLOUR = -2
+"""Oil slick of a colour nobody plays: it slides every car."""
+
+FORWARD_TICKETS: dict[str, int] = {str(n): n for n in range(1, 13)}
+BACKWARD_TICKETS: dict[str, int] = {"6": 9, "9": 6, "11": 1}
+ENTER_TICKETS = frozenset({"1", "12"})
+SPLIT_TOTAL = 8
+
+
+class Effect(NamedTuple):
+    """One thing that happened to one car during a move."""
+
+    kind: str
+    """"entry", "bump", "zoom", "slide", "swap", "home" or "finish"."""
+    car: int
+    """Flat car index."""
+    src: int
+    dst: int
+
+
+class Outcome(NamedTuple):
+    """A legal move with its resolved result."""
+
+    action: MoveAction
+    positions: tuple[int, ...]
+    effects: tuple[Effect, ...]
+
+
+class Rules:
+    """A board, the seats in play and the options, compiled into lookup tables."""
+
+    def __init__(self, board: Board, seats: Sequence[str], options: Mapping[str, JSON]) -> None:
+        self.board = board
+        self.seats = tuple(seats)
+        self.players = len(seats)
+        self.n = board.track_length
+        self.k = board.home_length
+        self.cars = board.cars_per_player
+        self.finish = self.n + self.k
+        self.start = [board.start[c] for c in seats]
+        self.entrance = [board.entrance[c] for c in seats]
+        self.oil = [NO_OIL] * self.n
+        for space, colour in board.oil.items():
+            self.oil[space] = self.seats.index(colour) if colour in self.seats else ABSENT_COLOUR
+        self.turbo = [False] * self.n
+        if options["turbo"]:
+            for space in board.turbo:
+                self.turbo[space] = True
+        self.bump_ticket_lands = bool(options["bump_ticket_lands"])
+        self.backward_from_home = bool(options["backward_from_home_stretch"])
+        self.zoom = [[self._zoom_target(s, q) if self.turbo[q] else PIT for q in range(self.n)]
+                     for s in range(self.players)]
+        self.max_chain = self.players * self.cars * (len(board.turbo) + 1) + 1
+
+    # ----- naming -------------------------------------------------------------------
+
+    def piece_id(self, car: int) -> str:
+        return f"{self.seats[car // self.cars]}:{car % self.cars + 1}"
+
+    def position_id(self, seat: int, p: int) -> str:
+        """Position id of position `p` for a car of `seat` (home and finish are per colour)."""
+        colour = self.seats[seat]
+        if p == PIT:
+            return f"pit:{colour}"
+        if p < self.n:
+            return f"T{p + 1}"
+        if p < self.finish:
+            return f"home:{colour}:{p - self.n + 1}"
+        return f"finish:{colour}"
+
+    def parse_position(self, seat: int, text: str) -> int | None:
+        """Inverse of `position_id` for a car of `seat`; None if it is not one of its places."""
+        colour = self.seats[seat]
+        if text == f"pit:{colour}":
+            return PIT
+        if text == f"finish:{colour}":
+            return self.finish
+        if text.startswith("T") and text[1:].isdigit():
+            space = int(text[1:]) - 1
+            return space if 0 <= space < self.n and text == f"T{space + 1}" else None
+        prefix = f"home:{colour}:"
+        if text.startswith(prefix) and text[len(prefix):].isdigit():
+            step = int(text[len(prefix):])
+            ok = 1 <= step <= self.k and text == f"{prefix}{step}"
+            return self.n + step - 1 if ok else None
+        return None
+
+    # ----- geometry -----------------------------------------------------------------
+
+    def _zoom_target(self, seat: int, q: int) -> int:
+        """Where a car of `seat` zooms from turbo space q: the next turbo, or finish if its
+        own home entrance comes first."""
+        entrance = self.entrance[seat]
+        cur = q
+        for _ in range(self.n):
+            if cur == entrance:
+                return self.finish
+            cur = (cur + 1) % self.n
+            if self.turbo[cur]:
+                return cur
+        return self.finish
+
+    def forward_dest(self, seat: int, p: int, steps: int) -> int | None:
+        """Position after `steps` forward, taking the home stretch; None if impossible."""
+        n = self.n
+        if p == PIT or p >= self.finish:
+            return None
+        if p < n:
+            to_entrance = (self.entrance[seat] - p) % n
+            if steps <= to_entrance:
+                return (p + steps) % n
+            dest = n + steps - to_entrance - 1
+        else:
+            dest = p + steps
+        return dest if dest <= self.finish else None
+
+    def backward_dest(self, seat: int, p: int, steps: int) -> int | None:
+        """Position after `steps` backward; out of the home stretch onto the track (B3)."""
+        n = self.n
+        if p == PIT or p >= self.finish:
+            return None
+        if p < n:
+            return (p - steps) % n
+        if not self.backward_from_home:
+            return None
+        step = p - n + 1
+        if steps < step:
+            return p - steps
+        return (self.entrance[seat] - (steps - step)) % n
+
+    # ----- resolution ---------------------------------------------------------------
+
+    def land(self, pos: list[int], car: int, dest: int, effects: list[Effect],
+             slides: bool = True) -> bool:
+        """Put `car` on `dest` with the landing rules (B4, B6, B7); False if illegal.
+
+        Works on `pos` in place, so callers pass a copy they can throw away.
+        """
+        n = self.n
+        seat = car // self.cars
+        src = pos[car]
+        if dest >= n:
+            if dest < self.finish:
+                base = seat * self.cars
+                if dest in pos[base:base + self.cars]:
+                    return False
+            pos[car] = dest
+            if 0 <= src < n:
+                effects.append(Effect("home", car, src, dest))
+            if dest == self.finish:
+                effects.append(Effect("finish", car, src, dest))
+            return True
+        if dest in pos:
+            occupant = pos.index(dest)
+            if self.turbo[dest]:
+                pos[car] = dest
+                self._zoom_chain(pos, occupant, dest, effects)
+                return True
+            if occupant // self.cars == seat:
+                return False
+            pos[occupant] = PIT
+            effects.append(Effect("bump", occupant, dest, PIT))
+        pos[car] = dest
+        oil = self.oil[dest]
+        if slides and oil != NO_OIL and oil != seat:
+            end = (dest + SLIDE_LENGTH) % n
+            effects.append(Effect("slide", car, dest, end))
+            for step in range(1, SLIDE_LENGTH + 1):
+                space = (dest + step) % n
+                if space in pos:
+                    victim = pos.index(space)
+                    pos[victim] = PIT
+                    effects.append(Effect("bump", victim, space, PIT))
+            pos[car] = end
+        return True
+
+    def _zoom_chain(self, pos: list[int], car: int, q: int, effects: list[Effect]) -> None:
+        """`car` sits on turbo space q where another car just landed: it zooms, and so on.
+
+        Each zoom moves a car strictly closer to its own home entrance, so the chain ends;
+        `max_chain` only guards against a broken board table.
+        """
+        for _ in range(self.max_chain):
+            target = self.zoom[car // self.cars][q]
+            following = -1
+            if target < self.n:
+                for other, p in enumerate(pos):
+                    if p == target and other != car:
+                        following = other
+                        break
+            pos[car] = target
+            effects.append(Effect("zoom", car, q, target))
+            if target == self.finish:
+                effects.append(Effect("finish", car, q, target))
+            if following < 0:
+                return
+            car, q = following, target
+        raise RuntimeError("a turbo chain did not end: the board's zoom table is broken")
+
+    # ----- legal moves --------------------------------------------------------------
+
+    def legal_moves(self, pos: tuple[int, ...], seat: int, ticket: str) -> list[Outcome]:
+        """Every legal move for `seat` holding `ticket`, with previews, sorted by key."""
+        out: list[Outcome] = []
+        base = seat * self.cars
+        own = range(base, base + self.cars)
+        steps = FORWARD_TICKETS.get(ticket)
+        if ticket in ENTER_TICKETS:
+            self._enter(pos, seat, out)
+        if steps is not None:
+            for car in own:
+                self._step(pos, car, steps, True, out)
+        back = BACKWARD_TICKETS.get(ticket)
+        if back is not None:
+            for car in own:
+                self._step(pos, car, back, False, out)
+        if ticket == "7":
+            self._swaps(pos, seat, out)
+        elif ticket == "8":
+            self._splits(pos, seat, out)
+        elif ticket == "bump":
+            self._bump_ticket(pos, seat, out)
+        out.sort(key=lambda o: o.action.key())
+        return out
+
+    def _preview(self, mover: int, pos: list[int], effects: list[Effect]) -> dict[str, JSON]:
+        seat = mover // self.cars
+        return {
+            "to": self.position_id(seat, pos[mover]),
+            "bumps": tuple(self.piece_id(e.car) for e in effects if e.kind == "bump"),
+            "zooms": tuple(self.piece_id(e.car) for e in effects if e.kind == "zoom"),
+            "slide": any(e.kind == "slide" for e in effects),
+        }
+
+    def _first_in_pit(self, pos: tuple[int, ...], seat: int) -> int:
+        """Cars in a pit row are alike: only the lowest-numbered one is offered."""
+        base = seat * self.cars
+        for car in range(base, base + self.cars):
+            if pos[car] == PIT:
+                return car
+        return -1
+
+    def _enter(self, pos: tuple[int, ...], seat: int, out: list[Outcome]) -> None:
+        car = self._first_in_pit(pos, seat)
+        if car < 0:
+            return
+        new = list(pos)
+        start = self.start[seat]
+        effects = [Effect("entry", car, PIT, start)]
+        if self.land(new, car, start, effects):
+            action = Enter(car % self.cars + 1, **self._preview(car, new, effects))
+            out.append(Outcome(action, tuple(new), tuple(effects)))
+
+    def _step(self, pos: tuple[int, ...], car: int, steps: int, forward: bool,
+              out: list[Outcome]) -> None:
+        seat = car // self.cars
+        move = self.forward_dest if forward else self.backward_dest
+        dest = move(seat, pos[car], steps)
+        if dest is None:
+            return
+        new = list(pos)
+        effects: list[Effect] = []
+        if self.land(new, car, dest, effects):
+            cls = Forward if forward else Backward
+            action = cls(car % self.cars + 1, steps, **self._preview(car, new, effects))
+            out.append(Outcome(action, tuple(new), tuple(effects)))
+
+    def _swaps(self, pos: tuple[int, ...], seat: int, out: list[Outcome]) -> None:
+        """7: own car and another player's car, both on the main track; no landing."""
+        n = self.n
+        base = seat * self.cars
+        for car in range(base, base + self.cars):
+            mine = pos[car]
+            if not 0 <= mine < n:
+                continue
+            for other, theirs in enumerate(pos):
+                if other // self.cars == seat or not 0 <= theirs < n:
+                    continue
+                new = list(pos)
+                new[car], new[other] = theirs, mine
+                effects = (Effect("swap", car, mine, theirs), Effect("swap", other, theirs, mine))
+                action = Swap(car % self.cars + 1, self.piece_id(other),
+                              to=self.position_id(seat, theirs))
+                out.append(Outcome(action, tuple(new), effects))
+
+    def _splits(self, pos: tuple[int, ...], seat: int, out: list[Outcome]) -> None:
+        """8 split: two different cars, positive parts adding to 8, first part moved first.
+
+        Both orders are offered only when they end differently (a slide or zoom by the
+        first car can change what the second may do); otherwise the lower car goes first.
+        """
+        base = seat * self.cars
+        movable = [c for c in range(base, base + self.cars) if 0 <= pos[c] < self.finish]
+        found: dict[tuple[int, int, int], Outcome] = {}
+        for first in movable:
+            for second in movable:
+                if first == second:
+                    continue
+                for part in range(1, SPLIT_TOTAL):
+                    result = self._split(pos, first, part, second, SPLIT_TOTAL - part)
+                    if result is None:
+                        continue
+                    if first > second:
+                        twin = found.get((second, first, SPLIT_TOTAL - part))
+                        if twin is not None and twin.positions == result.positions:
+                            continue
+                    found[(first, second, part)] = result
+        out.extend(found.values())
+
+    def _split(self, pos: tuple[int, ...], first: int, part: int, second: int,
+               rest: int) -> Outcome | None:
+        seat = first // self.cars
+        new = list(pos)
+        effects: list[Effect] = []
+        dest = self.forward_dest(seat, new[first], part)
+        if dest is None or not self.land(new, first, dest, effects):
+            return None
+        dest = self.forward_dest(seat, new[second], rest)
+        if dest is None or not self.land(new, second, dest, effects):
+            return None
+        preview = self._preview(first, new, effects)
+        preview["to"] = self.position_id(seat, new[first])
+        action = Split(first % self.cars + 1, part, second % self.cars + 1, rest,
+                       other_to=self.position_id(seat, new[second]), **preview)
+        return Outcome(action, tuple(new), tuple(effects))
+
+    def _bump_ticket(self, pos: tuple[int, ...], seat: int, out: list[Outcome]) -> None:
+        """Bump 'em!: a pit car onto any other player's car on the main track."""
+        car = self._first_in_pit(pos, seat)
+        if car < 0:
+            return
+        for other, theirs in enumerate(pos):
+            if other // self.cars == seat or not 0 <= theirs < self.n:
+                continue
+            new = list(pos)
+            new[other] = PIT
+            effects = [Effect("bump", other, theirs, PIT)]
+            self.land(new, car, theirs, effects, slides=self.bump_ticket_lands)
+            action = BumpTicket(car % self.cars + 1, self.piece_id(other),
+                                **self._preview(car, new, effects))
+            out.append(Outcome(action, tuple(new), tuple(effects)))
+
+    # ----- results ------------------------------------------------------------------
+
+    def complete(self, pos: Sequence[int], seat: int) -> bool:
+        """Every car of `seat` is in its finish area (B8)."""
+        base = seat * self.cars
+        return all(p == self.finish for p in pos[base:base + self.cars])

@@ -1,0 +1,455 @@
+"""The Bump 'Em game state: whose turn, the ticket in hand, every car, the ticket deck.
+
+A turn is a chance node (draw a ticket) followed by a decision node (choose a legal
+move). A ticket with no legal move is lost and one with exactly one legal move is played
+automatically (B5), both inside `apply`, so a decision node always offers a real choice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from engine.api import CHANCE, JSON, TERMINAL, Action, Event, check_legal
+from engine.bumpem.actions import (
+    Backward,
+    BumpTicket,
+    Correct,
+    DrawTicket,
+    Enter,
+    Forward,
+    Split,
+    Swap,
+)
+from engine.bumpem.rules import PIT, Effect, Outcome, Rules
+from engine.bumpem.tickets import TICKET_IDS, ticket_label
+from engine.errors import IllegalAction, Reason
+
+if TYPE_CHECKING:
+    from engine.bumpem.game import BumpemGame
+
+TICKET = "ticket"
+MOVE = "move"
+OVER = "over"
+PHASES = (TICKET, MOVE, OVER)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """What the rig waits for.
+
+    kind "ticket": `player` draws a ticket (`extra` after a 3);
+    kind "move": `player` chooses one of `choices` moves for `ticket`;
+    kind "over": nobody; `winners` won.
+    """
+
+    kind: str
+    player: int
+    seat: str
+    text: str
+    ticket: str | None = None
+    extra: bool = False
+    choices: int = 0
+    winners: tuple[int, ...] = ()
+
+
+class BumpemState:
+    """A mutable game state; `apply` either changes it fully or raises and changes nothing."""
+
+    def __init__(self, game: BumpemGame) -> None:
+        self.game = game
+        self.rules: Rules = game.rules
+        self.pos: list[int] = [PIT] * (self.rules.players * self.rules.cars)
+        self.turn = 0
+        self.phase = TICKET
+        self.ticket: str | None = None
+        self.extra = False
+        self.winner: int | None = None
+        self.deck: list[int] | None = list(game.tickets.counts) if game.tickets.is_deck else None
+        self._moves: list[Outcome] | None = None
+
+    # ----- node kind ----------------------------------------------------------------
+
+    def current_player(self) -> int:
+        if self.phase == OVER:
+            return TERMINAL
+        if self.phase == TICKET:
+            return CHANCE
+        return self.turn
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def is_chance_node(self) -> bool:
+        return self.phase == TICKET
+
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else [self.winner]
+
+    def _outcomes(self) -> list[Outcome]:
+        if self._moves is None:
+            assert self.ticket is not None
+            self._moves = self.rules.legal_moves(tuple(self.pos), self.turn, self.ticket)
+        return self._moves
+
+    def legal_actions(self) -> list[Action]:
+        if self.phase != MOVE:
+            return []
+        return [o.action for o in self._outcomes()]
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if self.phase != TICKET:
+            return []
+        if self.deck is None:
+            return self.game.independent_outcomes
+        total = sum(self.deck)
+        return [(DrawTicket(t), Fraction(c, total))
+                for t, c in sorted(zip(TICKET_IDS, self.deck, strict=True),
+                                   key=lambda tc: DrawTicket(tc[0]).key()) if c > 0]
+
+    # ----- apply --------------------------------------------------------------------
+
+    def apply(self, action: Action, player: int | None = None) -> list[Event]:
+        if isinstance(action, Correct):
+            return self._correct(action)
+        check_legal(self, action, player)
+        events: list[Event] = []
+        if self.phase == TICKET:
+            assert isinstance(action, DrawTicket)
+            self._draw(action.ticket, events)
+        else:
+            chosen = next(o for o in self._outcomes() if o.action == action)
+            self._play(chosen, events, forced=False)
+        return events
+
+    def _draw(self, ticket: str, events: list[Event]) -> None:
+        colour = self.game.seat_name(self.turn)
+        if self.deck is not None:
+            self.deck[TICKET_IDS.index(ticket)] -= 1
+            if sum(self.deck) == 0:
+                self.deck = list(self.game.tickets.counts)
+                events.append(Event("reshuffle", "All tickets used: reshuffle the tickets", {}))
+        if not self.extra:
+            events.append(Event("turn", f"{colour}'s turn", {"seat": self.turn}))
+        events.append(Event("ticket", f"{colour} draws {ticket_label(ticket)}",
+                            {"seat": self.turn, "ticket": ticket, "extra": self.extra}))
+        self.ticket = ticket
+        self.phase = MOVE
+        self._moves = None
+        self._settle(events)
+
+    def _settle(self, events: list[Event]) -> None:
+        """At a move node: lose a ticket with no move, play a ticket with one (B5)."""
+        outcomes = self._outcomes()
+        if not outcomes:
+            colour = self.game.seat_name(self.turn)
+            events.append(Event("lost_ticket",
+                                f"{colour} cannot use {ticket_label(str(self.ticket))}",
+                                {"seat": self.turn, "ticket": self.ticket}))
+            self._end_move(events, moved=False)
+        elif len(outcomes) == 1:
+            self._play(outcomes[0], events, forced=True)
+
+    def _play(self, outcome: Outcome, events: list[Event], forced: bool) -> None:
+        action = outcome.action
+        seat = self.turn
+        text = self.describe(action)
+        data: dict[str, JSON] = {"seat": seat, "ticket": self.ticket, "action": action.to_json()}
+        if forced:
+            events.append(Event("forced_move", f"Only move: {text}", data))
+        events.append(Event("move", text, data))
+        kind = {Swap: "swap", Split: "split", Backward: "backward_move",
+                BumpTicket: "bump_ticket"}.get(type(action))
+        if kind is not None:
+            events.append(Event(kind, text, data))
+        self.pos = list(outcome.positions)
+        finished_order = self._effect_events(outcome.effects, events)
+        if self._check_winner(seat, finished_order, events):
+            return
+        self._end_move(events, moved=True)
+
+    def _effect_events(self, effects: tuple[Effect, ...], events: list[Event]) -> list[int]:
+        """Events for each effect; returns the seats whose cars finished, in order."""
+        rules = self.rules
+        finished: list[int] = []
+        for e in effects:
+            seat = e.car // rules.cars
+            piece = rules.piece_id(e.car)
+            name = f"{self.game.seat_name(seat)} car {e.car % rules.cars + 1}"
+            src = rules.position_id(seat, e.src)
+            dst = rules.position_id(seat, e.dst)
+            data: dict[str, JSON] = {"seat": seat, "piece": piece, "from": src, "to": dst}
+            if e.kind == "entry":
+                events.append(Event("entry", f"{name} enters at its start {dst}", data))
+            elif e.kind == "bump":
+                events.append(Event("bump", f"{name} bumped from {src}: back to its pit row",
+                                    data))
+            elif e.kind == "slide":
+                events.append(Event("oil_slide", f"{name} slides on the oil from {src} to {dst}",
+                                    data))
+            elif e.kind == "zoom":
+                where = "its finish area" if e.dst == rules.finish else dst
+                events.append(Event("turbo_zoom", f"{name} zooms from {src} to {where}", data))
+            elif e.kind == "home":
+                events.append(Event("home_stretch_entry", f"{name} enters its home stretch",
+                                    data))
+            elif e.kind == "finish":
+                finished.append(seat)
+                events.append(Event("finish", f"{name} reaches its finish area", data))
+        return finished
+
+    def _check_winner(self, mover: int, finished: list[int], events: list[Event]) -> bool:
+        """B8: the first player with every car finished wins; the mover first on a tie."""
+        candidates = [mover, *finished]
+        for seat in candidates:
+            if self.rules.complete(self.pos, seat):
+                self.phase = OVER
+                self.winner = seat
+                self.ticket = None
+                self.extra = False
+                self._moves = None
+                events.append(Event("winner", f"{self.game.seat_name(seat)} wins!",
+                                    {"seat": seat}))
+                return True
+        return False
+
+    def _end_move(self, events: list[Event], moved: bool) -> None:
+        """After a move or a lost ticket: another ticket after a 3 (B3), else next seat."""
+        extra = self.ticket == "3" and (moved or self.game.options["extra_ticket_without_move"])
+        self.phase = TICKET
+        self.ticket = None
+        self._moves = None
+        if extra:
+            self.extra = True
+            events.append(Event("extra_ticket",
+                                f"{self.game.seat_name(self.turn)} takes another ticket",
+                                {"seat": self.turn}))
+        else:
+            self.extra = False
+            self.turn = (self.turn + 1) % self.rules.players
+
+    # ----- corrections (RULINGS G1) -------------------------------------------------
+
+    def correction_options(self) -> dict[str, list[str]]:
+        """Piece id -> every position it may be set to: its pit, finish, any free track
+        space or free step of its own home stretch, and where it is now."""
+        rules = self.rules
+        options: dict[str, list[str]] = {}
+        for car, p in enumerate(self.pos):
+            seat = car // rules.cars
+            base = seat * rules.cars
+            own = self.pos[base:base + rules.cars]
+            places = [PIT]
+            places += [q for q in range(rules.n) if q == p or q not in self.pos]
+            places += [q for q in range(rules.n, rules.finish) if q == p or q not in own]
+            places.append(rules.finish)
+            options[rules.piece_id(car)] = [rules.position_id(seat, q) for q in places]
+        return options
+
+    def _correct(self, action: Correct) -> list[Event]:
+        if self.phase == OVER:
+            raise IllegalAction(Reason.GAME_OVER, "the game is over")
+        options = self.correction_options()
+        if action.piece not in options:
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, f"there is no piece {action.piece!r}")
+        if action.location not in options[action.piece]:
+            raise IllegalAction(Reason.NOT_LEGAL_NOW,
+                                f"{action.piece} cannot be set to {action.location!r}")
+        rules = self.rules
+        car = list(options).index(action.piece)
+        seat = car // rules.cars
+        place = rules.parse_position(seat, action.location)
+        assert place is not None
+        old = rules.position_id(seat, self.pos[car])
+        self.pos[car] = place
+        name = f"{self.game.seat_name(seat)} car {car % rules.cars + 1}"
+        events = [Event("correction", f"Corrected: {name} from {old} to {action.location}",
+                        {"seat": seat, "piece": action.piece, "from": old,
+                         "to": action.location})]
+        self._moves = None
+        for s in range(rules.players):
+            if rules.complete(self.pos, s):
+                self._check_winner(s, [], events)
+                return events
+        if self.phase == MOVE:
+            self._settle(events)
+        return events
+
+    # ----- text ---------------------------------------------------------------------
+
+    def describe(self, action: Action) -> str:
+        """Plain words a person can carry out on the board (about 40 characters)."""
+        colour = self.game.seat_name(self.turn)
+        if isinstance(action, DrawTicket):
+            return f"{colour} draws {ticket_label(action.ticket)}"
+        if isinstance(action, Correct):
+            return f"Set {action.piece} to {action.location}"
+        if isinstance(action, Enter):
+            text = f"{colour} car {action.car}: pit to start"
+        elif isinstance(action, Forward):
+            text = f"{colour} car {action.car}: {action.steps} ahead"
+        elif isinstance(action, Backward):
+            text = f"{colour} car {action.car}: {action.steps} back"
+        elif isinstance(action, Swap):
+            return f"{colour} car {action.car}: swap with {self._car_name(action.target)}"
+        elif isinstance(action, Split):
+            text = (f"{colour} car {action.car} {action.steps} ahead, "
+                    f"car {action.other} {action.other_steps}")
+        elif isinstance(action, BumpTicket):
+            return f"{colour} car {action.car}: pit onto {self._car_name(action.target)}"
+        else:
+            return action.key()
+        return text + self._consequence(action)
+
+    def _car_name(self, piece: str) -> str:
+        colour, _, number = piece.partition(":")
+        return f"{colour.capitalize()} {number}"
+
+    def _consequence(self, action: Enter | Forward | Backward | Split) -> str:
+        """The most telling effect of a move, kept short."""
+        if action.to.startswith("finish:"):
+            return ", finishes"
+        if action.slide:
+            return f", slides, bumps {len(action.bumps)}" if action.bumps else ", slides"
+        if action.bumps:
+            victims = sorted({p.partition(":")[0].capitalize() for p in action.bumps})
+            return ", bumps " + "+".join(victims)
+        if action.zooms:
+            return ", zooms " + self._car_name(action.zooms[0])
+        if action.to.startswith("home:"):
+            return ", home " + action.to.rsplit(":", 1)[1]
+        return ""
+
+    def prompt(self) -> Prompt:
+        if self.phase == OVER:
+            winner = self.winner if self.winner is not None else 0
+            return Prompt(OVER, TERMINAL, self.rules.seats[winner],
+                          f"{self.game.seat_name(winner)} wins!",
+                          winners=tuple(self.winners()))
+        colour = self.game.seat_name(self.turn)
+        if self.phase == TICKET:
+            more = "another" if self.extra else "a"
+            return Prompt(TICKET, self.turn, self.rules.seats[self.turn],
+                          f"{colour}: take {more} ticket", extra=self.extra)
+        count = len(self._outcomes())
+        return Prompt(MOVE, self.turn, self.rules.seats[self.turn],
+                      f"{colour}: use {ticket_label(str(self.ticket))}", ticket=self.ticket,
+                      extra=self.extra, choices=count)
+
+    # ----- copies and JSON ----------------------------------------------------------
+
+    def clone(self) -> BumpemState:
+        other = BumpemState.__new__(BumpemState)
+        other.game = self.game
+        other.rules = self.rules
+        other.pos = list(self.pos)
+        other.turn = self.turn
+        other.phase = self.phase
+        other.ticket = self.ticket
+        other.extra = self.extra
+        other.winner = self.winner
+        other.deck = None if self.deck is None else list(self.deck)
+        other._moves = self._moves
+        return other
+
+    def _key(self) -> tuple[object, ...]:
+        deck = None if self.deck is None else tuple(self.deck)
+        return (tuple(self.pos), self.turn, self.phase, self.ticket, self.extra, self.winner,
+                deck)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BumpemState):
+            return NotImplemented
+        if self._key() != other._key():
+            return False
+        return self.game is other.game or self.game.identity() == other.game.identity()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"BumpemState({self.to_json()!r})"
+
+    def to_json(self) -> dict[str, JSON]:
+        rules = self.rules
+        cars = {colour: [rules.position_id(s, p)
+                         for p in self.pos[s * rules.cars:(s + 1) * rules.cars]]
+                for s, colour in enumerate(rules.seats)}
+        return {
+            "turn": self.turn,
+            "phase": self.phase,
+            "ticket": self.ticket,
+            "extra": self.extra,
+            "winner": self.winner,
+            "cars": cars,
+            "deck": None if self.deck is None else dict(zip(TICKET_IDS, self.deck, strict=True)),
+        }
+
+    @classmethod
+    def from_json(cls, game: BumpemGame, data: JSON) -> BumpemState:
+        """Rebuild a state; ValueError names the first thing that does not fit."""
+        if not isinstance(data, Mapping):
+            raise ValueError("a Bump 'Em state is a JSON object")
+        state = cls(game)
+        rules = state.rules
+        turn = data.get("turn")
+        if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < rules.players:
+            raise ValueError(f"turn must be a seat 0..{rules.players - 1}, got {turn!r}")
+        phase = data.get("phase")
+        if phase not in PHASES:
+            raise ValueError(f"phase must be one of {PHASES}, got {phase!r}")
+        ticket = data.get("ticket")
+        if (phase == MOVE) != (ticket in TICKET_IDS) or (ticket is not None and phase != MOVE):
+            raise ValueError(f"ticket {ticket!r} does not fit phase {phase!r}")
+        winner = data.get("winner")
+        if (phase == OVER) != isinstance(winner, int) or (
+                isinstance(winner, int) and not 0 <= winner < rules.players):
+            raise ValueError(f"winner {winner!r} does not fit phase {phase!r}")
+        extra = data.get("extra")
+        if not isinstance(extra, bool):
+            raise ValueError(f"extra must be true or false, got {extra!r}")
+        cars = data.get("cars")
+        if not isinstance(cars, Mapping) or list(cars) != list(rules.seats):
+            raise ValueError(f"cars must list the seats {list(rules.seats)}")
+        pos: list[int] = []
+        for seat, colour in enumerate(rules.seats):
+            places = cars[colour]
+            if not isinstance(places, list) or len(places) != rules.cars:
+                raise ValueError(f"cars.{colour} must list {rules.cars} positions")
+            for place in places:
+                p = rules.parse_position(seat, place) if isinstance(place, str) else None
+                if p is None:
+                    raise ValueError(f"cars.{colour}: unknown position {place!r}")
+                pos.append(p)
+        on_track = [p for p in pos if 0 <= p < rules.n]
+        if len(on_track) != len(set(on_track)):
+            raise ValueError("two cars share a track space")
+        for seat, colour in enumerate(rules.seats):
+            home = [p for p in pos[seat * rules.cars:(seat + 1) * rules.cars]
+                    if rules.n <= p < rules.finish]
+            if len(home) != len(set(home)):
+                raise ValueError(f"two {colour} cars share a home-stretch space")
+        state.deck = _deck_from_json(game, data.get("deck"))
+        state.pos = pos
+        state.turn = turn
+        state.phase = str(phase)
+        state.ticket = ticket if isinstance(ticket, str) else None
+        state.extra = extra
+        state.winner = winner if isinstance(winner, int) else None
+        return state
+
+
+def _deck_from_json(game: BumpemGame, deck: JSON) -> list[int] | None:
+    if not game.tickets.is_deck:
+        if deck is not None:
+            raise ValueError("this game draws tickets independently: deck must be null")
+        return None
+    if not isinstance(deck, Mapping) or list(deck) != list(TICKET_IDS):
+        raise ValueError(f"deck must give a count for each of {list(TICKET_IDS)}")
+    counts = [deck[t] for t in TICKET_IDS]
+    full = game.tickets.counts
+    if any(not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= f
+           for c, f in zip(counts, full, strict=True)) or sum(counts) == 0:
+        raise ValueError("deck counts must be between 0 and the full count, not all 0")
+    return [int(c) for c in counts]
