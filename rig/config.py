@@ -1,0 +1,654 @@
+"""The rig's TOML config (default ``/etc/cbrig/config.toml``).
+
+Every field has a default, so an empty file (or none at all) is a working rig. Every
+field is validated and each mistake is reported with the file, line and field, all at
+once, as a :class:`ConfigError` (a ``DataError`` of :class:`~engine.errors.Problem`).
+
+Sections: ``[game]`` (with ``[game.data]`` file overrides and ``[game.options]`` rule
+options), ``[pins]`` (BCM numbers), ``[encoder]``, ``[reader]``, ``[display]``,
+``[state]`` and ``[daemon]``. ``dump_config`` writes a config back as TOML that loads to
+the same ``RigConfig``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from engine.datafile import Checker, parse_toml
+from engine.errors import DataError, Problem
+
+DEFAULT_PATH = Path("/etc/cbrig/config.toml")
+DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
+
+GAMES = ("tenfour", "bumpem")
+LEVELS = ("human", "random", "strong")
+DATA_ROLES = ("board", "bands", "deck", "tickets")
+PIN_BACKENDS = ("lgpio", "rpigpio", "native", "mock")
+PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
+OPTIONAL_PINS = ("buzzer", "led")
+READER_TYPES = ("rdm6300", "pn532", "none")
+READER_BAUD = {"rdm6300": 9600, "pn532": 115200, "none": 9600}
+READER_MISSES = {"rdm6300": 0, "pn532": 3, "none": 0}
+BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
+DISPLAY_DRIVERS = ("ssd1306", "sh1106", "terminal", "png", "none")
+I2C_DRIVERS = ("ssd1306", "sh1106")
+ROTATIONS = (0, 90, 180, 270)
+LOG_LEVELS = ("debug", "info", "warning", "error")
+I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
+UART_PINS = {14: "UART TXD", 15: "UART RXD"}
+MAX_BCM = 27
+DEFAULTS_SOURCE = "<defaults>"
+
+
+class ConfigError(DataError):
+    """A config file with mistakes; ``problems`` lists each with file, line and field."""
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    name: str = "tenfour"
+    """"tenfour" or "bumpem"."""
+    players: int = 2
+    variant: str = ""
+    """Empty: the game's default (first) variant."""
+    seats: tuple[str, ...] = ()
+    """Colour names in seating order; empty: the board's first colours."""
+    levels: tuple[str, ...] = ("human", "human")
+    """One per seat: "human", "random" or "strong" (a computer player). Always `players` long."""
+    hints: bool = True
+    data: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Data file overrides, role -> path (absolute). Roles left out use the shipped files."""
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """Rule options; those left out take the game's defaults."""
+
+    @property
+    def computer_seats(self) -> dict[int, str]:
+        """Seat index -> level for the seats the rig plays itself."""
+        return {i: level for i, level in enumerate(self.levels) if level != "human"}
+
+
+@dataclass(frozen=True)
+class PinsConfig:
+    backend: str = "lgpio"
+    hi_a: int = 17
+    hi_b: int = 27
+    hi_button: int = 22
+    lo_a: int = 5
+    lo_b: int = 6
+    lo_button: int = 26
+    buzzer: int | None = 12
+    led: int | None = None
+    """Optional parts: None when not fitted (``false`` in the file)."""
+
+    def used(self) -> dict[str, int]:
+        """Pin name -> BCM number for every fitted part."""
+        out: dict[str, int] = {}
+        for name in PIN_NAMES:
+            value = getattr(self, name)
+            if value is not None:
+                out[name] = value
+        return out
+
+
+@dataclass(frozen=True)
+class EncoderConfig:
+    edges_per_detent: int = 4
+    """4 for encoders that click once per full quadrature cycle, 2 for half-cycle ones."""
+    hi_reverse: bool = False
+    lo_reverse: bool = False
+    flick_detents: int = 3
+    flick_window_ms: int = 150
+    spin_settle_ms: int = 300
+    long_press_ms: int = 1500
+    button_bounce_ms: int = 20
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    type: str = "rdm6300"
+    """"rdm6300", "pn532" or "none" (no reader: a virtual shuffled deck)."""
+    port: str = "/dev/serial0"
+    baud: int = 9600
+    """Defaults by type: 9600 for the RDM6300, 115200 for the PN532."""
+    removal_ms: int = 400
+    removal_misses: int = 0
+    """Empty polls needed before a card counts as removed (default 3 for the PN532)."""
+    cards: Path = DEFAULT_STATE_DIR / "cards.toml"
+    """Tag -> card map written by ``cbrig cards enroll``; default ``<state>/cards.toml``."""
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    driver: str = "ssd1306"
+    i2c_port: int = 1
+    address: int = 0x3C
+    rotate: int = 0
+    """Degrees: 0, 90, 180 or 270."""
+    contrast: int = 255
+
+    @property
+    def rotate_quarters(self) -> int:
+        """luma's ``rotate`` argument (quarter turns)."""
+        return self.rotate // 90
+
+
+@dataclass(frozen=True)
+class StateConfig:
+    directory: Path = DEFAULT_STATE_DIR
+
+    @property
+    def current(self) -> Path:
+        """The journal of the game in progress."""
+        return self.directory / "current.jsonl"
+
+    @property
+    def games(self) -> Path:
+        """Finished games' journals."""
+        return self.directory / "games"
+
+
+@dataclass(frozen=True)
+class DaemonConfig:
+    watchdog: bool = True
+    """Ping the systemd watchdog from the main loop (when systemd asks for it)."""
+    log_level: str = "info"
+
+
+@dataclass(frozen=True)
+class RigConfig:
+    game: GameConfig = field(default_factory=GameConfig)
+    pins: PinsConfig = field(default_factory=PinsConfig)
+    encoder: EncoderConfig = field(default_factory=EncoderConfig)
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    state: StateConfig = field(default_factory=StateConfig)
+    daemon: DaemonConfig = field(default_factory=DaemonConfig)
+    source: str = DEFAULTS_SOURCE
+    """The file this came from."""
+
+
+SECTIONS: dict[str, type] = {
+    "game": GameConfig, "pins": PinsConfig, "encoder": EncoderConfig, "reader": ReaderConfig,
+    "display": DisplayConfig, "state": StateConfig, "daemon": DaemonConfig,
+}
+
+
+def default_config() -> RigConfig:
+    """The config used when a field (or the whole file) is left out."""
+    return RigConfig()
+
+
+# -- loading ------------------------------------------------------------------------------
+
+def load_config(path: str | Path | None = None, *, check_game: bool = True) -> RigConfig:
+    """Load and validate a config file.
+
+    ``path=None`` reads ``DEFAULT_PATH`` if it exists and gives the defaults otherwise;
+    an explicit path must exist. ``check_game`` also checks the variant, player count,
+    data roles and rule options against the game package (when it can be imported).
+    Raises ``ConfigError`` listing every problem.
+    """
+    if path is None:
+        if not DEFAULT_PATH.exists():
+            return default_config()
+        path = DEFAULT_PATH
+    path = Path(path)
+    source = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError([Problem(source, None, "file", "no such file")]) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError([Problem(source, None, "file", f"not UTF-8 text ({exc.reason})")]) \
+            from None
+    except OSError as exc:
+        raise ConfigError([Problem(source, None, "file", f"cannot read: {exc.strerror or exc}")]) \
+            from None
+    return parse_config(text, source, base=path.parent, check_game=check_game)
+
+
+def parse_config(text: str, source: str = "<config>", *, base: Path | None = None,
+                 check_game: bool = True) -> RigConfig:
+    """Validate config text; relative paths are taken relative to ``base``."""
+    try:
+        data, locator = parse_toml(text, source)
+    except DataError as exc:
+        raise ConfigError(exc.problems) from None
+    return _Builder(data, Checker(source, locator), base or Path.cwd(), check_game).build()
+
+
+def _suggest(name: str, choices: Any) -> str:
+    close = difflib.get_close_matches(name, list(choices), n=1)
+    return f"; did you mean {close[0]!r}?" if close else ""
+
+
+def _choices(values: Any) -> str:
+    return ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values)
+
+
+class _Builder:
+    def __init__(self, data: dict[str, Any], check: Checker, base: Path, check_game: bool):
+        self.data = data
+        self.check = check
+        self.base = base
+        self.check_game = check_game
+
+    # helpers ---------------------------------------------------------------------------
+    def table(self, name: str) -> dict[str, Any]:
+        value = self.data.get(name, {})
+        if not isinstance(value, dict):
+            self.check.fail(f"expected a table [{name}], got {value!r}", name)
+            return {}
+        known = {f.name for f in fields(SECTIONS[name])}
+        for key in value:
+            if key not in known:
+                self.check.fail("unknown field" + _suggest(key, known), name, key)
+        return value
+
+    def get(self, table: dict[str, Any], section: str, key: str, kind: type | tuple[type, ...],
+            default: Any) -> Any:
+        """table[key] if present and of the right type, else record a problem; default."""
+        if key not in table:
+            return default
+        value = self.check.require(table, key, kind, section)
+        return default if value is None else value
+
+    def choice(self, table: dict[str, Any], section: str, key: str, options: tuple[str, ...],
+               default: str) -> str:
+        value = self.get(table, section, key, str, default)
+        if value not in options:
+            self.check.fail(f"{value!r} is not one of {_choices(options)}"
+                            + _suggest(value, options), section, key)
+            return default
+        return str(value)
+
+    def integer(self, table: dict[str, Any], section: str, key: str, default: int,
+                low: int, high: int, unit: str = "") -> int:
+        value = self.get(table, section, key, int, default)
+        if not low <= value <= high:
+            self.check.fail(f"{value} is out of range ({low} to {high}{unit})", section, key)
+            return default
+        return int(value)
+
+    def path(self, table: dict[str, Any], section: str, key: str, default: Path) -> Path:
+        value = self.get(table, section, key, str, None)
+        if value is None:
+            return default
+        if not value.strip():
+            self.check.fail("empty path", section, key)
+            return default
+        return self.resolve(value)
+
+    def resolve(self, value: str) -> Path:
+        path = Path(value).expanduser()
+        return path if path.is_absolute() else (self.base / path).resolve()
+
+    # sections --------------------------------------------------------------------------
+    def build(self) -> RigConfig:
+        for name in self.data:
+            if name not in SECTIONS:
+                self.check.fail("unknown section" + _suggest(name, SECTIONS), name)
+        game = self.game()
+        pins = self.pins()
+        encoder = self.encoder()
+        state = self.state()
+        reader = self.reader(state)
+        display = self.display()
+        daemon = self.daemon()
+        self.cross_check(pins, reader, display)
+        if self.check.problems:
+            ordered = sorted(self.check.problems,
+                             key=lambda p: (p.line is None, p.line or 0))  # stable: file order
+            raise ConfigError(ordered)
+        return RigConfig(game=game, pins=pins, encoder=encoder, reader=reader, display=display,
+                         state=state, daemon=daemon, source=self.check.source)
+
+    def game(self) -> GameConfig:
+        s = "game"
+        t = self.table(s)
+        d = GameConfig()
+        name = self.choice(t, s, "name", GAMES, d.name)
+        players = self.integer(t, s, "players", d.players, 2, 4, " players")
+        variant = self.get(t, s, "variant", str, d.variant)
+        hints = self.get(t, s, "hints", bool, d.hints)
+
+        seats: tuple[str, ...] = ()
+        raw_seats = self.get(t, s, "seats", list, [])
+        if raw_seats:
+            if not all(isinstance(x, str) and x.strip() for x in raw_seats):
+                self.check.fail("seats are colour names (strings)", s, "seats")
+            elif len({x.lower() for x in raw_seats}) != len(raw_seats):
+                self.check.fail("a colour is named twice", s, "seats")
+            elif len(raw_seats) != players:
+                self.check.fail(f"{len(raw_seats)} seats named for {players} players",
+                                s, "seats")
+            else:
+                seats = tuple(raw_seats)
+
+        levels = ["human"] * players
+        raw_levels = self.get(t, s, "levels", list, [])
+        if len(raw_levels) > players:
+            self.check.fail(f"{len(raw_levels)} levels for {players} players", s, "levels")
+        else:
+            for i, level in enumerate(raw_levels):
+                if level not in LEVELS:
+                    self.check.fail(f"seat {i + 1}: {level!r} is not one of {_choices(LEVELS)}",
+                                    s, "levels")
+                else:
+                    levels[i] = level
+
+        data: dict[str, str] = {}
+        raw_data = self.get(t, s, "data", dict, {})
+        for role, value in raw_data.items():
+            if role not in DATA_ROLES:
+                self.check.fail("unknown data file role" + _suggest(role, DATA_ROLES),
+                                s, "data", role)
+            elif not isinstance(value, str):
+                self.check.fail(f"expected a file path string, got {value!r}", s, "data", role)
+            elif value.startswith("default:"):
+                data[role] = value
+            elif value.strip():
+                path = self.resolve(value)
+                if not path.is_file():
+                    self.check.fail(f"no such file: {path}", s, "data", role)
+                data[role] = str(path)
+
+        options = self.get(t, s, "options", dict, {})
+        result = GameConfig(name=name, players=players, variant=variant, seats=seats,
+                            levels=tuple(levels), hints=hints, data=MappingProxyType(data),
+                            options=MappingProxyType(dict(options)))
+        if self.check_game:
+            self.game_rules(result, t)
+        return result
+
+    def game_rules(self, game: GameConfig, table: dict[str, Any]) -> None:
+        """Check the fields the game package defines, when the package imports."""
+        try:
+            from rig.games import game_module
+
+            module = game_module(game.name)
+            variants = tuple(module.VARIANTS)
+            counts = tuple(module.PLAYER_COUNTS)
+            roles = dict(module.DATA_ROLES)
+            defaults = dict(module.OPTIONS)
+        except Exception:  # an engine still being written must not break config loading
+            return
+        s = "game"
+        if game.variant and game.variant not in variants:
+            self.check.fail(f"{game.name} has no variant {game.variant!r}; it has "
+                            f"{_choices(variants)}", s, "variant")
+        if "players" in table and game.players not in counts:
+            self.check.fail(f"{game.name} is for {_choices(counts)} players", s, "players")
+        for role in game.data:
+            if role not in roles:
+                self.check.fail(f"{game.name} has no {role} file; it has {_choices(roles)}",
+                                s, "data", role)
+        for key, value in game.options.items():
+            if key not in defaults:
+                self.check.fail(f"{game.name} has no rule option {key!r}"
+                                + _suggest(key, defaults), s, "options", key)
+                continue
+            default = defaults[key]
+            if not _same_kind(value, default):
+                self.check.fail(f"expected a value like {json.dumps(default)}, got {value!r}",
+                                s, "options", key)
+
+    def pins(self) -> PinsConfig:
+        s = "pins"
+        t = self.table(s)
+        d = PinsConfig()
+        values: dict[str, Any] = {"backend": self.choice(t, s, "backend", PIN_BACKENDS,
+                                                         d.backend)}
+        for name in PIN_NAMES:
+            default = getattr(d, name)
+            if name not in t:
+                values[name] = default
+                continue
+            value = t[name]
+            if name in OPTIONAL_PINS and value is False:
+                values[name] = None
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                fitted = " or false (not fitted)" if name in OPTIONAL_PINS else ""
+                self.check.fail(f"expected a BCM pin number{fitted}, got {value!r}", s, name)
+                values[name] = default
+            elif not 0 <= value <= MAX_BCM:
+                self.check.fail(f"GPIO{value} does not exist (BCM 0 to {MAX_BCM})", s, name)
+                values[name] = default
+            else:
+                values[name] = value
+        pins = PinsConfig(**values)
+        for i, name in enumerate(PIN_NAMES):
+            number = values[name]
+            if name not in t or number is None:
+                continue
+            clashes = [other for j, other in enumerate(PIN_NAMES) if other != name
+                       and values[other] == number and (other not in t or j < i)]
+            if clashes:
+                self.check.fail(f"GPIO{number} is also used for {' and '.join(clashes)}",
+                                s, name)
+        return pins
+
+    def encoder(self) -> EncoderConfig:
+        s = "encoder"
+        t = self.table(s)
+        d = EncoderConfig()
+        edges = self.get(t, s, "edges_per_detent", int, d.edges_per_detent)
+        if edges not in (2, 4):
+            self.check.fail(f"{edges} is not 4 (one click per full cycle) or 2 (half cycle)",
+                            s, "edges_per_detent")
+            edges = d.edges_per_detent
+        return EncoderConfig(
+            edges_per_detent=edges,
+            hi_reverse=self.get(t, s, "hi_reverse", bool, d.hi_reverse),
+            lo_reverse=self.get(t, s, "lo_reverse", bool, d.lo_reverse),
+            flick_detents=self.integer(t, s, "flick_detents", d.flick_detents, 2, 50,
+                                       " detents"),
+            flick_window_ms=self.integer(t, s, "flick_window_ms", d.flick_window_ms, 20, 2000,
+                                         " ms"),
+            spin_settle_ms=self.integer(t, s, "spin_settle_ms", d.spin_settle_ms, 0, 5000,
+                                        " ms"),
+            long_press_ms=self.integer(t, s, "long_press_ms", d.long_press_ms, 200, 10000,
+                                       " ms"),
+            button_bounce_ms=self.integer(t, s, "button_bounce_ms", d.button_bounce_ms, 0, 200,
+                                          " ms"),
+        )
+
+    def reader(self, state: StateConfig) -> ReaderConfig:
+        s = "reader"
+        t = self.table(s)
+        d = ReaderConfig()
+        kind = self.choice(t, s, "type", READER_TYPES, d.type)
+        port = self.get(t, s, "port", str, d.port)
+        if not port.strip():
+            self.check.fail("empty port", s, "port")
+            port = d.port
+        baud = self.get(t, s, "baud", int, READER_BAUD[kind])
+        if baud not in BAUD_RATES:
+            self.check.fail(f"{baud} is not a serial speed ({_choices(BAUD_RATES)})", s, "baud")
+            baud = READER_BAUD[kind]
+        elif kind == "rdm6300" and baud != 9600:
+            self.check.fail("the RDM6300 only talks at 9600 baud", s, "baud")
+        return ReaderConfig(
+            type=kind,
+            port=port,
+            baud=baud,
+            removal_ms=self.integer(t, s, "removal_ms", d.removal_ms, 50, 10000, " ms"),
+            removal_misses=self.integer(t, s, "removal_misses", READER_MISSES[kind], 0, 100),
+            cards=self.path(t, s, "cards", state.directory / "cards.toml"),
+        )
+
+    def display(self) -> DisplayConfig:
+        s = "display"
+        t = self.table(s)
+        d = DisplayConfig()
+        address = d.address
+        if "address" in t:
+            raw = t["address"]
+            parsed = _parse_address(raw)
+            if parsed is None:
+                self.check.fail(f"expected an I2C address such as 0x3C or 60, got {raw!r}",
+                                s, "address")
+            elif not 0x03 <= parsed <= 0x77:
+                self.check.fail(f"0x{parsed:02X} is not a 7-bit I2C device address "
+                                "(0x03 to 0x77)", s, "address")
+            else:
+                address = parsed
+        rotate = self.get(t, s, "rotate", int, d.rotate)
+        if rotate not in ROTATIONS:
+            self.check.fail(f"{rotate} is not one of {_choices(ROTATIONS)} (degrees)",
+                            s, "rotate")
+            rotate = d.rotate
+        return DisplayConfig(
+            driver=self.choice(t, s, "driver", DISPLAY_DRIVERS, d.driver),
+            i2c_port=self.integer(t, s, "i2c_port", d.i2c_port, 0, 31),
+            address=address,
+            rotate=rotate,
+            contrast=self.integer(t, s, "contrast", d.contrast, 0, 255),
+        )
+
+    def state(self) -> StateConfig:
+        s = "state"
+        t = self.table(s)
+        return StateConfig(directory=self.path(t, s, "directory", DEFAULT_STATE_DIR))
+
+    def daemon(self) -> DaemonConfig:
+        s = "daemon"
+        t = self.table(s)
+        d = DaemonConfig()
+        return DaemonConfig(
+            watchdog=self.get(t, s, "watchdog", bool, d.watchdog),
+            log_level=self.choice(t, s, "log_level", LOG_LEVELS, d.log_level),
+        )
+
+    def cross_check(self, pins: PinsConfig, reader: ReaderConfig,
+                    display: DisplayConfig) -> None:
+        reserved: dict[int, str] = {}
+        if display.driver in I2C_DRIVERS:
+            reserved.update({n: f"{what}, used by the {display.driver} display"
+                             for n, what in I2C_PINS.items()})
+        if reader.type != "none" and reader.port in ("/dev/serial0", "/dev/ttyAMA0",
+                                                     "/dev/ttyS0"):
+            reserved.update({n: f"{what}, used by the {reader.type} reader"
+                             for n, what in UART_PINS.items()})
+        for name, number in pins.used().items():
+            if number in reserved:
+                self.check.fail(f"GPIO{number} is the {reserved[number]}", "pins", name)
+
+
+def _same_kind(value: Any, default: Any) -> bool:
+    if isinstance(default, bool) or isinstance(value, bool):
+        return isinstance(value, bool) and isinstance(default, bool)
+    if isinstance(default, int | float):
+        return isinstance(value, int | float)
+    if default is None:
+        return True
+    return isinstance(value, type(default))
+
+
+_ADDRESS = re.compile(r"^\s*(0[xX][0-9A-Fa-f]+|\d+)\s*$")
+
+
+def _parse_address(raw: Any) -> int | None:
+    if isinstance(raw, bool):
+        return None
+    if isinstance(raw, int):
+        return raw
+    if isinstance(raw, str) and _ADDRESS.match(raw):
+        return int(raw.strip(), 0)
+    return None
+
+
+# -- writing ------------------------------------------------------------------------------
+
+def config_to_dict(config: RigConfig) -> dict[str, dict[str, Any]]:
+    """The config as TOML-ready tables (paths as strings, unfitted pins as false)."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in SECTIONS:
+        section = getattr(config, name)
+        table: dict[str, Any] = {}
+        for f in fields(section):
+            value = getattr(section, f.name)
+            if isinstance(value, Path):
+                value = str(value)
+            elif isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, Mapping):
+                value = dict(value)
+            elif value is None:
+                value = False
+            table[f.name] = value
+        out[name] = table
+    return out
+
+
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _key(name: str) -> str:
+    return name if _BARE_KEY.match(name) else json.dumps(name)
+
+
+def _value(value: Any, key: str = "") -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if key == "address" and isinstance(value, int):
+        return f"0x{value:02X}"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, datetime.date | datetime.time):  # datetime is a date
+        return value.isoformat()
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_value(v) for v in value) + "]"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"cannot write {value!r} as TOML")
+
+
+def dump_config(config: RigConfig) -> str:
+    """TOML text that ``parse_config`` reads back to an equal config."""
+    lines: list[str] = []
+    for section, table in config_to_dict(config).items():
+        subtables = {k: v for k, v in table.items() if isinstance(v, dict)}
+        if lines:
+            lines.append("")
+        lines.append(f"[{section}]")
+        for key, value in table.items():
+            if key not in subtables:
+                lines.append(f"{_key(key)} = {_value(value, key)}")
+        for key, value in subtables.items():
+            lines.append("")
+            lines.append(f"[{section}.{_key(key)}]")
+            for sub_key, sub_value in value.items():
+                lines.append(f"{_key(sub_key)} = {_value(sub_value)}")
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "DEFAULT_PATH",
+    "DEFAULT_STATE_DIR",
+    "ConfigError",
+    "DaemonConfig",
+    "DisplayConfig",
+    "EncoderConfig",
+    "GameConfig",
+    "PinsConfig",
+    "ReaderConfig",
+    "RigConfig",
+    "StateConfig",
+    "config_to_dict",
+    "default_config",
+    "dump_config",
+    "load_config",
+    "parse_config",
+]
