@@ -83,7 +83,7 @@ def test_half_cycle_encoder_counts_at_both_rest_states(mock_factory, sched, even
 
 
 def test_contact_bounce_is_ignored(rig, sched, events) -> None:
-    knob, driver = rig
+    _, driver = rig
     driver.bounce("a", times=10)
     driver.bounce("b", times=10)
     sched.advance(1.0)
