@@ -137,10 +137,10 @@ class TenFourState:
 
     def location(self, truck: int) -> int:
         """Loop index of a truck that is not home."""
-        return (self.g.truck_start[truck] + self.pos[truck]) % self.g.board.size
+        return (self.g.truck_start[truck] + self.pos[truck]) % self.g.size
 
     def is_home(self, truck: int) -> bool:
-        return self.pos[truck] >= self.g.board.size
+        return self.pos[truck] >= self.g.size
 
     def truck_where(self, truck: int) -> str:
         """The truck's location as a correction location: a space id, side:ID or home."""
@@ -161,9 +161,10 @@ class TenFourState:
         phase = self.phase
         if phase == DRAW:
             g = self.g
-            left = self.pile_left
-            return [(g.draws[i], g.fraction(self.pile[i], left))
-                    for i in g.draw_order if self.pile[i]]
+            pile = self.pile
+            draws = g.draws
+            share = g.shares[self.pile_left - 1]
+            return [(draws[i], share[pile[i]]) for i in g.draw_order if pile[i]]
         if phase in (SPIN, START_SPIN):
             return list(self.g.band_outcomes[self.band()])
         return []
@@ -217,9 +218,9 @@ class TenFourState:
         g = self.g
         steps = self.spun + (g.cards[self.card].extra if self.card >= 0 else 0)
         new_pos = self.pos[truck] + steps
-        if new_pos >= g.board.size:
+        if new_pos >= g.size:
             return ChooseTruck(g.trucks[truck], steps, HOME, False)
-        index = (g.truck_start[truck] + new_pos) % g.board.size
+        index = (g.truck_start[truck] + new_pos) % g.size
         return ChooseTruck(g.trucks[truck], steps, g.board.loop[index],
                            self._catch_kind(index) is not None)
 
@@ -575,7 +576,7 @@ class TenFourState:
     def _catch_kind(self, index: int) -> tuple[str, str] | None:
         """Would a truck ending its move on loop index `index` be caught, and by whom?"""
         board = self.g.board
-        n = board.size
+        n = self.g.size
         police = self.police
         for smokey in SMOKEYS:
             at = board.index.get(police.get(smokey, PARK))
@@ -599,7 +600,7 @@ class TenFourState:
         """Trucks a Smokey ending at `to` catches: adjacency on the highway (T5); in a
         trap only if the option says trucks already there are caught (T6)."""
         board = self.g.board
-        n = board.size
+        n = self.g.size
         immune = self.g.options["sidelined_immune"]
         caught: list[int] = []
         at = board.index.get(to)
@@ -684,12 +685,12 @@ class TenFourState:
     def _set_truck(self, truck: int, location: str) -> None:
         g = self.g
         if location == HOME:
-            self.pos[truck] = g.board.size
+            self.pos[truck] = g.size
             self.side[truck] = False
             return
         sidelined = location.startswith(SIDE)
         space = location[len(SIDE):] if sidelined else location
-        self.pos[truck] = (g.board.index[space] - g.truck_start[truck]) % g.board.size
+        self.pos[truck] = (g.board.index[space] - g.truck_start[truck]) % g.size
         if sidelined and not self.side[truck]:
             self.lose[g.truck_owner[truck]] = True
         self.side[truck] = sidelined
