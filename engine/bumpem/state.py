@@ -410,7 +410,7 @@ class BumpemState:
         if not isinstance(extra, bool):
             raise ValueError(f"extra must be true or false, got {extra!r}")
         cars = data.get("cars")
-        if not isinstance(cars, Mapping) or list(cars) != list(rules.seats):
+        if not isinstance(cars, Mapping) or set(cars) != set(rules.seats):
             raise ValueError(f"cars must list the seats {list(rules.seats)}")
         pos: list[int] = []
         for seat, colour in enumerate(rules.seats):
@@ -445,7 +445,7 @@ def _deck_from_json(game: BumpemGame, deck: JSON) -> list[int] | None:
         if deck is not None:
             raise ValueError("this game draws tickets independently: deck must be null")
         return None
-    if not isinstance(deck, Mapping) or list(deck) != list(TICKET_IDS):
+    if not isinstance(deck, Mapping) or set(deck) != set(TICKET_IDS):
         raise ValueError(f"deck must give a count for each of {list(TICKET_IDS)}")
     counts = [deck[t] for t in TICKET_IDS]
     full = game.tickets.counts
