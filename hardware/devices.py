@@ -1,0 +1,193 @@
+"""Wiring: build a whole set of devices, real or mock, behind one object.
+
+The rig owns one ``queue.Queue`` and passes ``queue.put`` as ``emit``; every device only
+enqueues :mod:`hardware.events` values, and the rig's single consumer thread owns the
+game state, the display and the journal.
+
+Real rig::
+
+    hw = build_real(HardwareConfig(pin_factory="lgpio", display_driver="sh1106"), q.put)
+    hw.start()            # starts the card-reader thread
+    ...
+    hw.close(goodbye_frame)
+
+Mock rig (emulator, tests)::
+
+    hw = build_mock(q.put, display=TerminalDisplay())
+    hw.knobs["hi"].flick(0.8); hw.reader.tap("0003887558")
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+from hardware.buzzer import Alerts, AlertSink, MockAlerts
+from hardware.clock import Clock
+from hardware.display.base import Display, MemoryDisplay
+from hardware.display.oled import OledDisplay, i2c_device_factory
+from hardware.display.terminal import TerminalDisplay
+from hardware.events import Emit
+from hardware.gesture import GestureConfig
+from hardware.knob import Knob, MockKnob
+from hardware.pins import DEFAULT_PIN_FACTORY, make_pin_factory
+from hardware.rfid.mock import MockCardReader
+from hardware.rfid.pn532 import Pn532Protocol
+from hardware.rfid.rdm6300 import Rdm6300Protocol
+from hardware.rfid.reader import DEFAULT_PORT, CardProtocol, CardReader
+from hardware.spin import SpinSource
+
+
+@dataclass(frozen=True, slots=True)
+class KnobPins:
+    """BCM pin numbers of one knob. Power KY-040 boards from 3.3 V."""
+
+    a: int
+    b: int
+    button: int | None = None
+    edges_per_detent: int = 4
+    reverse: bool = False
+
+
+def _default_knobs() -> dict[str, KnobPins]:
+    # Clear of GPIO2/3 (I2C) and GPIO14/15 (UART).
+    return {"hi": KnobPins(17, 27, 22), "lo": KnobPins(5, 6, 13)}
+
+
+@dataclass(frozen=True, slots=True)
+class HardwareConfig:
+    pin_factory: str = DEFAULT_PIN_FACTORY
+    knobs: dict[str, KnobPins] = field(default_factory=_default_knobs)
+    gestures: GestureConfig = field(default_factory=GestureConfig)
+    reader_type: str = "rdm6300"  # or "pn532"
+    reader_port: str = DEFAULT_PORT
+    reader_name: str = "deck"
+    removal_after: float = 0.4
+    display_driver: str = "ssd1306"  # "sh1106", "terminal" or "none"
+    i2c_port: int = 1
+    i2c_address: int = 0x3C
+    display_rotate: int = 0
+    buzzer_pin: int | None = None
+    led_pin: int | None = None
+
+
+def make_protocol(reader_type: str) -> CardProtocol:
+    if reader_type == "rdm6300":
+        return Rdm6300Protocol()
+    if reader_type == "pn532":
+        return Pn532Protocol()
+    raise ValueError(f"unknown reader type {reader_type!r}; choose rdm6300 or pn532")
+
+
+@dataclass
+class Hardware:
+    knobs: dict[str, Knob | MockKnob]
+    reader: CardReader | MockCardReader
+    display: Display
+    alerts: AlertSink
+    spins: SpinSource = field(default_factory=SpinSource)
+    pin_factory: Any = None
+
+    def start(self) -> None:
+        self.reader.start()
+
+    def poll(self) -> None:
+        """Call from the main loop now and then: lets a lost display recover."""
+        poll = getattr(self.display, "poll", None)
+        if poll is not None:
+            poll()
+
+    def close(self, persist_message: Image.Image | None = None) -> None:
+        """Stop the reader, release pins, leave ``persist_message`` on the screen."""
+        self.reader.stop()
+        for knob in self.knobs.values():
+            knob.close()
+        self.alerts.close()
+        self.display.close(persist_message)
+        if self.pin_factory is not None:
+            with contextlib.suppress(Exception):
+                self.pin_factory.close()
+
+
+def build_real(
+    config: HardwareConfig, emit: Emit, *, clock: Clock = time.monotonic
+) -> Hardware:
+    """Real devices. Raises (with the pip extra to install) if the pin backend is
+    missing; a missing display or reader is reported through events, not raised."""
+    factory = make_pin_factory(config.pin_factory)
+    knobs: dict[str, Knob | MockKnob] = {}
+    alerts: AlertSink = MockAlerts()
+    try:
+        for name, pins in config.knobs.items():
+            knobs[name] = Knob(
+                name,
+                emit,
+                pin_a=pins.a,
+                pin_b=pins.b,
+                pin_button=pins.button,
+                pin_factory=factory,
+                edges_per_detent=pins.edges_per_detent,
+                reverse=pins.reverse,
+                clock=clock,
+                config=config.gestures,
+            )
+        if config.buzzer_pin is not None or config.led_pin is not None:
+            alerts = Alerts(
+                buzzer_pin=config.buzzer_pin, led_pin=config.led_pin, pin_factory=factory
+            )
+    except BaseException:
+        for knob in knobs.values():
+            knob.close()
+        factory.close()
+        raise
+    reader = CardReader(
+        config.reader_name,
+        emit,
+        make_protocol(config.reader_type),
+        url=config.reader_port,
+        removal_after=config.removal_after,
+        clock=clock,
+    )
+    display: Display
+    if config.display_driver == "terminal":
+        display = TerminalDisplay()
+    elif config.display_driver == "none":
+        display = MemoryDisplay()
+    else:
+        display = OledDisplay(
+            i2c_device_factory(
+                config.display_driver,
+                config.i2c_port,
+                config.i2c_address,
+                rotate=config.display_rotate,
+            ),
+            emit,
+            clock=clock,
+        )
+    return Hardware(knobs, reader, display, alerts, pin_factory=factory)
+
+
+def build_mock(
+    emit: Emit, *, display: Display | None = None, reader_name: str = "deck"
+) -> Hardware:
+    """No hardware at all: gestures and card taps are injected by the caller."""
+    return Hardware(
+        knobs={name: MockKnob(name, emit) for name in ("hi", "lo")},
+        reader=MockCardReader(reader_name, emit),
+        display=display if display is not None else MemoryDisplay(),
+        alerts=MockAlerts(),
+    )
+
+
+__all__ = [
+    "Hardware",
+    "HardwareConfig",
+    "KnobPins",
+    "build_mock",
+    "build_real",
+    "make_protocol",
+]

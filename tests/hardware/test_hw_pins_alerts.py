@@ -1,0 +1,94 @@
+"""Pin-factory selection, lazy imports, buzzer/LED alerts."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from hardware.buzzer import Alerts, MockAlerts
+from hardware.pins import PinBackendError, PinBackendUnavailable, make_pin_factory
+
+
+def test_mock_factory() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    factory = make_pin_factory("mock")
+    assert isinstance(factory, MockFactory)
+    factory.close()
+
+
+@pytest.mark.parametrize(("name", "extra"), [("lgpio", "cbrig[pi]"), ("rpigpio", "cbrig[rpigpio]")])
+def test_missing_backend_names_the_extra_and_never_falls_back(name: str, extra: str) -> None:
+    import importlib.util
+
+    backend = {"lgpio": "lgpio", "rpigpio": "RPi"}[name]
+    if importlib.util.find_spec(backend) is not None:
+        pytest.skip(f"{backend} is installed here")
+    with pytest.raises(PinBackendUnavailable, match=extra.replace("[", r"\[").replace("]", r"\]")):
+        make_pin_factory(name)
+
+
+def test_unknown_factory() -> None:
+    with pytest.raises(PinBackendError, match="lgpio"):
+        make_pin_factory("pigpio")
+
+
+def test_importing_hardware_does_not_import_hardware_libraries() -> None:
+    code = (
+        "import sys, hardware, hardware.events, hardware.pins, hardware.knob, "
+        "hardware.gesture, hardware.spin, hardware.buzzer, hardware.clock, hardware.devices, "
+        "hardware.rfid.reader, hardware.rfid.rdm6300, hardware.rfid.pn532, "
+        "hardware.rfid.mock, hardware.rfid.presence, hardware.display, "
+        "hardware.display.oled, hardware.display.font, hardware.display.terminal\n"
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('gpiozero', 'luma', 'serial', 'lgpio', 'RPi', 'smbus2'))\n"
+        "print(bad)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_alert_patterns_run_in_background(mock_factory: Any) -> None:
+    import threading
+
+    from gpiozero.pins.mock import MockPin
+
+    went_high: dict[str, threading.Event] = {}
+
+    class SignallingPin(MockPin):  # type: ignore[misc]
+        def _change_state(self, value: bool) -> bool:
+            changed = bool(super()._change_state(value))
+            if value:
+                went_high.setdefault(self.info.name, threading.Event()).set()
+            return changed
+
+    mock_factory.pin_class = SignallingPin
+    went_high["GPIO22"] = threading.Event()
+    went_high["GPIO23"] = threading.Event()
+    alerts = Alerts(buzzer_pin=22, led_pin=23, pin_factory=mock_factory)
+    alerts.play("catch")  # returns at once: the pattern runs on gpiozero's threads
+    assert went_high["GPIO22"].wait(timeout=2.0)
+    assert went_high["GPIO23"].wait(timeout=2.0)
+    alerts.off()
+    assert mock_factory.pin(22).state == 0 and mock_factory.pin(23).state == 0
+    with pytest.raises(ValueError):
+        alerts.play("fanfare")
+    alerts.close()
+
+
+def test_alerts_with_only_an_led(mock_factory: Any) -> None:
+    alerts = Alerts(buzzer_pin=None, led_pin=23, pin_factory=mock_factory)
+    alerts.play("blink")
+    alerts.close()
+
+
+def test_mock_alerts() -> None:
+    m = MockAlerts()
+    m.play("catch")
+    with pytest.raises(ValueError):
+        m.play("nope")
+    m.close()
+    assert m.played == ["catch"] and m.closed
