@@ -186,6 +186,7 @@ class Pn532Protocol:
 
     baudrate = BAUDRATE
     misses_to_remove = 3
+    poll_interval = 0.05
 
     def __init__(self, empty_reads_per_answer: int = 5) -> None:
         self._parser = Pn532FrameParser()

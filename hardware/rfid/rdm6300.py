@@ -139,6 +139,7 @@ class Rdm6300Protocol:
 
     baudrate = BAUDRATE
     misses_to_remove = 0
+    poll_interval = 0.0
 
     def __init__(self) -> None:
         self.decoder = Rdm6300Decoder()

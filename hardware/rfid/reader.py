@@ -35,6 +35,8 @@ DEFAULT_PORT = "/dev/serial0"
 class CardProtocol(Protocol):
     baudrate: int
     misses_to_remove: int
+    poll_interval: float
+    """Pause between reads for actively polled readers (0 for streaming ones)."""
 
     def reset(self) -> None: ...
 
@@ -189,6 +191,8 @@ class CardReader:
                 elif isinstance(item, Miss):
                     self.presence.miss()
             self.presence.tick()
+            if self._protocol.poll_interval > 0:
+                self._stop.wait(self._protocol.poll_interval)
 
 
 __all__ = ["DEFAULT_PORT", "CardProtocol", "CardReader", "open_port"]

@@ -257,6 +257,39 @@ def test_pn532_silent_chip_raises_oserror_for_reconnect() -> None:
         raise AssertionError("expected an error")
 
 
+def test_pn532_through_the_reader_thread() -> None:
+    import queue
+
+    from hardware.rfid.reader import CardReader
+
+    class Port(FakePn532):
+        is_open = True
+
+        def close(self) -> None:
+            self.is_open = False
+
+    port = Port()
+    clock = FakeClock()
+    q: queue.Queue[HardwareEvent] = queue.Queue()
+    reader = CardReader("nfc", q.put, pn532.Pn532Protocol(), url="fake://", clock=clock,
+                        removal_after=0.4, opener=lambda url, baud, timeout: port)
+    with reader:
+        assert q.get(timeout=5) == ReaderStatus("nfc", True, "connected on fake://")
+        port.uid = bytes.fromhex("04A1B2C3D4E580")
+        assert q.get(timeout=5) == CardPresented("04A1B2C3D4E580", "nfc")
+        port.uid = None  # lifted: misses pile up, removal once the timeout has passed too
+        for _ in range(20):  # a poll already in flight may still see the card: retry
+            clock.advance(0.5)
+            try:
+                removed = q.get(timeout=0.5)
+                break
+            except queue.Empty:
+                continue
+        assert removed == CardRemoved("04A1B2C3D4E580", "nfc")
+    assert not port.is_open
+    assert port.commands[:2] == [pn532.CMD_SAM_CONFIGURATION, pn532.CMD_RF_CONFIGURATION]
+
+
 # -- mock reader ------------------------------------------------------------------------
 
 
