@@ -34,6 +34,8 @@ TICKET = "ticket"
 MOVE = "move"
 OVER = "over"
 PHASES = (TICKET, MOVE, OVER)
+DESCRIBE_WIDTH = 40
+"""Longest description the rig's screen shows on one line."""
 
 
 @dataclass(frozen=True)
@@ -295,32 +297,38 @@ class BumpemState:
         elif isinstance(action, Swap):
             return f"{colour} car {action.car}: swap with {self._car_name(action.target)}"
         elif isinstance(action, Split):
-            text = (f"{colour} car {action.car} {action.steps} ahead, "
-                    f"car {action.other} {action.other_steps}")
+            text = (f"{colour} car {action.car}: {action.steps}, "
+                    f"car {action.other}: {action.other_steps} ahead")
         elif isinstance(action, BumpTicket):
             return f"{colour} car {action.car}: pit onto {self._car_name(action.target)}"
         else:
             return action.key()
-        return text + self._consequence(action)
+        for consequence in self._consequences(action):
+            if len(text) + len(consequence) <= DESCRIBE_WIDTH:
+                return text + consequence
+        return text
 
     def _car_name(self, piece: str) -> str:
         colour, _, number = piece.partition(":")
         return f"{colour.capitalize()} {number}"
 
-    def _consequence(self, action: Enter | Forward | Backward | Split) -> str:
-        """The most telling effect of a move, kept short."""
-        if action.to.startswith("finish:"):
-            return ", finishes"
+    def _consequences(self, action: Enter | Forward | Backward | Split) -> list[str]:
+        """The most telling effect of a move, longest wording first (the caller keeps the
+        first that fits the screen)."""
+        if action.to.startswith("finish:") or (
+                isinstance(action, Split) and action.other_to.startswith("finish:")):
+            return [", finishes"]
         if action.slide:
-            return f", slides, bumps {len(action.bumps)}" if action.bumps else ", slides"
+            bumped = f", slides, bumps {len(action.bumps)}"
+            return [bumped, ", slides"] if action.bumps else [", slides"]
         if action.bumps:
             victims = sorted({p.partition(":")[0].capitalize() for p in action.bumps})
-            return ", bumps " + "+".join(victims)
+            return [", bumps " + "+".join(victims), f", bumps {len(action.bumps)}"]
         if action.zooms:
-            return ", zooms " + self._car_name(action.zooms[0])
+            return [", zooms " + self._car_name(action.zooms[0]), ", zooms"]
         if action.to.startswith("home:"):
-            return ", home " + action.to.rsplit(":", 1)[1]
-        return ""
+            return [", home " + action.to.rsplit(":", 1)[1]]
+        return [""]
 
     def prompt(self) -> Prompt:
         if self.phase == OVER:
