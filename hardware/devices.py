@@ -113,9 +113,7 @@ class Hardware:
                 self.pin_factory.close()
 
 
-def build_real(
-    config: HardwareConfig, emit: Emit, *, clock: Clock = time.monotonic
-) -> Hardware:
+def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monotonic) -> Hardware:
     """Real devices. Raises (with the pip extra to install) if the pin backend is
     missing; a missing display or reader is reported through events, not raised."""
     factory = make_pin_factory(config.pin_factory)

@@ -31,16 +31,20 @@ def render_halfblocks(frame: Image.Image, border: bool = False) -> str:
         lines.append("".join(row))
     if border:
         bar = "\u2500" * width
-        lines = ["\u250c" + bar + "\u2510", *("\u2502" + line + "\u2502" for line in lines),
-                 "\u2514" + bar + "\u2518"]
+        lines = [
+            "\u250c" + bar + "\u2510",
+            *("\u2502" + line + "\u2502" for line in lines),
+            "\u2514" + bar + "\u2518",
+        ]
     return "\n".join(lines)
 
 
 class TerminalDisplay(FrameSink):
     """Draws each new frame in the terminal, in place (cursor home) by default."""
 
-    def __init__(self, stream: TextIO | None = None, *, in_place: bool = True,
-                 border: bool = True) -> None:
+    def __init__(
+        self, stream: TextIO | None = None, *, in_place: bool = True, border: bool = True
+    ) -> None:
         super().__init__()
         self._stream = stream if stream is not None else sys.stdout
         self._in_place = in_place
@@ -57,8 +61,9 @@ def save_png(frame: Image.Image, path: str | Path, scale: int = 4) -> Path:
     """Write ``frame`` as a PNG scaled up ``scale`` times (nearest neighbour, crisp)."""
     check_frame(frame)
     out = Path(path)
-    big = frame.convert("L").resize((frame.width * scale, frame.height * scale),
-                                    Image.Resampling.NEAREST)
+    big = frame.convert("L").resize(
+        (frame.width * scale, frame.height * scale), Image.Resampling.NEAREST
+    )
     big.save(out, format="PNG")
     return out
 

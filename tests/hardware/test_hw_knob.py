@@ -55,8 +55,15 @@ def test_every_click_counts_for_both_encoder_types(rig, sched, events) -> None:
 
 
 def test_clockwise_is_a_low_b_low_a_high_b_high(mock_factory, sched, events) -> None:
-    knob = Knob("lo", events.append, pin_a=A, pin_b=B, pin_factory=mock_factory,
-                clock=sched.clock, scheduler=sched)
+    knob = Knob(
+        "lo",
+        events.append,
+        pin_a=A,
+        pin_b=B,
+        pin_factory=mock_factory,
+        clock=sched.clock,
+        scheduler=sched,
+    )
     a, b = mock_factory.pin(A), mock_factory.pin(B)
     a.drive_low()
     b.drive_low()
@@ -70,8 +77,16 @@ def test_clockwise_is_a_low_b_low_a_high_b_high(mock_factory, sched, events) -> 
 
 
 def test_half_cycle_encoder_counts_at_both_rest_states(mock_factory, sched, events) -> None:
-    knob = Knob("hi", events.append, pin_a=A, pin_b=B, pin_factory=mock_factory,
-                edges_per_detent=2, clock=sched.clock, scheduler=sched)
+    knob = Knob(
+        "hi",
+        events.append,
+        pin_a=A,
+        pin_b=B,
+        pin_factory=mock_factory,
+        edges_per_detent=2,
+        clock=sched.clock,
+        scheduler=sched,
+    )
     a, b = mock_factory.pin(A), mock_factory.pin(B)
     a.drive_low()
     b.drive_low()  # rest at both-low: one click
@@ -118,8 +133,16 @@ def test_half_turn_wobble_counts_nothing() -> None:
 
 
 def test_reverse_swaps_direction(mock_factory, sched, events) -> None:
-    knob = Knob("hi", events.append, pin_a=A, pin_b=B, pin_factory=mock_factory,
-                reverse=True, clock=sched.clock, scheduler=sched)
+    knob = Knob(
+        "hi",
+        events.append,
+        pin_a=A,
+        pin_b=B,
+        pin_factory=mock_factory,
+        reverse=True,
+        clock=sched.clock,
+        scheduler=sched,
+    )
     QuadratureDriver.for_factory(mock_factory, A, B).turn(1)
     sched.advance(0.2)
     assert events == [KnobTurn("hi", -1)]
@@ -243,11 +266,27 @@ def test_knob_name_checked(mock_factory) -> None:
 
 
 def test_close_releases_pins(mock_factory, sched, events) -> None:
-    knob = Knob("hi", events.append, pin_a=A, pin_b=B, pin_button=SW,
-                pin_factory=mock_factory, clock=sched.clock, scheduler=sched)
+    knob = Knob(
+        "hi",
+        events.append,
+        pin_a=A,
+        pin_b=B,
+        pin_button=SW,
+        pin_factory=mock_factory,
+        clock=sched.clock,
+        scheduler=sched,
+    )
     knob.close()
-    again = Knob("hi", events.append, pin_a=A, pin_b=B, pin_button=SW,
-                 pin_factory=mock_factory, clock=sched.clock, scheduler=sched)
+    again = Knob(
+        "hi",
+        events.append,
+        pin_a=A,
+        pin_b=B,
+        pin_button=SW,
+        pin_factory=mock_factory,
+        clock=sched.clock,
+        scheduler=sched,
+    )
     again.close()
 
 
@@ -258,8 +297,7 @@ def test_mock_knob_emits_gestures_directly(events) -> None:
     k.flick(1.7)
     k.press()
     k.long_press()
-    assert events == [KnobTurn("lo", 2), KnobSpin("lo", 1.0), KnobPress("lo"),
-                      KnobLongPress("lo")]
+    assert events == [KnobTurn("lo", 2), KnobSpin("lo", 1.0), KnobPress("lo"), KnobLongPress("lo")]
 
 
 CW_EDGES = (("a", False), ("b", False), ("a", True), ("b", True))

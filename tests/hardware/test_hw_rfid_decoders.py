@@ -182,7 +182,7 @@ def response(code: int, payload: bytes) -> bytes:
     return pn532.build_frame(bytes([code]) + payload, tfi=pn532.PN532_TFI)
 
 
-UID_PAYLOAD = bytes.fromhex("01" "01" "0044" "00" "07" "04A1B2C3D4E580")
+UID_PAYLOAD = bytes.fromhex("01010044000704A1B2C3D4E580")
 
 
 def test_pn532_parser_ack_response_and_uid() -> None:
@@ -271,8 +271,15 @@ def test_pn532_through_the_reader_thread() -> None:
     port = Port()
     clock = FakeClock()
     q: queue.Queue[HardwareEvent] = queue.Queue()
-    reader = CardReader("nfc", q.put, pn532.Pn532Protocol(), url="fake://", clock=clock,
-                        removal_after=0.4, opener=lambda url, baud, timeout: port)
+    reader = CardReader(
+        "nfc",
+        q.put,
+        pn532.Pn532Protocol(),
+        url="fake://",
+        clock=clock,
+        removal_after=0.4,
+        opener=lambda url, baud, timeout: port,
+    )
     with reader:
         assert q.get(timeout=5) == ReaderStatus("nfc", True, "connected on fake://")
         port.uid = bytes.fromhex("04A1B2C3D4E580")

@@ -133,8 +133,15 @@ def test_port_vanishes_and_returns(reader, pty_port, q) -> None:
 
 def test_missing_port_at_start_reported_once_then_connects(tmp_path, q) -> None:
     port = PtyPort(tmp_path / "ttyLATE")
-    r = CardReader("deck", q.put, Rdm6300Protocol(), url=str(port.link), read_timeout=0.05,
-                   backoff_initial=0.01, backoff_max=0.05)
+    r = CardReader(
+        "deck",
+        q.put,
+        Rdm6300Protocol(),
+        url=str(port.link),
+        read_timeout=0.05,
+        backoff_initial=0.01,
+        backoff_max=0.05,
+    )
     r.start()
     try:
         first = q.get(timeout=TIMEOUT)
@@ -168,8 +175,9 @@ def test_loop_url(q) -> None:
         opened.append(port)
         return port
 
-    r = CardReader("loop", q.put, Rdm6300Protocol(), url="loop://", read_timeout=0.05,
-                   opener=opener)
+    r = CardReader(
+        "loop", q.put, Rdm6300Protocol(), url="loop://", read_timeout=0.05, opener=opener
+    )
     with r:
         assert q.get(timeout=TIMEOUT) == ReaderStatus("loop", True, "connected on loop://")
         assert q.get(timeout=TIMEOUT) == CardPresented("0003887558", "loop")
