@@ -292,7 +292,7 @@ class TenFourState:
         if isinstance(action, MoveSmokey):
             if action.into_trap:
                 return f"{_smokey_name(action.smokey)}: {action.steps} into trap {action.to}"
-            how = " by the short cut" if action.via else ""
+            how = f" via {action.via}" if action.via else ""
             return f"{_smokey_name(action.smokey)}: {action.steps} ahead{how} to {action.to}"
         if isinstance(action, MoveBear):
             watches = action.watches or g.bear_route.get(action.to, "")
