@@ -136,17 +136,18 @@ class CardReader:
                 port.close()
 
     def _connect(self) -> bool:
-        errors = _port_errors()
+        # Anything going wrong here (missing device, permissions, a bad URL, a silent
+        # chip) is reported and retried: the game goes on with the mock-free rest.
         try:
             port = self._opener(self.url, self._baudrate, self._read_timeout)
-        except errors as exc:
+        except Exception as exc:
             self._lost(f"cannot open {self.url}: {exc}")
             return False
         self._port = port
         self._protocol.reset()
         try:
             self._protocol.on_connect(port)
-        except errors as exc:
+        except Exception as exc:
             self._close_port()
             self._lost(f"{self.url} did not answer: {exc}")
             return False
@@ -167,21 +168,24 @@ class CardReader:
         errors = _port_errors()
         delay = self._backoff_initial
         while not self._stop.is_set():
-            if self._port is None:
-                if not self._connect():
-                    self._stop.wait(delay)
-                    delay = min(delay * 2, self._backoff_max)
-                    continue
-                delay = self._backoff_initial
+            if self._port is None and not self._connect():
+                self._stop.wait(delay)
+                delay = min(delay * 2, self._backoff_max)
+                continue
             try:
                 readings = self._protocol.read(self._port)
-            except errors as exc:
+            except Exception as exc:
                 if self._stop.is_set():
                     break
                 self._close_port()
-                self._lost(f"lost {self.url}: {exc}")
+                kind = "lost" if isinstance(exc, errors) else "reader error on"
+                self._lost(f"{kind} {self.url}: {exc}")
+                # The backoff only resets after a good read, so a port that opens but
+                # fails every read is retried less and less often.
                 self._stop.wait(delay)
+                delay = min(delay * 2, self._backoff_max)
                 continue
+            delay = self._backoff_initial
             for item in readings:
                 if isinstance(item, TagRead):
                     self.presence.seen(item.tag)

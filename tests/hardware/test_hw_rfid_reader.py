@@ -182,3 +182,20 @@ def test_loop_url(q) -> None:
         assert q.get(timeout=TIMEOUT) == ReaderStatus("loop", True, "connected on loop://")
         assert q.get(timeout=TIMEOUT) == CardPresented("0003887558", "loop")
     assert opened and not opened[0].is_open
+
+
+def test_bad_url_is_reported_and_retried_not_fatal(q) -> None:
+    r = CardReader(
+        "deck",
+        q.put,
+        Rdm6300Protocol(),
+        url="nosuchscheme://x",
+        backoff_initial=0.01,
+        backoff_max=0.02,
+    )
+    with r:
+        status = q.get(timeout=TIMEOUT)
+        assert isinstance(status, ReaderStatus) and not status.connected
+        assert "nosuchscheme" in status.message
+        assert r._thread is not None and r._thread.is_alive()
+    assert r.outages == 1
