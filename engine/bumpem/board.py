@@ -26,6 +26,10 @@ KNOWN_COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 SLIDE_LENGTH = 6
 """Spaces an oil slick slides a car forward (rulebook: "slide forward six spaces")."""
 
+MIN_TRACK = 16
+"""Shortest track accepted: longer than any move (12 ahead, 9 back), so no move can come
+round the loop to the space it started from."""
+
 _TOP_KEYS = {"name", "track_length", "home_stretch_length", "cars_per_player", "turbo",
              "colour", "oil_slick"}
 _COLOUR_KEYS = {"name", "start", "home_entrance"}
@@ -62,7 +66,7 @@ def load_board(text: str, source: str) -> Board:
     if not isinstance(name, str):
         check.fail(f"expected a string, got {name!r}", "name")
         name = ""
-    n = _positive(check, data, "track_length", 8)
+    n = _positive(check, data, "track_length", MIN_TRACK)
     k = _positive(check, data, "home_stretch_length", 1)
     cars = _positive(check, data, "cars_per_player", 1)
     colours, start, entrance = _colours(check, data, n)

@@ -1,4 +1,8 @@
-"""A configured Bump 'Em game: board, tickets, options and seats, built by `build`."""
+"""A configured Bump 'Em game: board, tickets, options and seats, built by `build`.
+
+The rule decisions the rulebook leaves open, and the options, are listed in RULES.md
+beside this file.
+"""
 
 from __future__ import annotations
 

@@ -239,7 +239,7 @@ class Rules:
         """Every legal move for `seat` holding `ticket`, with previews, sorted by key."""
         out: list[Outcome] = []
         base = seat * self.cars
-        own = range(base, base + self.cars)
+        own = [c for c in range(base, base + self.cars) if 0 <= pos[c] < self.finish]
         steps = FORWARD_TICKETS.get(ticket)
         if ticket in ENTER_TICKETS:
             self._enter(pos, seat, out)
@@ -261,6 +261,8 @@ class Rules:
 
     def _preview(self, mover: int, pos: list[int], effects: list[Effect]) -> dict[str, JSON]:
         seat = mover // self.cars
+        if not effects:
+            return {"to": self.position_id(seat, pos[mover])}
         return {
             "to": self.position_id(seat, pos[mover]),
             "bumps": tuple(self.piece_id(e.car) for e in effects if e.kind == "bump"),

@@ -116,15 +116,24 @@ class BumpemState:
     def apply(self, action: Action, player: int | None = None) -> list[Event]:
         if isinstance(action, Correct):
             return self._correct(action)
-        check_legal(self, action, player)
         events: list[Event] = []
-        if self.phase == TICKET:
-            assert isinstance(action, DrawTicket)
-            self._draw(action.ticket, events)
-        else:
-            chosen = next(o for o in self._outcomes() if o.action == action)
-            self._play(chosen, events, forced=False)
-        return events
+        if self.phase == TICKET and player is None and isinstance(action, DrawTicket) and (
+                self._can_draw(action.ticket)):
+            self._draw(action.ticket, events)  # the common case, without the generic search
+            return events
+        if self.phase == MOVE and (player is None or player == self.turn):
+            chosen = next((o for o in self._outcomes() if o.action == action), None)
+            if chosen is not None:
+                self._play(chosen, events, forced=False)
+                return events
+        check_legal(self, action, player)  # raises the shared reason for everything else
+        raise AssertionError(f"check_legal accepted {action.key()} that apply refused")
+
+    def _can_draw(self, ticket: str) -> bool:
+        if ticket not in TICKET_IDS:
+            return False
+        counts = self.game.tickets.counts if self.deck is None else self.deck
+        return counts[TICKET_IDS.index(ticket)] > 0
 
     def _draw(self, ticket: str, events: list[Event]) -> None:
         colour = self.game.seat_name(self.turn)

@@ -345,22 +345,22 @@ def test_b7_turbo_car_can_be_swapped_and_bumped_by_ticket() -> None:
 
 
 TURBO_EVERYWHERE = """
-track_length = 12
+track_length = 16
 home_stretch_length = 2
 cars_per_player = 3
-turbo = [2, 3, 4, 6, 7, 8, 10, 11, 12]
+turbo = [2, 3, 4, 5, 7, 8, 9, 10, 12, 13, 14, 15]
 [[colour]]
 name = "red"
 start = 1
-home_entrance = 12
+home_entrance = 16
 [[colour]]
 name = "blue"
-start = 5
-home_entrance = 4
+start = 6
+home_entrance = 5
 [[colour]]
 name = "yellow"
-start = 9
-home_entrance = 8
+start = 11
+home_entrance = 10
 """
 
 
