@@ -422,3 +422,49 @@ def test_seats_may_be_chosen() -> None:
     state = position(game, {"green": ["T30"]})
     draw(state, "2")
     assert cars(state, "green")[0] == "T32"
+
+
+# ----- options and invariants ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lands", "red_ends"), [(True, "T31"), (False, "T25")])
+def test_bump_ticket_onto_an_oil_slick(lands: bool, red_ends: str) -> None:
+    game = make_game(3, options={"bump_ticket_lands": lands})
+    state = position(game, {"blue": ["T25"], "yellow": ["T28"]})
+    draw(state, "bump")
+    state.apply(BumpTicket(1, "blue:1"))
+    assert cars(state, "red")[0] == red_ends
+    assert cars(state, "yellow")[0] == ("pit:yellow" if lands else "T28")
+
+
+def test_previews_tell_the_truth_in_random_games() -> None:
+    import random
+
+    game = make_game(4)
+    rng = random.Random(21)
+    for _ in range(8):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            action = rng.choice(list(state.legal_actions()))
+            seat = state.turn
+            colour = game.seats[seat]
+            state.apply(action)
+            where = cars(state, colour)[action.car - 1]  # type: ignore[attr-defined]
+            assert where == action.to, (action, where)  # type: ignore[attr-defined]
+            for piece in action.bumps:  # type: ignore[attr-defined]
+                owner, _, number = piece.partition(":")
+                assert cars(state, owner)[int(number) - 1] == f"pit:{owner}"
+            track = [p for c in game.seats for p in cars(state, c) if p.startswith("T")]
+            assert len(track) == len(set(track)), "one car per track space"
+
+
+def test_identity_names_data_and_options() -> None:
+    game = make_game(3)
+    identity = game.identity()
+    assert identity["game"] == "bumpem" and identity["players"] == 3
+    assert set(identity["data"]) == {"board", "tickets"}
+    assert identity["data"]["board"]["source"] == "default:bumpem_board.toml"
+    assert identity["options"]["turbo"] is True
