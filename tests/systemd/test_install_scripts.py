@@ -1,0 +1,138 @@
+"""systemd/install.sh and uninstall.sh: shellcheck, dry runs and DESTDIR installs."""
+
+from __future__ import annotations
+
+import shutil
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+INSTALL = REPO / "systemd" / "install.sh"
+UNINSTALL = REPO / "systemd" / "uninstall.sh"
+
+
+def sh(script: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
+                          timeout=120, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
+
+
+def files_under(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*")}
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_scripts_are_shellcheck_clean() -> None:
+    result = subprocess.run(["shellcheck", str(INSTALL), str(UNINSTALL)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout
+
+
+def test_scripts_are_strict_and_executable() -> None:
+    for script in (INSTALL, UNINSTALL):
+        text = script.read_text()
+        assert text.startswith("#!/usr/bin/env bash\n")
+        assert "\nset -euo pipefail\n" in text
+        assert script.stat().st_mode & stat.S_IXUSR
+        assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+
+
+def test_install_dry_run_changes_nothing_and_lists_every_step(tmp_path: Path) -> None:
+    result = sh(INSTALL, "--dry-run", "--destdir", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert files_under(tmp_path) == set()
+    out = result.stdout
+    assert f"+ install -m 0644 {REPO}/wiring/config.toml {tmp_path}/etc/cbrig/config.toml" in out
+    assert f"+ install -m 0644 {REPO}/systemd/cbrig.service " \
+           f"{tmp_path}/etc/systemd/system/cbrig.service" in out
+    assert f"+ install -d -m 0750 {tmp_path}/var/lib/cbrig" in out
+    assert f"-m venv --system-site-packages {tmp_path}/opt/cbrig/venv" in out
+    assert f"pip install --disable-pip-version-check --upgrade {REPO}[pi]" in out
+    assert "skipped (DESTDIR): systemctl enable cbrig.service" in out
+    assert "skipped (DESTDIR): systemctl restart cbrig.service" in out
+    assert "skipped (DESTDIR): user" in out or "skipped (DESTDIR): useradd" in out \
+        or "skipped (DESTDIR): usermod" in out
+
+
+def test_install_dry_run_on_the_real_root_only_prints(tmp_path: Path) -> None:
+    before = Path("/etc/systemd/system/cbrig.service").exists()
+    result = sh(INSTALL, "--dry-run", "--no-start")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "+ systemctl daemon-reload" in out
+    assert "+ systemctl enable cbrig.service" in out
+    assert "restart" not in out  # --no-start
+    assert "+ useradd --system --user-group --groups gpio,i2c,dialout" in out \
+        or "+ usermod --append --groups gpio,i2c,dialout cbrig" in out
+    assert Path("/etc/systemd/system/cbrig.service").exists() == before
+
+
+def test_install_into_destdir_is_idempotent_and_keeps_an_edited_config(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    first = sh(INSTALL, "--destdir", str(root), "--no-venv")
+    assert first.returncode == 0, first.stderr
+    config = root / "etc/cbrig/config.toml"
+    assert config.read_text() == (REPO / "wiring/config.toml").read_text()
+    unit = root / "etc/systemd/system/cbrig.service"
+    assert unit.read_text() == (REPO / "systemd/cbrig.service").read_text()
+    state = root / "var/lib/cbrig"
+    assert state.is_dir()
+    assert stat.S_IMODE(state.stat().st_mode) == 0o750
+    for doc in ("INSTALL.md", "wiring.md", "wiring.svg", "PARTS.md"):
+        assert (root / "opt/cbrig/doc" / doc).is_file()
+    installed = files_under(root)
+
+    config.write_text("[game]\nplayers = 3\n")
+    second = sh(INSTALL, "--destdir", str(root), "--no-venv")
+    assert second.returncode == 0, second.stderr
+    assert "keeping the existing /etc/cbrig/config.toml" in second.stdout
+    assert config.read_text() == "[game]\nplayers = 3\n"
+    assert files_under(root) == installed
+
+
+def test_uninstall_keeps_state_unless_purged(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    assert sh(INSTALL, "--destdir", str(root), "--no-venv").returncode == 0
+    journal = root / "var/lib/cbrig/current.jsonl"
+    journal.write_text("{}\n")
+
+    dry = sh(UNINSTALL, "--dry-run", "--destdir", str(root))
+    assert dry.returncode == 0, dry.stderr
+    assert f"+ rm -rf {root}/opt/cbrig" in dry.stdout
+    assert (root / "opt/cbrig").exists()
+
+    result = sh(UNINSTALL, "--destdir", str(root))
+    assert result.returncode == 0, result.stderr
+    assert not (root / "etc/systemd/system/cbrig.service").exists()
+    assert not (root / "opt/cbrig").exists()
+    assert not (root / "etc/cbrig").exists()
+    assert journal.read_text() == "{}\n"
+    assert (root / "var/lib/cbrig/config.toml.saved").read_text() == \
+        (REPO / "wiring/config.toml").read_text()
+    assert "skipped (DESTDIR): systemctl disable --now cbrig.service" in result.stdout
+
+    again = sh(UNINSTALL, "--destdir", str(root))
+    assert again.returncode == 0, again.stderr
+    assert journal.exists()
+
+    purged = sh(UNINSTALL, "--destdir", str(root), "--purge")
+    assert purged.returncode == 0, purged.stderr
+    assert not (root / "var/lib/cbrig").exists()
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
+def test_unknown_options_are_refused(script: Path) -> None:
+    result = sh(script, "--frobnicate")
+    assert result.returncode == 2
+    assert "unknown option --frobnicate" in result.stderr
+
+
+@pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
+def test_help(script: Path) -> None:
+    result = sh(script, "--help")
+    assert result.returncode == 0
+    assert "--dry-run" in result.stdout
+    assert "--destdir" in result.stdout
+    assert "set -euo" not in result.stdout
