@@ -35,7 +35,7 @@ from hardware.events import Emit
 from hardware.gesture import GestureConfig
 from hardware.knob import Knob, MockKnob
 from hardware.pins import DEFAULT_PIN_FACTORY, make_pin_factory
-from hardware.rfid.mock import MockCardReader
+from hardware.rfid.mock import MockCardReader, NullCardReader
 from hardware.rfid.pn532 import Pn532Protocol
 from hardware.rfid.rdm6300 import Rdm6300Protocol
 from hardware.rfid.reader import DEFAULT_PORT, CardProtocol, CardReader
@@ -55,7 +55,7 @@ class KnobPins:
 
 def _default_knobs() -> dict[str, KnobPins]:
     # Clear of GPIO2/3 (I2C) and GPIO14/15 (UART).
-    return {"hi": KnobPins(17, 27, 22), "lo": KnobPins(5, 6, 13)}
+    return {"hi": KnobPins(17, 27, 22), "lo": KnobPins(5, 6, 26)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,19 +63,70 @@ class HardwareConfig:
     pin_factory: str = DEFAULT_PIN_FACTORY
     knobs: dict[str, KnobPins] = field(default_factory=_default_knobs)
     gestures: GestureConfig = field(default_factory=GestureConfig)
-    reader_type: str = "rdm6300"  # or "pn532"
+    button_bounce: float | None = 0.02
+    reader_type: str = "rdm6300"  # "pn532" or "none"
     reader_port: str = DEFAULT_PORT
+    reader_baud: int | None = None  # None: the protocol's (9600 RDM6300, 115200 PN532)
     reader_name: str = "deck"
     removal_after: float = 0.4
+    removal_misses: int | None = None  # None: the protocol's (0 RDM6300, 3 PN532)
     display_driver: str = "ssd1306"  # "sh1106", "terminal" or "none"
     i2c_port: int = 1
     i2c_address: int = 0x3C
-    display_rotate: int = 0
+    display_rotate: int = 0  # luma quarter turns (0-3)
+    display_contrast: int | None = None
     buzzer_pin: int | None = None
     led_pin: int | None = None
 
 
+def config_from_sections(pins: Any, encoder: Any, reader: Any, display: Any) -> HardwareConfig:
+    """Build a :class:`HardwareConfig` from the rig's config sections (duck-typed, so
+    ``hardware`` does not import ``rig``): ``pins`` (backend, hi_a, hi_b, hi_button,
+    lo_a, lo_b, lo_button, buzzer, led), ``encoder`` (edges_per_detent, hi_reverse,
+    lo_reverse, flick_detents, flick_window_ms, spin_settle_ms, long_press_ms,
+    button_bounce_ms), ``reader`` (type, port, baud, removal_ms, removal_misses) and
+    ``display`` (driver, i2c_port, address, rotate in degrees, contrast)."""
+    epd = int(encoder.edges_per_detent)
+    knobs = {
+        side: KnobPins(
+            getattr(pins, f"{side}_a"),
+            getattr(pins, f"{side}_b"),
+            getattr(pins, f"{side}_button", None),
+            edges_per_detent=epd,
+            reverse=bool(getattr(encoder, f"{side}_reverse", False)),
+        )
+        for side in ("hi", "lo")
+    }
+    gestures = GestureConfig(
+        flick_detents=int(encoder.flick_detents),
+        flick_window=encoder.flick_window_ms / 1000,
+        spin_settle=encoder.spin_settle_ms / 1000,
+        long_press=encoder.long_press_ms / 1000,
+    )
+    misses = getattr(reader, "removal_misses", None)
+    bounce_ms = getattr(encoder, "button_bounce_ms", 20)
+    return HardwareConfig(
+        pin_factory=pins.backend,
+        knobs=knobs,
+        gestures=gestures,
+        button_bounce=bounce_ms / 1000 if bounce_ms else None,
+        reader_type=reader.type,
+        reader_port=reader.port,
+        reader_baud=getattr(reader, "baud", None),
+        removal_after=reader.removal_ms / 1000,
+        removal_misses=misses if misses else None,
+        display_driver=display.driver,
+        i2c_port=display.i2c_port,
+        i2c_address=display.address,
+        display_rotate=(int(display.rotate) // 90) % 4,
+        display_contrast=getattr(display, "contrast", None),
+        buzzer_pin=getattr(pins, "buzzer", None),
+        led_pin=getattr(pins, "led", None),
+    )
+
+
 def make_protocol(reader_type: str) -> CardProtocol:
+    """The protocol object for ``"rdm6300"`` or ``"pn532"``."""
     if reader_type == "rdm6300":
         return Rdm6300Protocol()
     if reader_type == "pn532":
@@ -86,7 +137,7 @@ def make_protocol(reader_type: str) -> CardProtocol:
 @dataclass
 class Hardware:
     knobs: dict[str, Knob | MockKnob]
-    reader: CardReader | MockCardReader
+    reader: CardReader | MockCardReader | NullCardReader
     display: Display
     alerts: AlertSink
     spins: SpinSource = field(default_factory=SpinSource)
@@ -114,8 +165,42 @@ class Hardware:
 
 
 def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monotonic) -> Hardware:
-    """Real devices. Raises (with the pip extra to install) if the pin backend is
-    missing; a missing display or reader is reported through events, not raised."""
+    """Real devices. Raises for a bad config or a missing pin backend (naming the pip
+    extra to install); a missing display or reader later is reported through events,
+    never raised. Nothing touches a device until :meth:`Hardware.start` / ``show``,
+    except the GPIO pins, which are claimed here."""
+    # Objects without side effects first, so a config error leaks no claimed pins.
+    reader: CardReader | NullCardReader
+    if config.reader_type == "none":
+        reader = NullCardReader(config.reader_name)
+    else:
+        reader = CardReader(
+            config.reader_name,
+            emit,
+            make_protocol(config.reader_type),
+            url=config.reader_port,
+            baudrate=config.reader_baud,
+            removal_after=config.removal_after,
+            misses_to_remove=config.removal_misses,
+            clock=clock,
+        )
+    display: Display
+    if config.display_driver == "terminal":
+        display = TerminalDisplay()
+    elif config.display_driver == "none":
+        display = MemoryDisplay()
+    else:
+        display = OledDisplay(
+            i2c_device_factory(
+                config.display_driver,
+                config.i2c_port,
+                config.i2c_address,
+                rotate=config.display_rotate,
+                contrast=config.display_contrast,
+            ),
+            emit,
+            clock=clock,
+        )
     factory = make_pin_factory(config.pin_factory)
     knobs: dict[str, Knob | MockKnob] = {}
     alerts: AlertSink = MockAlerts()
@@ -130,6 +215,7 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
                 pin_factory=factory,
                 edges_per_detent=pins.edges_per_detent,
                 reverse=pins.reverse,
+                button_bounce=config.button_bounce,
                 clock=clock,
                 config=config.gestures,
             )
@@ -142,30 +228,6 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
             knob.close()
         factory.close()
         raise
-    reader = CardReader(
-        config.reader_name,
-        emit,
-        make_protocol(config.reader_type),
-        url=config.reader_port,
-        removal_after=config.removal_after,
-        clock=clock,
-    )
-    display: Display
-    if config.display_driver == "terminal":
-        display = TerminalDisplay()
-    elif config.display_driver == "none":
-        display = MemoryDisplay()
-    else:
-        display = OledDisplay(
-            i2c_device_factory(
-                config.display_driver,
-                config.i2c_port,
-                config.i2c_address,
-                rotate=config.display_rotate,
-            ),
-            emit,
-            clock=clock,
-        )
     return Hardware(knobs, reader, display, alerts, pin_factory=factory)
 
 
@@ -187,5 +249,6 @@ __all__ = [
     "KnobPins",
     "build_mock",
     "build_real",
+    "config_from_sections",
     "make_protocol",
 ]

@@ -56,9 +56,14 @@ def i2c_device_factory(
     width: int = WIDTH,
     height: int = HEIGHT,
     rotate: int = 0,
+    contrast: int | None = None,
 ) -> DeviceFactory:
     """A factory for an I2C OLED. ``driver`` must match the panel (SSD1306 and SH1106
-    look alike; the wrong one shows garbage columns). Run the bus at 400 kHz."""
+    look alike; the wrong one shows garbage columns). ``rotate`` is luma's quarter turns
+    (0-3); ``contrast`` 0-255 or None to keep the driver default. Run the bus at
+    400 kHz (``dtparam=i2c_arm=on,i2c_arm_baudrate=400000``)."""
+    if rotate not in (0, 1, 2, 3):
+        raise ValueError(f"rotate is in quarter turns (0-3), not {rotate!r}")
     driver = driver.lower()
     if driver not in DRIVERS:
         raise ValueError(f"unknown OLED driver {driver!r}; choose one of {', '.join(DRIVERS)}")
@@ -69,6 +74,8 @@ def i2c_device_factory(
 
         serial = i2c(port=port, address=address)
         device: Any = getattr(oled, driver)(serial, width=width, height=height, rotate=rotate)
+        if contrast is not None:
+            device.contrast(contrast)
         return device  # type: ignore[no-any-return]
 
     return make

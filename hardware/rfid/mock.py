@@ -55,4 +55,17 @@ class MockCardReader:
         self.start()
 
 
-__all__ = ["MockCardReader"]
+class NullCardReader:
+    """No reader fitted (``reader.type = "none"``): never emits anything."""
+
+    def __init__(self, name: str = "none") -> None:
+        self.name = name
+
+    def start(self) -> NullCardReader:
+        return self
+
+    def stop(self) -> None:
+        pass
+
+
+__all__ = ["MockCardReader", "NullCardReader"]

@@ -75,6 +75,7 @@ class CardReader:
         baudrate: int | None = None,
         read_timeout: float = 0.1,
         removal_after: float = 0.4,
+        misses_to_remove: int | None = None,
         backoff_initial: float = 0.5,
         backoff_max: float = 10.0,
         clock: Clock = time.monotonic,
@@ -94,7 +95,9 @@ class CardReader:
             emit,
             clock=clock,
             removal_after=removal_after,
-            misses_to_remove=protocol.misses_to_remove,
+            misses_to_remove=(
+                protocol.misses_to_remove if misses_to_remove is None else misses_to_remove
+            ),
         )
         self._port: Any = None
         self._stop = threading.Event()

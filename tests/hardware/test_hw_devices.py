@@ -73,3 +73,71 @@ def test_mock_rig_injection() -> None:
         CardRemoved("0003887558", "deck"),
     ]
     hw.close()
+
+
+def test_config_from_rig_sections() -> None:
+    from types import SimpleNamespace as NS
+
+    from hardware.devices import config_from_sections
+
+    pins = NS(
+        backend="mock",
+        hi_a=17,
+        hi_b=27,
+        hi_button=22,
+        lo_a=5,
+        lo_b=6,
+        lo_button=26,
+        buzzer=12,
+        led=None,
+    )
+    encoder = NS(
+        edges_per_detent=2,
+        hi_reverse=False,
+        lo_reverse=True,
+        flick_detents=4,
+        flick_window_ms=120,
+        spin_settle_ms=250,
+        long_press_ms=1000,
+        button_bounce_ms=0,
+    )
+    reader = NS(type="pn532", port="loop://", baud=115200, removal_ms=500, removal_misses=0)
+    display = NS(driver="sh1106", i2c_port=97, address=0x3D, rotate=180, contrast=128)
+    cfg = config_from_sections(pins, encoder, reader, display)
+    assert cfg.knobs["lo"].reverse and cfg.knobs["lo"].button == 26
+    assert cfg.knobs["hi"].edges_per_detent == 2
+    assert cfg.gestures.flick_window == 0.12 and cfg.gestures.long_press == 1.0
+    assert cfg.button_bounce is None and cfg.removal_misses is None
+    assert (cfg.display_rotate, cfg.i2c_address, cfg.display_contrast) == (2, 0x3D, 128)
+    assert cfg.buzzer_pin == 12 and cfg.led_pin is None
+    q: queue.Queue[HardwareEvent] = queue.Queue()
+    hw = build_real(cfg, q.put)
+    try:
+        assert isinstance(hw.knobs["lo"], Knob)
+        drv = QuadratureDriver.for_factory(hw.pin_factory, 5, 6, edges_per_detent=2)
+        drv.turn(1)
+        assert q.get(timeout=T) == KnobTurn("lo", -1)  # reversed
+    finally:
+        hw.close()
+
+
+def test_bad_config_claims_no_pins() -> None:
+    import pytest
+
+    with pytest.raises(ValueError):
+        build_real(HardwareConfig(pin_factory="mock", reader_type="rc522"), print)
+    with pytest.raises(ValueError):
+        build_real(HardwareConfig(pin_factory="mock", display_driver="ssd1351"), print)
+
+
+def test_no_reader_fitted() -> None:
+    from hardware.rfid.mock import NullCardReader
+
+    q: queue.Queue[HardwareEvent] = queue.Queue()
+    hw = build_real(
+        HardwareConfig(pin_factory="mock", reader_type="none", display_driver="none"), q.put
+    )
+    assert isinstance(hw.reader, NullCardReader)
+    hw.start()
+    hw.close()
+    assert q.empty()
