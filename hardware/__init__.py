@@ -2,4 +2,18 @@
 
 Every device has a real backend and a mock one behind a small typed interface; hardware
 libraries are imported lazily so this package imports on any desktop.
+
+Modules:
+
+* :mod:`hardware.events` - the frozen event values every device emits (``HardwareEvent``).
+* :mod:`hardware.clock` - injected clocks and timers (``FakeClock``, ``ManualScheduler``).
+* :mod:`hardware.pins` - explicit gpiozero pin-factory selection, no silent fallback.
+* :mod:`hardware.gesture` - pure quadrature decoder and knob gesture classifier.
+* :mod:`hardware.knob` - ``Knob`` (gpiozero), ``QuadratureDriver`` (mock pins), ``MockKnob``.
+* :mod:`hardware.spin` - uniform spin outcomes from the OS RNG, animation length.
+* :mod:`hardware.rfid` - RDM6300 and PN532 decoders, presence tracking, reader thread, mock.
+* :mod:`hardware.display` - ``Display`` interface, luma OLED with recovery, terminal, PNG,
+  pixel fonts.
+* :mod:`hardware.buzzer` - optional buzzer and LED patterns.
+* :mod:`hardware.devices` - build a whole real or mock device set from a config.
 """
