@@ -106,6 +106,7 @@ class GestureClassifier:
         self._lock = threading.RLock()
         self._pending: list[tuple[float, int]] = []
         self._flush_timer: Cancellable | None = None
+        self._flush_token = 0
         self._last_spin_detent: float | None = None
         self._pressed_at: float | None = None
         self._press_token = 0
@@ -139,7 +140,11 @@ class GestureClassifier:
                     self._spin(run, now)
                     return
             if self._flush_timer is None:
-                self._flush_timer = self._scheduler.call_later(cfg.flick_window, self._flush)
+                self._flush_token += 1
+                token = self._flush_token
+                self._flush_timer = self._scheduler.call_later(
+                    cfg.flick_window, lambda: self._flush_due(token)
+                )
 
     def _same_direction_tail(self) -> list[float]:
         last_dir = self._pending[-1][1]
@@ -158,25 +163,32 @@ class GestureClassifier:
         rate = (len(recent) - 1) / span if span > 0 else float("inf")
         strength = max(cfg.min_strength, min(1.0, rate / cfg.full_strength_rate))
         self._pending.clear()
-        if self._flush_timer is not None:
-            self._flush_timer.cancel()
-            self._flush_timer = None
+        self._cancel_flush()
         self._last_spin_detent = now
         self._emit(KnobSpin(self.knob, round(strength, 3)))
 
-    def _flush(self) -> None:
-        with self._lock:
+    def _cancel_flush(self) -> None:
+        if self._flush_timer is not None:
+            self._flush_timer.cancel()
             self._flush_timer = None
-            net = sum(d for _, d in self._pending)
-            self._pending.clear()
-            if net:
-                self._emit(KnobTurn(self.knob, net))
+        self._flush_token += 1  # a timer already running on another thread is now stale
+
+    def _flush_due(self, token: int) -> None:
+        with self._lock:
+            if token == self._flush_token:
+                self._flush_timer = None
+                self._flush()
+
+    def _flush(self) -> None:
+        net = sum(d for _, d in self._pending)
+        self._pending.clear()
+        if net:
+            self._emit(KnobTurn(self.knob, net))
 
     def flush(self) -> None:
         """Send any held turns now (e.g. at shutdown)."""
         with self._lock:
-            if self._flush_timer is not None:
-                self._flush_timer.cancel()
+            self._cancel_flush()
             self._flush()
 
     # -- button -----------------------------------------------------------------------
@@ -218,10 +230,10 @@ class GestureClassifier:
 
     def close(self) -> None:
         with self._lock:
-            for timer in (self._flush_timer, self._long_timer):
-                if timer is not None:
-                    timer.cancel()
-            self._flush_timer = self._long_timer = None
+            self._cancel_flush()
+            if self._long_timer is not None:
+                self._long_timer.cancel()
+            self._long_timer = None
             self._pending.clear()
             self._pressed_at = None
 

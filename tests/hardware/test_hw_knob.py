@@ -342,3 +342,16 @@ def test_decoder_counts_clicks_through_any_bounce(
             total += dec.update(levels["a"], levels["b"])
     assert total == sum(moves)
     assert dec.invalid_transitions == 0
+
+
+def test_stale_flush_timer_does_nothing(sched, events) -> None:
+    g = GestureClassifier("hi", events.append, clock=sched.clock, scheduler=sched)
+    g.detent(1)
+    g.flush()  # sent now: the pending timer is stale
+    assert events == [KnobTurn("hi", 1)]
+    sched.advance(0.01)
+    g.detent(1)
+    sched.advance(0.145)  # the first timer's due time passes: must not flush early
+    assert events == [KnobTurn("hi", 1)]
+    sched.advance(0.01)
+    assert events == [KnobTurn("hi", 1), KnobTurn("hi", 1)]
