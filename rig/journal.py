@@ -417,7 +417,8 @@ def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
             name: str | None = None) -> Path:
     """Move a finished game's journal into `directory` (e.g. ``<state>/games``).
 
-    The name defaults to ``archive_name(header)``; an existing file is never overwritten
+    Close the ``Journal`` first. The name defaults to ``archive_name(header)``; an
+    existing file is never overwritten
     (``-2``, ``-3``... is added). Uses ``os.replace`` and fsyncs both directories, so
     after a power cut the journal is in exactly one of the two places. Returns the new path.
     """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 import types
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -369,7 +370,7 @@ def test_arbitrary_text_never_raises_anything_but_config_error(text: str) -> Non
 
 SCALARS = st.one_of(st.integers(-5, 300), st.booleans(), st.text(max_size=8),
                     st.floats(allow_nan=False), st.lists(st.integers(0, 30), max_size=3))
-KNOWN_KEYS = sorted({f for cls in SECTIONS.values() for f in cls.__dataclass_fields__}
+KNOWN_KEYS = sorted({f.name for cls in SECTIONS.values() for f in fields(cls)}
                     | set(PIN_NAMES) | {"zzz"})
 
 

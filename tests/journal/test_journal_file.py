@@ -222,8 +222,17 @@ def test_append_fsyncs_before_returning(tmp_path: Path, monkeypatch: pytest.Monk
     journal = Journal.create(tmp_path / CURRENT_NAME, HEADER)
     calls: list[str] = []
     real_write, real_fsync = os.write, os.fsync
-    monkeypatch.setattr(os, "write", lambda fd, b: calls.append("write") or real_write(fd, b))
-    monkeypatch.setattr(os, "fsync", lambda fd: calls.append("fsync") or real_fsync(fd))
+
+    def spy_write(fd: int, data: bytes) -> int:
+        calls.append("write")
+        return real_write(fd, data)
+
+    def spy_fsync(fd: int) -> None:
+        calls.append("fsync")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "write", spy_write)
+    monkeypatch.setattr(os, "fsync", spy_fsync)
     journal.append(ACTIONS[0])
     assert calls == ["write", "fsync"]  # one write for the whole line, then fsync
     journal.close()
