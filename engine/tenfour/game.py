@@ -162,6 +162,8 @@ class TenFourGame:
             tuple(t for t, owner in enumerate(self.truck_owner) if owner == seat)
             for seat in range(self.num_players))
         self.truck_index = {colour: i for i, colour in enumerate(self.trucks)}
+        self.names = tuple(seat.capitalize() for seat in self.seats)
+        self.truck_names = tuple(f"{colour.capitalize()} truck" for colour in self.trucks)
         self.trap_ids = frozenset(t.id for t in board.traps)
         self.cut_ids = frozenset(c.id for c in board.shortcuts)
         self.bear_route = {b.id: b.route for b in board.bears}
@@ -201,7 +203,7 @@ class TenFourGame:
         return game_identity(NAME, self.variant, self.seats, self.options, self._data)
 
     def seat_name(self, seat: int) -> str:
-        return self.seats[seat].capitalize()
+        return self.names[seat]
 
     # -- helpers the state uses -----------------------------------------------------------
 

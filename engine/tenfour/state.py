@@ -8,6 +8,7 @@ back as events, so every node left waiting has something to choose.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -36,6 +37,7 @@ CHOOSE = "choose_truck"
 POLICE = "police"
 OVER = "over"
 PHASES = (START_SPIN, PLACE, DECLARE, DRAW, SPIN, CHOOSE, POLICE, OVER)
+CHANCE_PHASES = frozenset((START_SPIN, DRAW, SPIN))
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ class TenFourState:
         return self.phase == OVER
 
     def is_chance_node(self) -> bool:
-        return self.phase in (START_SPIN, DRAW, SPIN)
+        return self.phase in CHANCE_PHASES
 
     def winners(self) -> list[int]:
         return list(self.winner)
@@ -157,7 +159,7 @@ class TenFourState:
             return "lo"  # a Hammer Up turn: no card, the Lo-Band (T9)
         return self.g.cards[self.card].band
 
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+    def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
         phase = self.phase
         if phase == DRAW:
             g = self.g
@@ -166,8 +168,8 @@ class TenFourState:
             share = g.shares[self.pile_left - 1]
             return [(draws[i], share[pile[i]]) for i in g.draw_order if pile[i]]
         if phase in (SPIN, START_SPIN):
-            return list(self.g.band_outcomes[self.band()])
-        return []
+            return self.g.band_outcomes[self.band()]  # an immutable, shared tuple
+        return ()
 
     def legal_actions(self) -> tuple[Action, ...]:
         if self._legal is None:
@@ -309,7 +311,7 @@ class TenFourState:
         if isinstance(action, Correct):
             return self._correct(action)
         events: list[Event] = []
-        if self.is_chance_node():
+        if self.phase in CHANCE_PHASES:
             if player is not None:
                 raise IllegalAction(Reason.NOT_YOUR_TURN, "waiting for a chance outcome")
             if self.phase == DRAW:
@@ -503,29 +505,31 @@ class TenFourState:
         self.truck = truck
         card = g.cards[self.card] if self.card >= 0 else None
         steps = self.spun + (card.extra if card else 0)
-        name = g.trucks[truck].capitalize()
+        name = g.truck_names[truck]
+        colour = g.trucks[truck]
         moved = True
         bear_at = self.police.get(BEAR, PARK)
-        here = self.location(truck)
-        if (bear_at != PARK and g.bear_route[bear_at] == g.board.route_of[here]
-                and steps >= g.bear_limit):
+        n = g.size
+        here = (g.truck_start[truck] + self.pos[truck]) % n
+        if (steps >= g.bear_limit and bear_at != PARK
+                and g.bear_route[bear_at] == g.board.route_of[here]):
             moved = False
-            events.append(Event("bear_catch", f"BEAR IN THE AIR! {name} truck caught speeding "
+            events.append(Event("bear_catch", f"BEAR IN THE AIR! {name} caught speeding "
                                 f"({steps}) on the {g.board.route_of[here]} route: no move",
-                                {"seat": self.turn, "truck": g.trucks[truck], "steps": steps,
+                                {"seat": self.turn, "truck": colour, "steps": steps,
                                  "bear": bear_at}))
         else:
             self.pos[truck] += steps
-            if self.is_home(truck):
-                events.append(Event("truck_move", f"{name} truck: {steps} ahead, home!",
-                                    {"truck": g.trucks[truck], "steps": steps, "to": HOME}))
-                if all(self.is_home(t) for t in g.seat_trucks[self.turn]):
+            if self.pos[truck] >= n:
+                events.append(Event("truck_move", f"{name}: {steps} ahead, home!",
+                                    {"truck": colour, "steps": steps, "to": HOME}))
+                if all(self.pos[t] >= n for t in g.seat_trucks[self.turn]):
                     self._win(events)
                     return
             else:
-                to = g.board.loop[self.location(truck)]
-                events.append(Event("truck_move", f"{name} truck: {steps} ahead to {to}",
-                                    {"truck": g.trucks[truck], "steps": steps, "to": to}))
+                to = g.board.loop[(here + steps) % n]
+                events.append(Event("truck_move", f"{name}: {steps} ahead to {to}",
+                                    {"truck": colour, "steps": steps, "to": to}))
                 self._check_truck(truck, events)
         if card is not None and card.break_one_nine and (
                 moved or g.options["police_move_when_stuck"]):
@@ -784,13 +788,16 @@ class TenFourState:
         if not isinstance(other, TenFourState):
             return NotImplemented
         same_game = self.g is other.g or self.g.identity() == other.g.identity()
-        return same_game and all(
-            getattr(self, n) == getattr(other, n) for n in self.__slots__ if n not in ("_legal",))
+        return same_game and all(getattr(self, n) == getattr(other, n) for n in _COMPARED)
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
         return f"TenFourState({self.to_json()!r})"
+
+
+_COMPARED = tuple(n for n in TenFourState.__slots__ if n not in ("_legal", "g"))
+"""The fields that make up a position (the game itself is compared by identity)."""
 
 
 def _smokey_name(piece: str) -> str:
