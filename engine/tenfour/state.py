@@ -695,9 +695,12 @@ class TenFourState:
         sidelined = location.startswith(SIDE)
         space = location[len(SIDE):] if sidelined else location
         self.pos[truck] = (g.board.index[space] - g.truck_start[truck]) % g.size
+        owner = g.truck_owner[truck]
         if sidelined and not self.side[truck]:
-            self.lose[g.truck_owner[truck]] = True
+            self.lose[owner] = True
         self.side[truck] = sidelined
+        if not sidelined and not any(self.side[t] for t in g.seat_trucks[owner]):
+            self.lose[owner] = False  # back on the road: no lost turn is pending
 
     def _settle_after_correction(self, events: list[Event]) -> None:
         """A corrected truck may finish the game or change what the turn waits for."""
@@ -707,12 +710,17 @@ class TenFourState:
                 self.turn = seat
                 self._win(events)
                 return
-        if self.phase in (DECLARE, CHOOSE) or (
-                self.phase in (DRAW, SPIN) and self.truck >= 0 and self.is_home(self.truck)):
-            if self.phase == CHOOSE and len(self._movable(self.turn)) == 1:
-                self._drive(self._movable(self.turn)[0], events)
-            elif self.phase != CHOOSE:
-                self._setup_turn(events)
+        if self.phase == CHOOSE:
+            movable = self._movable(self.turn)
+            if len(movable) == 1:
+                self._drive(movable[0], events)
+        elif self.phase == DECLARE:
+            self._setup_turn(events)
+        elif self.phase in (DRAW, SPIN) and self.truck >= 0 and self.is_home(self.truck):
+            if self.card >= 0:
+                self.truck = -1  # the card stays drawn; the spin decides which truck moves
+            else:
+                self._setup_turn(events)  # no card used yet: set the turn up again
 
     # -- copying, equality, JSON -------------------------------------------------------------
 

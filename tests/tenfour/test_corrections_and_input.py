@@ -14,6 +14,7 @@ from engine.tenfour import (
     SIM_COUNTERS,
     ChooseTruck,
     Correct,
+    DeclareTruck,
     Draw,
     MoveSmokey,
     PlaceSmokey,
@@ -265,3 +266,25 @@ def test_options_and_counters_are_documented() -> None:
         "smokey_catch", "trap_catch", "bear_catch", "lost_turn", "hammer_up", "break_one_nine",
         "park_exit", "smokey_exact_move", "smokey_trap_move", "shortcut_move", "bear_move",
         "reshuffle", "card_draw", "spin"}
+
+
+def test_putting_a_sidelined_truck_back_on_the_road_cancels_its_lost_turn() -> None:
+    state = started(make(players=3))
+    put(state, "green", "side:G3")
+    assert state.lose == [False, True, False]
+    put(state, "green", "G3")
+    assert state.lose == [False, False, False] and where(state, "green") == "G3"
+
+
+def test_two_player_declared_truck_corrected_home_after_the_draw() -> None:
+    game = make(players=2, variant="two-player")
+    state = started(game)
+    put(state, "green", "R18")
+    state.apply(PlaceSmokey("TB"))
+    state.apply(PlaceSmokey("TY"))
+    state.apply(DeclareTruck("red"))
+    state.apply(Draw("HI"))
+    put(state, "red", "home")  # the table says red is already home: the card stays drawn
+    assert state.prompt().kind == "spin" and state.prompt().card == "HI"
+    state.apply(Spin(5))
+    assert where(state, "green") == "G3"

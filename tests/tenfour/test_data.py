@@ -196,3 +196,12 @@ def test_deck_without_break_one_nine_is_refused() -> None:
 def test_build_reports_data_errors() -> None:
     with pytest.raises(DataError):
         make(players=3, board=BOARD.replace('"G5"', '"R5"'))
+
+
+def test_layout_positions_can_be_set_by_hand_and_are_checked() -> None:
+    board = load_board(BOARD + "\n[layout.at]\nSC1 = [0.9, 0.1]\n", "mine.toml")
+    assert board.xy["SC1"] == (0.9, 0.1)
+    text = BOARD + "\n[layout.at]\nZZ = [0.9, 0.1]\nR1 = [1, \"top\"]\n"
+    found = problems(load_board, text)
+    assert only(found, "layout.at.ZZ").line == line_of(text, "ZZ = ")
+    assert only(found, "layout.at.R1").line == line_of(text, 'R1 = [1, "top"]')
