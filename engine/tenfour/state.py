@@ -810,7 +810,7 @@ _COMPARED = tuple(n for n in TenFourState.__slots__ if n not in ("_legal", "g"))
 
 def _smokey_name(piece: str) -> str:
     if piece == BEAR:
-        return "the Bear"
+        return "Bear"
     return f"Smokey {piece[-1]}" if piece.startswith("smokey") else piece
 
 
