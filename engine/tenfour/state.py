@@ -56,6 +56,8 @@ class Prompt:
     truck: str = ""
     trucks: tuple[str, ...] = ()
     spin: int = 0
+    pieces: tuple[str, ...] = ()
+    """Police pieces still in Yellowstone Park ("release")."""
     winners: tuple[int, ...] = ()
 
 
@@ -265,11 +267,11 @@ class TenFourState:
             return Prompt("choose_truck", self.turn,
                           f"{name}: move either truck {self.spun + extra}", trucks=trucks,
                           spin=self.spun, extra=extra, card=card.id if card else "")
-        in_park = any(self.police[p] == PARK for p in g.police)
+        in_park = tuple(p for p in g.police if self.police[p] == PARK)
         if in_park:
             return Prompt("release", self.turn,
                           f"{name}: BREAK ONE NINE! Take a police car out of {g.board.park}",
-                          break_one_nine=True)
+                          break_one_nine=True, pieces=in_park)
         what = "a Smokey or the Bear" if BEAR in self.police else "a Smokey"
         return Prompt("police", self.turn, f"{name}: BREAK ONE NINE! Move {what}",
                       break_one_nine=True)
@@ -315,9 +317,9 @@ class TenFourState:
             if player is not None:
                 raise IllegalAction(Reason.NOT_YOUR_TURN, "waiting for a chance outcome")
             if self.phase == DRAW:
-                self._check_draw(action)
+                draw = self._check_draw(action)
                 self._legal = None
-                self._on_draw(action, events)  # type: ignore[arg-type]
+                self._on_draw(draw, events)
             else:
                 if not isinstance(action, Spin) or action.value not in self.g.band_values[
                         self.band()]:
@@ -355,7 +357,8 @@ class TenFourState:
             self._end_turn(events)
         return events
 
-    def _check_draw(self, action: Action) -> None:
+    def _check_draw(self, action: Action) -> Draw:
+        """The card if it can be drawn now (T13: enrolled, not drawn since the reshuffle)."""
         if not isinstance(action, Draw):
             raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME, f"{action.key()}: a card is drawn here")
         index = self.g.card_index.get(action.card)
@@ -365,6 +368,7 @@ class TenFourState:
         if not self.pile[index]:
             raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME, f"Mike card {action.card} was already "
                                 "drawn since the last reshuffle")
+        return action
 
     # -- start of the game ---------------------------------------------------------------
 
