@@ -1,6 +1,8 @@
 """10-Four, Good Buddy (Parker Brothers, 1976): the pure rules engine.
 
 Follows docs/ENGINE_CONTRACT.md; the rulings it implements are RULINGS.md T1-T13.
+engine/tenfour/RULES.md lists the phases, prompts, actions, options, events and every
+decision the rulebook leaves open.
 """
 
 from engine.tenfour.actions import (
