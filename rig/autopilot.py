@@ -1,60 +1,70 @@
-"""Plays a game through the emulated hardware, as a table of people would.
+"""Plays a game through the rig's hardware events, as a table of people would.
 
-Each step looks at what the rig is waiting for and makes the gesture a person would:
+Each step looks at what the rig is waiting for and makes the gestures a person would:
 acknowledge an alert, tap the drawn card, flick the right knob, turn to a choice and
-press. Used by `cbrig demo` and by the full-game tests.
+press. Used by `cbrig demo`, the daemon's autoplay and the full-game tests.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
+from typing import Any
 
 from engine.api import Action, State
-from engine.selfplay import sample_chance
-from rig.emulated import EmulatedRig
+from engine.selfplay import Rng, sample_chance
+from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
+from rig.controller import Controller
+from rig.emulated import EMULATED_READER, EmulatedRig
 
 Pick = Callable[[State, list[Action]], Action]
 
 
-def step(rig: EmulatedRig, rng: random.Random, pick: Pick | None = None) -> str:
-    """Make one gesture; return what was done, in script syntax."""
-    controller = rig.controller
-    state = rig.session.state
+def gestures_for(controller: Controller, rng: Rng, pick: Pick | None = None) -> list[Any]:
+    """The hardware events a person makes next; card draws and choices use `rng`."""
+    state = controller.session.state
     if controller.alert is not None:
-        rig.press("hi")
-        return "press hi"
+        return [KnobPress("hi")]
     if state.is_chance_node():
         need = controller.view.chance_input(state)
         if need.kind == "spin":
-            rig.spin(need.knob)
-            return f"spin {need.knob}"
-        if need.kind == "card":
-            action = sample_chance(state.chance_outcomes(), rng)
-            card = controller.view.card_for_action(action)
-            rig.tap(card_id=card)
-            return f"tap {card}"
-        rig.press("hi")
-        return "press hi"
+            return [KnobSpin(need.knob, 0.6)]
+        if need.kind == "card" and not controller.options.virtual_deck:
+            card = controller.view.card_for_action(sample_chance(state.chance_outcomes(), rng))
+            tag = next(t for t, c in controller.options.cards.items() if c == card)
+            return [CardPresented(tag, EMULATED_READER), CardRemoved(tag, EMULATED_READER)]
+        return [KnobPress("hi")]
     legal = list(state.legal_actions())
-    choice = pick(state, legal) if pick else legal[rng.randrange(len(legal))]
+    choice = pick(state, legal) if pick else legal[int(rng.random() * len(legal))]
     delta = legal.index(choice) - controller.cursor
-    if delta:
-        rig.turn("hi", delta)
-    rig.press("hi")
-    return (f"turn hi {delta:+d}\n" if delta else "") + "press hi"
+    return ([KnobTurn("hi", delta)] if delta else []) + [KnobPress("hi")]
 
 
-def play_out(rig: EmulatedRig, rng: random.Random, pick: Pick | None = None,
-             max_gestures: int = 20_000,
+def describe(gesture: Any) -> str:
+    """A gesture in hardware-script syntax."""
+    if isinstance(gesture, KnobTurn):
+        return f"turn {gesture.knob} {gesture.steps:+d}"
+    if isinstance(gesture, KnobSpin):
+        return f"spin {gesture.knob}"
+    if isinstance(gesture, KnobPress):
+        return f"press {gesture.knob}"
+    if isinstance(gesture, CardPresented):
+        return f"tag {gesture.tag}"
+    return ""
+
+
+def play_out(rig: EmulatedRig, rng: Rng, pick: Pick | None = None,
+             max_gestures: int = 50_000,
              on_gesture: Callable[[str], None] | None = None) -> int:
     """Gesture until the game ends; return how many gestures it took."""
     count = 0
     while not rig.session.state.is_terminal():
-        if count >= max_gestures:
-            raise RuntimeError(f"the game did not end within {max_gestures} gestures")
-        done = step(rig, rng, pick)
-        count += 1
-        if on_gesture is not None:
-            on_gesture(done)
+        for gesture in gestures_for(rig.controller, rng, pick):
+            if count >= max_gestures:
+                raise RuntimeError(f"the game did not end within {max_gestures} gestures")
+            rig.loop.step(gesture)
+            rig.settle()
+            count += 1
+            text = describe(gesture)
+            if on_gesture is not None and text:
+                on_gesture(text)
     return count

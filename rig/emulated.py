@@ -54,7 +54,7 @@ class EmulatedRig:
 
         card_ids = view_for(self.session.game).card_ids(self.session.game)
         options = ControllerOptions(
-            virtual_deck=self.virtual_deck,
+            virtual_deck=self.virtual_deck and self.session.game.name != "tenfour",
             cards={emulated_tag(card): card for card in card_ids},
         )
         rng = random.Random(self.seed) if self.seed is not None else None

@@ -1,0 +1,36 @@
+"""`cbrig run`: the daemon (see rig.daemon)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+
+EXIT_CONFIG = 78
+"""EX_CONFIG from sysexits.h: systemd shows it as a configuration error."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=None,
+                        help="TOML config (default /etc/cbrig/config.toml, or built-in defaults)")
+    parser.add_argument("--autoplay", type=int, default=None, metavar="SEED",
+                        help=argparse.SUPPRESS)
+
+
+def run(args: argparse.Namespace) -> int:
+    from rig.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as exc:
+        print(f"cbrig run: the config has mistakes:\n{exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except OSError as exc:
+        print(f"cbrig run: cannot read the config: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    logging.basicConfig(level=config.daemon.log_level.upper(), stream=sys.stderr,
+                        format="%(levelname)s %(message)s")
+    from rig.daemon import run_daemon
+
+    return run_daemon(config, autoplay=args.autoplay)

@@ -1,0 +1,285 @@
+"""`cbrig run`: the rig as a headless service.
+
+Start-up: read the config, claim the hardware, resume the game in progress (or show
+the setup menu), tell systemd READY=1, then serve the one event loop. Every accepted
+input is fsynced before the screen acknowledges it; SIGTERM and SIGINT end cleanly with
+the journal closed and "RIG OFF" left on the display.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import signal
+import sys
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from rig.app import App
+from rig.config import RigConfig
+from rig.controller import Controller, ControllerOptions, Seat
+from rig.loop import RigLoop, Stop
+from rig.screen import Screen
+from rig.session import Session
+from rig.setup_menu import SetupChoice
+
+log = logging.getLogger("cbrig")
+
+DISPLAY_POLL_SECONDS = 5.0
+"""How often an idle rig wakes to ping the watchdog and let a lost display recover."""
+
+
+class StepSeeded:
+    """Chance for autoplay: derived from the seed and the input count, so a restarted
+    daemon continues exactly where an uninterrupted one would have gone."""
+
+    def __init__(self, seed: int, steps: Any, salt: str) -> None:
+        self.seed, self.steps, self.salt = seed, steps, salt
+
+    def random(self) -> float:
+        return random.Random(f"{self.seed}:{self.steps()}:{self.salt}").random()
+
+    def randrange(self, n: int) -> int:
+        return int(self.random() * n)
+
+
+@dataclass
+class Daemon:
+    config: RigConfig
+    autoplay: int | None = None
+    notifier: Any = None
+    hardware: Any = None
+    loop: RigLoop | None = None
+    app: App | None = None
+    cards: dict[str, str] = field(default_factory=dict)
+
+    # ------------------------------------------------------------- start-up
+    def start(self) -> None:
+        from rig.render import render
+
+        state = self.config.state
+        state.directory.mkdir(parents=True, exist_ok=True)
+        self.cards = load_card_map(self.config.reader.cards)
+        resumed = self._resume()
+        self.app = App(self._start_game, self._finish_game, controller=resumed,
+                       defaults=self._defaults())
+        self.loop = RigLoop(self.app, draw=lambda s: self._show(render(s)),
+                            heartbeat=self._heartbeat,
+                            heartbeat_interval=self._heartbeat_interval())
+        self.hardware = self._build_hardware(self.loop.post)
+        self.hardware.start()
+        if self.autoplay is not None and self.app.controller is None:
+            self.app.controller = self._start_game(self._defaults())
+            self.app.menu = None
+        self.loop.refresh()
+        self.notifier.ready(status=self._status_text())
+
+    def _defaults(self) -> SetupChoice:
+        game = self.config.game
+        levels = tuple((list(game.levels) + ["human"] * 4)[: game.players])
+        return SetupChoice(game=game.name, players=game.players, levels=levels,
+                           hints=game.hints)
+
+    def _resume(self) -> Controller | None:
+        current = self.config.state.current
+        if not current.exists():
+            return None
+        from rig.games import GameSetupError
+        from rig.journal import JournalError
+        from rig.replay import ReplayError
+
+        try:
+            session = Session.resume(current)
+        except (JournalError, ReplayError, GameSetupError) as exc:
+            aside = self._set_aside(current)
+            log.error("cannot resume %s: %s; moved it to %s", current, exc, aside)
+            return None
+        if session.state.is_terminal():
+            self._archive(session)
+            return None
+        log.info("resumed %s at input %d", current, session.steps)
+        return self._controller(session, self._levels_from(session))
+
+    def _levels_from(self, session: Session) -> tuple[str, ...]:
+        header_levels = session.journal.header.get("levels") if session.journal else None
+        if isinstance(header_levels, list):
+            return tuple(str(level) for level in header_levels)
+        return ("human",) * session.game.num_players
+
+    def _start_game(self, choice: SetupChoice) -> Controller:
+        from rig.games import build_game
+
+        game_cfg = self.config.game
+        same = choice.game == game_cfg.name
+        game = build_game(
+            choice.game, players=choice.players, variant=choice.variant,
+            data=dict(game_cfg.data) if same else None,
+            options=dict(game_cfg.options) if same else None,
+        )
+        created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        session = Session.start(game, self.config.state.current,
+                                {"created": created, "levels": list(choice.levels),
+                                 "hints": choice.hints})
+        return self._controller(session, choice.levels, choice.hints)
+
+    def _controller(self, session: Session, levels: tuple[str, ...],
+                    hints: bool = False) -> Controller:
+        from rig.computer import seat_for
+
+        seats = [seat_for(session.game.name, level, seed=i, hint=hints and level == "human")
+                 if level != "human" or hints else Seat() for i, level in enumerate(levels)]
+        rng = None
+        if self.autoplay is not None:
+            rng = StepSeeded(self.autoplay, lambda: session.steps, "chance")
+        options = ControllerOptions(virtual_deck=self.config.reader.type == "none",
+                                    cards=self.cards)
+        return Controller(session, clock=time.monotonic, options=options, seats=seats,
+                          chance_rng=rng, on_alert=self._alert)
+
+    def _finish_game(self, controller: Controller) -> None:
+        self._archive(controller.session)
+
+    def _archive(self, session: Session) -> None:
+        from rig.journal import archive
+
+        session.close()
+        games = self.config.state.games
+        games.mkdir(parents=True, exist_ok=True)
+        archive(self.config.state.current, games)
+
+    def _set_aside(self, current: Path) -> Path:
+        from rig.journal import archive
+
+        games = self.config.state.games
+        games.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
+        return archive(current, games, name=f"damaged-{stamp}.jsonl")
+
+    def _build_hardware(self, emit: Any) -> Any:
+        from hardware.devices import build_real, config_from_sections
+
+        cfg = self.config
+        display_driver = cfg.display.driver
+        hw_config = config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display)
+        if display_driver == "png":
+            hw_config.display_driver = "none"
+        hardware = build_real(hw_config, emit)
+        if display_driver == "png":
+            from hardware.display.terminal import PngDisplay
+
+            hardware.display = PngDisplay(cfg.state.directory / "screens")
+        return hardware
+
+    # ----------------------------------------------------------------- loop
+    def _show(self, frame: Any) -> None:
+        self.hardware.display.show(frame)
+
+    def _alert(self, notice: Any) -> None:
+        self.hardware.alerts.play("catch")
+
+    def _heartbeat_interval(self) -> float:
+        interval = self.notifier.watchdog_interval() if self.config.daemon.watchdog else None
+        return min(interval or DISPLAY_POLL_SECONDS, DISPLAY_POLL_SECONDS)
+
+    def _heartbeat(self) -> None:
+        self.notifier.watchdog()
+        self.hardware.poll()
+
+    def _status_text(self) -> str:
+        assert self.app is not None
+        controller = self.app.controller
+        if controller is None:
+            return "setup menu"
+        return f"inputs {controller.session.steps}"
+
+    def serve(self) -> None:
+        """Run the loop until Stop; with autoplay, play the game out by itself."""
+        assert self.loop is not None and self.app is not None
+        if self.autoplay is None:
+            self.loop.run()
+            return
+        self._autoplay()
+
+    def _autoplay(self) -> None:
+        """Feed gestures one by one through the real loop, like a very fast table."""
+        from rig.autopilot import gestures_for
+
+        assert self.loop is not None and self.app is not None
+        last = -1
+        while True:
+            try:
+                event = self.loop.events.get_nowait()
+            except Exception:
+                event = None
+            if isinstance(event, Stop):
+                return
+            controller = self.app.controller
+            if controller is None:
+                return
+            if controller.session.state.is_terminal():
+                self._archive(controller.session)
+                self.app.controller = None
+                return
+            steps = controller.session.steps
+            if steps != last:
+                self.notifier.status(f"inputs {steps}")
+                last = steps
+            rng = StepSeeded(self.autoplay or 0, lambda s=steps: s, "choice")
+            for gesture in gestures_for(controller, rng):
+                self.loop.step(gesture)
+
+    def stop(self) -> None:
+        from rig.render import render
+
+        self.notifier.stopping()
+        goodbye = render(Screen(title="CB RIG", big="RIG OFF",
+                                lines=("ADIOS, good buddies.", "Game saved."),
+                                footer="power off is safe"))
+        if self.app is not None and self.app.controller is not None:
+            self.app.controller.session.close()
+        if self.hardware is not None:
+            self.hardware.close(goodbye)
+
+
+def load_card_map(path: Path) -> dict[str, str]:
+    """Enrolled tags (tag -> card id) from the cards file; none if it does not exist."""
+    import tomllib
+
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        log.error("cannot read the card map %s: %s; no cards are enrolled", path, exc)
+        return {}
+    tags = data.get("tags", {})
+    return {str(tag): str(card) for tag, card in tags.items()} if isinstance(tags, dict) else {}
+
+
+def run_daemon(config: RigConfig, autoplay: int | None = None) -> int:
+    from rig.sdnotify import Notifier
+
+    daemon = Daemon(config=config, autoplay=autoplay, notifier=Notifier())
+    try:
+        daemon.start()
+    except Exception as exc:
+        log.error("cannot start: %s", exc)
+        print(f"cbrig run: cannot start: {exc}", file=sys.stderr)
+        daemon.stop()
+        return 1
+    assert daemon.loop is not None
+    loop = daemon.loop
+
+    def on_signal(signum: int, frame: object) -> None:
+        loop.post(Stop())
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    try:
+        daemon.serve()
+    finally:
+        daemon.stop()
+    return 0
