@@ -1,0 +1,288 @@
+"""The `strong` computer level for Bump 'Em: a scored heuristic over each move's result.
+
+Every legal move is resolved to the car positions it leaves (the engine's own move
+resolution, so bumps, slides, zooms and home-stretch entries are exactly what will
+happen), and each resulting position is scored for the player to move:
+
+  score(seat) = - (weighted distance its cars still have to go)
+                + bonuses (finished cars, cars safe in the home stretch, turbo spaces)
+                - expected loss from being bumped before its next turn
+
+and the move with the best `score(me) - score(opponents)` is chosen. The rulebook's
+"Notes and Tips" are all consequences of this score: finishing and entering the home
+stretch remove a car's distance and danger; backing out past one's home entrance turns
+64 spaces to go into a handful; bumping the car nearest its finish (or of the leading
+player) takes the most from the opponents' score; turbo spaces cannot be bumped by a
+landing car; another colour's oil-slick lane raises a car's danger because a slide
+there bumps it.
+
+The danger of a car is an analytic one-ply look at the opponents' next tickets: for each
+opponent, the share of the 13 tickets with which one of its cars could land on that car
+(forward, backward, an 8 split part, entering on its start space, or sliding over it
+from an oil slick), plus a share of its Bump 'em! ticket. Tables of which tickets let a
+car of one seat standing on one place hit one track space are built once per rules
+object, so a decision takes well under a millisecond on a desktop.
+
+Pure and deterministic: no I/O, no clock, no global state beyond a per-rules table
+cache; the passed rng only breaks exact ties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+from engine.api import Action, State
+from engine.bumpem.board import SLIDE_LENGTH
+from engine.bumpem.rules import BACKWARD_TICKETS, NO_OIL, PIT, SPLIT_TOTAL, Rules
+from engine.bumpem.state import BumpemState
+from engine.selfplay import Rng
+
+TICKETS = 13
+"""Ticket kinds: "1".."12" are bits 0..11, Bump 'em! is bit 12 (uniform by default)."""
+BUMP_BIT = 1 << 12
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Tunable weights of the evaluation (defaults measured, see docs/AI_BUMPEM.md)."""
+
+    pit_penalty: float = 20.0
+    """Extra distance a pit car is worth beyond sitting on its start space."""
+    finish_bonus: float = 12.0
+    """A finished car is out of the game for good."""
+    home_bonus: float = 6.0
+    """A car in its home stretch is safe from bumps and swaps."""
+    home_need: float = 0.8
+    """Extra per step a home-stretch car still needs (it needs an exact count)."""
+    turbo_bonus: float = 2.0
+    """A car on a turbo space is safe from landing cars and may be zoomed ahead."""
+    back_option: float = 0.35
+    """Share of the gain of a backward ticket a car may use to pass behind its home
+    entrance (per applicable ticket kind)."""
+    attack: float = 0.7
+    """Chance that an opponent holding a ticket that bumps a car uses it."""
+    bump_ticket: float = 0.8
+    """Chance an opponent with a car in its pit row spends a Bump 'em! ticket on a car."""
+    danger: float = 1.0
+    """Weight of the expected loss of the mover's own cars."""
+    opp_danger: float = 0.3
+    """Weight of the opponents' expected loss (the mover's threats)."""
+    leader: float = 0.5
+    """Opponents' aggregate: leader * best opponent + (1 - leader) * mean opponent."""
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+class _Tables:
+    """Per-rules lookup tables."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        n, k = rules.n, rules.k
+        self.n = n
+        self.finish = rules.finish
+        players = rules.players
+        self.to_go_from_start = [self.to_go(s, rules.start[s]) for s in range(players)]
+        # hit[u][q][p]: tickets with which a car of seat u on position q bumps a car on
+        # track space p (q: track 0..n-1 or home n..n+k-1).
+        self.hit: list[list[list[int]]] = [
+            [self._hits(u, q) for q in range(n + k)] for u in range(players)]
+        # entry[u][p]: tickets with which seat u entering a pit car bumps a car on p.
+        self.entry: list[list[int]] = []
+        for u in range(players):
+            row = [0] * n
+            row[rules.start[u]] = (1 << 0) | (1 << 11)
+            self.entry.append(row)
+        # back[s][p]: (gain, count) of backward tickets taking a car of s on p behind
+        # its entrance: best gain in distance and how many ticket kinds give a gain.
+        self.back: list[list[tuple[float, int]]] = [
+            [self._back(s, p) for p in range(n)] for s in range(players)]
+
+    def to_go(self, seat: int, p: int) -> int:
+        """Spaces a car of `seat` at track/home/finish position p still has to go."""
+        r = self.rules
+        if p >= r.n:
+            return r.finish - p
+        return (r.entrance[seat] - p) % r.n + r.k + 1
+
+    def _land_mask(self, u: int, dest: int) -> list[int]:
+        """Track spaces bumped when a car of seat u lands on track space dest."""
+        r = self.rules
+        spaces = [] if r.turbo[dest] else [dest]
+        oil = r.oil[dest]
+        if oil != NO_OIL and oil != u:
+            spaces.append(dest)
+            spaces.extend((dest + i) % r.n for i in range(1, SLIDE_LENGTH + 1))
+        return spaces
+
+    def _hits(self, u: int, q: int) -> list[int]:
+        r = self.rules
+        row = [0] * r.n
+        if q < r.n:
+            for d in range(1, 13):
+                dest = r.forward_dest(u, q, d)
+                if dest is None or dest >= r.n:
+                    continue
+                bits = 1 << (d - 1)
+                if d < SPLIT_TOTAL:
+                    bits |= 1 << (SPLIT_TOTAL - 1)
+                for p in self._land_mask(u, dest):
+                    row[p] |= bits
+        for ticket, steps in BACKWARD_TICKETS.items():
+            dest = r.backward_dest(u, q, steps)
+            if dest is None or dest >= r.n:
+                continue
+            for p in self._land_mask(u, dest):
+                row[p] |= 1 << (int(ticket) - 1)
+        return row
+
+    def _back(self, s: int, p: int) -> tuple[float, int]:
+        r = self.rules
+        now = self.to_go(s, p)
+        best = 0.0
+        count = 0
+        for steps in BACKWARD_TICKETS.values():
+            dest = r.backward_dest(s, p, steps)
+            if dest is None:
+                continue
+            gain = now - self.to_go(s, dest)
+            if gain > 0:
+                best = max(best, gain)
+                count += 1
+        return best, count
+
+
+_TABLES: WeakKeyDictionary[Rules, _Tables] = WeakKeyDictionary()
+
+
+def _tables(rules: Rules) -> _Tables:
+    tables = _TABLES.get(rules)
+    if tables is None:
+        tables = _Tables(rules)
+        _TABLES[rules] = tables
+    return tables
+
+
+def evaluate(rules: Rules, pos: Sequence[int], seat: int,
+             weights: Weights = DEFAULT_WEIGHTS) -> float:
+    """How good `pos` is for `seat`, the player who just moved (higher is better)."""
+    t = _tables(rules)
+    n = t.n
+    finish = t.finish
+    cars = rules.cars
+    players = rules.players
+    w = weights
+    # Which tickets of each seat threaten each track space, and whether it can bump.
+    threat: list[dict[int, int]] = []
+    has_pit: list[bool] = []
+    targets = [0] * players
+    for u in range(players):
+        base = u * cars
+        spaces: dict[int, int] = {}
+        pit = False
+        hit_u = t.hit[u]
+        for c in range(base, base + cars):
+            q = pos[c]
+            if q == PIT:
+                pit = True
+            elif q < finish:
+                row = hit_u[q]
+                for v in range(players):
+                    if v == u:
+                        continue
+                    vb = v * cars
+                    for oc in range(vb, vb + cars):
+                        p = pos[oc]
+                        if 0 <= p < n:
+                            m = row[p]
+                            if m:
+                                spaces[p] = spaces.get(p, 0) | m
+        if pit:
+            start = rules.start[u]
+            spaces[start] = spaces.get(start, 0) | 0b100000000001
+        threat.append(spaces)
+        has_pit.append(pit)
+    on_track = [sum(1 for c in range(v * cars, v * cars + cars) if 0 <= pos[c] < n)
+                for v in range(players)]
+    for u in range(players):
+        targets[u] = sum(on_track) - on_track[u]
+    scores: list[float] = []
+    for s in range(players):
+        base = s * cars
+        score = 0.0
+        back_s = t.back[s]
+        for c in range(base, base + cars):
+            p = pos[c]
+            if p == finish:
+                score += w.finish_bonus
+                continue
+            if p == PIT:
+                score -= t.to_go_from_start[s] + w.pit_penalty
+                continue
+            togo = t.to_go(s, p)
+            if p >= n:
+                score += w.home_bonus - togo - w.home_need * togo
+                continue
+            score -= togo
+            if rules.turbo[p]:
+                score += w.turbo_bonus
+            gain, count = back_s[p]
+            if count:
+                score += w.back_option * gain * count / TICKETS
+            # Danger: chance some opponent bumps this car before `s` moves again.
+            safe = 1.0
+            for u in range(players):
+                if u == s:
+                    continue
+                m = threat[u].get(p, 0)
+                chance = w.attack * m.bit_count() / TICKETS
+                if has_pit[u] and targets[u]:
+                    chance += w.bump_ticket / TICKETS / targets[u]
+                if chance:
+                    safe *= 1.0 - min(chance, 1.0)
+            if safe < 1.0:
+                loss = t.to_go_from_start[s] + w.pit_penalty - togo
+                weight = w.danger if s == seat else w.opp_danger
+                score -= weight * (1.0 - safe) * loss
+        scores.append(score)
+    mine = scores[seat]
+    others = [scores[v] for v in range(players) if v != seat]
+    return mine - (w.leader * max(others) + (1.0 - w.leader) * sum(others) / len(others))
+
+
+def choose(state: BumpemState, legal: Sequence[Action], rng: Rng,
+           weights: Weights = DEFAULT_WEIGHTS) -> Action:
+    """The best-scoring legal action; exact ties are broken with `rng`."""
+    rules = state.rules
+    seat = state.turn
+    if len(legal) == 1 or state.ticket is None:
+        return legal[0]
+    result = {o.action: o.positions
+              for o in rules.legal_moves(tuple(state.pos), seat, state.ticket)}
+    best: list[Action] = []
+    best_score = float("-inf")
+    for action in legal:
+        positions = result.get(action)
+        if positions is None:
+            continue
+        score = evaluate(rules, positions, seat, weights)
+        if score > best_score + 1e-9:
+            best_score = score
+            best = [action]
+        elif score > best_score - 1e-9:
+            best.append(action)
+    if not best:
+        return legal[0]
+    if len(best) == 1:
+        return best[0]
+    return best[min(int(rng.random() * len(best)), len(best) - 1)]
+
+
+def strong_choice(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The `strong` level (engine.players): the best move by `evaluate`."""
+    if not isinstance(state, BumpemState):
+        raise TypeError("strong_choice plays Bump 'Em states only")
+    return choose(state, legal, rng)
