@@ -795,6 +795,26 @@ class TenFourState:
         self.start_spins = [int(v) for v in data["start_spins"]]
         self.placed = int(data["placed"])
         self.winner = [int(v) for v in data["winners"]]
+        self._validate()
+
+    def _validate(self) -> None:
+        """Refuse a saved state that no game could reach in its shape."""
+        g = self.g
+        seats = range(g.num_players)
+        places = self.correction_options()
+        problems = [
+            (self.turn not in seats, f"turn {self.turn}"),
+            (len(self.lose) != g.num_players, "lose_next_turn"),
+            (any(p < 0 or p > g.size + 99 for p in self.pos), "trucks driven"),
+            (any(self.police[p] not in places[p] + [PARK] for p in g.police), "police"),
+            (any(not 0 <= n <= c.copies for n, c in zip(self.pile, g.cards, strict=True)),
+             "pile"),
+            (any(s not in seats for s in [*self.contenders, *self.winner]), "seats"),
+            (not 0 <= self.placed <= len(SMOKEYS), "placed"),
+        ]
+        for bad, what in problems:
+            if bad:
+                raise ValueError(f"saved state has an impossible {what}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TenFourState):

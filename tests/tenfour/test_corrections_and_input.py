@@ -288,3 +288,24 @@ def test_two_player_declared_truck_corrected_home_after_the_draw() -> None:
     assert state.prompt().kind == "spin" and state.prompt().card == "HI"
     state.apply(Spin(5))
     assert where(state, "green") == "G3"
+
+
+def test_state_from_json_refuses_impossible_positions() -> None:
+    game = make(players=3)
+    good = game.new_initial_state().to_json()
+    for bad in [{**good, "turn": 7}, {**good, "police": {**good["police"], "bear": "R1"}},
+                {**good, "pile": {**good["pile"], "HI": 11}}, {**good, "lose_next_turn": [True]}]:
+        with pytest.raises(ValueError):
+            game.state_from_json(bad)
+
+
+def test_describe_reads_like_an_instruction() -> None:
+    state = started(make(players=3))
+    assert state.describe(Spin(7)) == "Spin 7"
+    assert state.describe(Draw("HI")) == "Draw Mike card HI"
+    via = MoveSmokey("smokey1", "G8", 10, "SC1")
+    assert state.describe(via) == "Smokey 1: 10 ahead via SC1 to G8"
+    assert state.describe(MoveSmokey("smokey2", "TR", 7, "", True)) == "Smokey 2: 7 into trap TR"
+    assert state.describe(Release("bear", "AR")) == "Bear from the Park to AR"
+    assert state.describe(ChooseTruck("green", 5, "R6", True)) == "Green truck: 5 to R6, caught!"
+    assert state.describe(Correct("red", "side:R4")) == "Set Red truck at side:R4"
