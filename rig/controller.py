@@ -329,6 +329,7 @@ class Controller:
             return Screen(title=self.alert.headline, lines=tuple(wrap(self.alert.text)),
                           alert=True, footer="press: ok", status=status)
         lines: list[str] = []
+        big = next((n.big for n in reversed(self.news) if n.big), None)
         for notice in self.news:
             lines.extend(wrap(notice.text))
         if self.refusal is not None:
@@ -339,13 +340,13 @@ class Controller:
                           footer="long press: menu")
         lines.extend(self.view.prompt_lines(state))
         if state.is_chance_node():
-            return Screen(title=title, lines=tuple(lines), status=status)
+            return Screen(title=title, big=big, lines=tuple(lines), status=status)
         legal = list(state.legal_actions())
         describe = state.describe  # type: ignore[attr-defined]
         seat = self.seats[state.current_player()]
         if seat.chooser is not None and seat.level != "hint":
             lines.append(f"CPU ({seat.level}) chose:")
-        return Screen(title=title, lines=tuple(lines),
+        return Screen(title=title, big=big, lines=tuple(lines),
                       menu=tuple(describe(a) for a in legal), cursor=self.cursor,
                       status=status)
 

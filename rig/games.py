@@ -51,13 +51,28 @@ def build_game(
             texts[role] = read_data(ref)
         except OSError as exc:
             raise GameSetupError(f"cannot read the {role} file {ref}: {exc}") from exc
-    return module.build(  # type: ignore[no-any-return]
-        players=players,
-        variant=variant or module.VARIANTS[0],
-        data=texts,
-        options=options,
-        seats=seats,
-    )
+    if variant is not None:
+        return module.build(  # type: ignore[no-any-return]
+            players=players, variant=variant, data=texts, options=options, seats=seats
+        )
+    return _first_fitting_variant(module, players, texts, options, seats)
+
+
+def _first_fitting_variant(module: ModuleType, players: int, texts: dict[str, tuple[str, str]],
+                           options: Mapping[str, Any] | None,
+                           seats: Sequence[str] | None) -> Game:
+    """The game's first variant that takes this many players (10-Four's 2 -> two-player)."""
+    errors = []
+    for variant in module.VARIANTS:
+        try:
+            return module.build(  # type: ignore[no-any-return]
+                players=players, variant=variant, data=texts, options=options, seats=seats
+            )
+        except ValueError as exc:
+            if type(exc) is not ValueError:  # a DataError: the files are wrong, say so
+                raise
+            errors.append(f"{variant}: {exc}")
+    raise GameSetupError("; ".join(errors))
 
 
 def game_from_identity(identity: Mapping[str, Any]) -> Game:

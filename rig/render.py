@@ -42,7 +42,8 @@ def _centered(frame: Image.Image, y: int, text: str, font: Font) -> None:
 
 
 def _big_font(text: str) -> Font:
-    return HUGE if text_width(text, HUGE) <= WIDTH else LARGE
+    """Two rows high: room for an instruction and four more rows of text below it."""
+    return LARGE
 
 
 def layout(screen: Screen) -> list[tuple[str, bool]]:
@@ -103,6 +104,27 @@ def render(screen: Screen) -> Image.Image:
     if screen.alert:
         frame = ImageChops.invert(frame.convert("L")).convert("1")
     return frame
+
+
+def rows(screen: Screen) -> list[str]:
+    """The screen as the text rows the OLED shows (a transcript, not the pixels)."""
+    out = [screen.title[:COLUMNS] + (f" [{screen.status}]" if screen.status else "")]
+    if screen.big:
+        out.append(f"<< {screen.big} >>")
+    out.extend(text for text, _ in layout(screen))
+    if screen.footer:
+        out.append(screen.footer[:COLUMNS])
+    return out
+
+
+def boxed(screen: Screen) -> str:
+    """A transcript picture of the screen; alerts get a heavy border."""
+    lines = rows(screen)
+    edge = "#" if screen.alert else "-"
+    side = "#" if screen.alert else "|"
+    width = max(COLUMNS, *(len(line) for line in lines))
+    top = "+" + edge * (width + 2) + "+"
+    return "\n".join([top, *(f"{side} {line:<{width}} {side}" for line in lines), top])
 
 
 def render_terminal(screen: Screen) -> str:

@@ -79,7 +79,9 @@ def execute(rig: EmulatedRig, commands: list[Command],
         _run_one(rig, command)
         after = rig.screen
         if command.verb == "show" or after != before:
-            say(_boxed(after.text()))
+            from rig.render import boxed
+
+            say(boxed(after))
 
 
 def _run_one(rig: EmulatedRig, command: Command) -> None:
@@ -104,10 +106,3 @@ def _run_one(rig: EmulatedRig, command: Command) -> None:
             raise ScriptError(command.line,
                               f"expected {args[0]!r} on screen, which shows:\n{text}")
 
-
-def _boxed(text: str) -> str:
-    lines = text.split("\n")
-    width = max(21, *(len(line) for line in lines))
-    top = "+" + "-" * (width + 2) + "+"
-    body = [f"| {line:<{width}} |" for line in lines]
-    return "\n".join([top, *body, top])

@@ -30,6 +30,8 @@ class Notice:
     text: str
     alert: bool = False
     headline: str = ""
+    big: str = ""
+    """A short instruction worth the big font, e.g. "MOVE 9"."""
 
 
 class GameView(Protocol):
