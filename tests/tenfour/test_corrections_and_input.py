@@ -309,3 +309,26 @@ def test_describe_reads_like_an_instruction() -> None:
     assert state.describe(Release("bear", "AR")) == "Bear from the Park to AR"
     assert state.describe(ChooseTruck("green", 5, "R6", True)) == "Green truck: 5 to R6, caught!"
     assert state.describe(Correct("red", "side:R4")) == "Set Red truck at side:R4"
+
+
+def test_a_journal_of_inputs_with_a_correction_replays_to_the_same_state() -> None:
+    game = build_game("tenfour", players=4)
+    rng = random.Random(11)
+    state = game.new_initial_state()
+    journal: list[dict] = []  # type: ignore[type-arg]
+    for step in range(120):
+        if state.is_terminal():
+            break
+        if step == 40:
+            action = Correct("smokey1", "R5")
+        elif state.is_chance_node():
+            action = sample_chance(state.chance_outcomes(), rng)
+        else:
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        state.apply(action)
+        journal.append(json.loads(json.dumps(action.to_json())))
+    replayed = game.new_initial_state()
+    for data in journal:
+        replayed.apply(game.action_from_json(data))
+    assert replayed == state and frozen(replayed) == frozen(state)
