@@ -260,8 +260,8 @@ def choose(state: BumpemState, legal: Sequence[Action], rng: Rng,
     seat = state.turn
     if len(legal) == 1 or state.ticket is None:
         return legal[0]
-    result = {o.action: o.positions
-              for o in rules.legal_moves(tuple(state.pos), seat, state.ticket)}
+    result: dict[Action, tuple[int, ...]] = {
+        o.action: o.positions for o in rules.legal_moves(tuple(state.pos), seat, state.ticket)}
     best: list[Action] = []
     best_score = float("-inf")
     for action in legal:
