@@ -36,6 +36,15 @@ class Screen:
             parts.append(self.footer)
         return "\n".join(parts)
 
+    def plain(self) -> str:
+        """All the text with line breaks folded to spaces: what `expect` matches against,
+        so a phrase still matches where the screen wrapped it."""
+        return _fold(self.text())
+
+
+def _fold(text: str) -> str:
+    return " ".join(text.split())
+
 
 def wrap(text: str, width: int = COLUMNS) -> list[str]:
     """Wrap plain text to the screen width, keeping words whole where possible."""

@@ -101,8 +101,8 @@ def _run_one(rig: EmulatedRig, command: Command) -> None:
     elif verb == "wait":
         rig.wait(int(args[0]) / 1000)
     elif verb == "expect":
-        text = rig.screen.text()
-        if args[0].lower() not in text.lower():
+        if " ".join(args[0].split()).lower() not in rig.screen.plain().lower():
             raise ScriptError(command.line,
-                              f"expected {args[0]!r} on screen, which shows:\n{text}")
+                              f"expected {args[0]!r} on screen, which shows:\n"
+                              f"{rig.screen.text()}")
 

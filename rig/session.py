@@ -7,7 +7,7 @@ could lose, and a refused or unsaved input changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ class Session:
     journal: Journal | None = None
     steps: int = 0
     resumed: Resumed | None = None
-    history: list[dict[str, Any]] = field(default_factory=list)
+    last_action: Action | None = None
 
     @classmethod
     def start(cls, game: Game, journal_path: Path | None, header_extra: dict[str, Any]
@@ -65,6 +65,7 @@ class Session:
             self.journal.append(action.to_json())
         self.state = trial
         self.steps += 1
+        self.last_action = action
         return events
 
     def close(self) -> None:
