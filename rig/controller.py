@@ -319,7 +319,7 @@ class Controller:
             heading = "FIX: which piece?" if menu.piece is None else f"FIX: {menu.piece} to"
             return Screen(title="CORRECTION", lines=(heading,),
                           menu=tuple(self._correction_items(menu)), cursor=menu.cursor,
-                          footer="turn: pick  press: ok", status=status)
+                          footer="turn:pick press:ok", status=status)
         if self.animation is not None:
             now = self.clock()
             frame = int((now - self.animation.started) * 1000 // SPIN_FRAME_MS)

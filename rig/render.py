@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from PIL import Image, ImageChops
+from PIL import Image, ImageOps
 
 from hardware.display.base import HEIGHT, WIDTH, new_frame
 from hardware.display.font import HUGE, LARGE, SMALL, Font, draw_text, text_width
@@ -24,16 +24,18 @@ ROWS = HEIGHT // ROW
 def _glyph(font_name: str, char: str) -> Image.Image:
     font = {"small": SMALL, "large": LARGE, "huge": HUGE}[font_name]
     cell = Image.new("1", (font.cell_width, font.cell_height), 0)
-    draw_text(cell, (0, 0), char, font)
+    draw_text(cell, (0, 0), char, font, fill=255)
     return cell
 
 
-def _text(frame: Image.Image, x: int, y: int, text: str, font: Font = SMALL) -> None:
+def _text(frame: Image.Image, x: int, y: int, text: str, font: Font = SMALL,
+          ink: int = 255) -> None:
+    """Paste glyphs; ink 0 writes dark text onto a lit band."""
     for char in text:
         if x >= WIDTH:
             return
         glyph = _glyph(font.name, char)
-        frame.paste(1, (x, y), mask=glyph)
+        frame.paste(ink, (x, y), mask=glyph)
         x += font.cell_width
 
 
@@ -77,14 +79,12 @@ def _menu_rows(screen: Screen, budget: int) -> list[tuple[str, bool]]:
 
 def render(screen: Screen) -> Image.Image:
     frame = new_frame()
-    frame.paste(1, (0, 0, WIDTH, ROW - 1))
+    frame.paste(255, (0, 0, WIDTH, ROW - 1))
     title = screen.title[:COLUMNS]
     status = f"[{screen.status}]" if screen.status else ""
-    inverse = new_frame()
-    _text(inverse, 1, 0, title)
+    _text(frame, 1, 0, title, ink=0)
     if status:
-        _text(inverse, WIDTH - text_width(status) - 1, 0, status)
-    frame = ImageChops.logical_xor(frame, inverse)
+        _text(frame, WIDTH - text_width(status) - 1, 0, status, ink=0)
     y = ROW
     if screen.big:
         font = _big_font(screen.big)
@@ -92,17 +92,15 @@ def render(screen: Screen) -> Image.Image:
         y += font.cell_height
     for text, highlighted in layout(screen):
         if highlighted and screen.menu:
-            band = new_frame()
-            _text(band, 0, y, text)
-            frame.paste(1, (0, y, WIDTH, y + ROW))
-            frame = ImageChops.logical_xor(frame, band)
+            frame.paste(255, (0, y, WIDTH, y + ROW))
+            _text(frame, 0, y, text, ink=0)
         else:
             _text(frame, 0, y, text)
         y += ROW
     if screen.footer:
         _text(frame, 0, HEIGHT - ROW, screen.footer[:COLUMNS])
     if screen.alert:
-        frame = ImageChops.invert(frame.convert("L")).convert("1")
+        frame = ImageOps.invert(frame.convert("L")).convert("1")
     return frame
 
 

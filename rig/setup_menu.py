@@ -69,4 +69,4 @@ class SetupMenu:
 
     def screen(self) -> Screen:
         return Screen(title="NEW GAME", menu=tuple(self.items()), cursor=self.cursor,
-                      footer="turn: move  press: set")
+                      footer="turn:move press:set")

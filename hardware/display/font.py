@@ -181,7 +181,7 @@ def draw_text(
     xy: tuple[int, int],
     text: str,
     font: Font = SMALL,
-    fill: Any = 1,
+    fill: Any = 255,
 ) -> int:
     """Draw ``text`` with its top-left corner at ``xy`` ("\\n" starts a new line).
     ``target`` is a PIL image or an ``ImageDraw``. Returns the x after the text."""
@@ -214,7 +214,7 @@ def draw_centered(
     text: str,
     font: Font = SMALL,
     width: int = 128,
-    fill: Any = 1,
+    fill: Any = 255,
 ) -> None:
     """Draw one line of ``text`` centred horizontally."""
     draw_text(target, ((width - text_width(text, font)) // 2, y), text, font, fill)
