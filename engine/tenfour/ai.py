@@ -1,0 +1,350 @@
+"""The `strong` computer level for 10-Four, Good Buddy: a one-ply search scored by an
+analytic evaluation of catch risk from the exact spin and card distributions.
+
+Every legal action is applied to a clone of the state with the engine's own `apply`
+(so catches, lost turns, Hammer Up and the end of the turn are exactly what the rules
+do). When the action leaves the same player to make a police move (a two-player truck
+choice on a BREAK ONE NINE card), the best police move is searched too. The resulting
+position is scored for every seat, in spaces:
+
+  value(seat) = - spaces its trucks still have to drive
+                - turn_value * turns it will lose (caught now, or pending)
+                + landing * E[quality of its next move]
+                - turn_value * P(an opponent catches one of its trucks with a
+                                 BREAK ONE NINE police move before its next turn)
+
+The next move's quality takes the exact distribution of steps for the seat's next turn:
+the cards still in the draw pile (band, extra spaces) and the band's segments, or the
+Lo-Band alone on a Hammer Up turn. A step that ends where a Smokey catches (on, beside
+or in a trap with a Smokey) costs a turn; one that ends on a Hammer Up curve costs
+`hammer`; a step the Bear forbids (spin + extra >= the limit from its watched route)
+gives no progress; steps past the start space are wasted. In the two-player game the
+owner picks the better truck for each step, as they will after the spin, and declares
+the better truck on a Hammer Up turn.
+
+The police threat: each opponent who plays before the seat's next turn draws BREAK ONE
+NINE with the pile's exact share; it then catches a truck of the seat with probability
+`alpha` if any Smokey move does so without catching its own trucks (a careful
+opponent), plus (1 - alpha) times the share of its police moves that would (a careless
+one).
+
+The action chosen maximises value(me) - (leader * best opponent + (1 - leader) * mean
+opponent). So police moves catch the leaders now, sit Smokeys and traps in the likely
+landing zones of the opponents who play next and away from the mover's own, and keep
+Smokeys out of reach of the mover's trucks; the Bear goes where it forbids the most
+opponents' long moves. The choice of truck avoids catches, curves and Smokey reach.
+
+Pure and deterministic: no I/O, clock or global randomness; the passed rng only breaks
+exact ties. Per-game tables are cached by game object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from weakref import WeakKeyDictionary
+
+from engine.api import Action, State
+from engine.selfplay import Rng
+from engine.tenfour.actions import DeclareTruck
+from engine.tenfour.game import BEAR, PARK, SMOKEYS, TenFourGame
+from engine.tenfour.state import DECLARE, OVER, POLICE, TenFourState
+
+WIN = 1.0e6
+"""Score of a position the mover has won (and minus it for one an opponent has won)."""
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Tunable weights of the evaluation (defaults measured, see docs/AI_TENFOUR.md)."""
+
+    turn_value: float = 4.7
+    """Spaces a lost turn costs (about the mean move of the default deck)."""
+    hammer: float = 1.2
+    """Spaces a Hammer Up turn costs (a Lo-Band spin without a card instead of a card)."""
+    landing: float = 1.0
+    """Weight of the expected quality of each seat's next move."""
+    police_risk: float = 1.0
+    """Weight of the chance of being caught by an opponent's police move."""
+    alpha: float = 0.5
+    """Share of opponents assumed to pick a catching police move when one exists."""
+    leader: float = 0.5
+    """Opponents' aggregate: leader * best opponent + (1 - leader) * mean opponent."""
+    b19_bonus: float = 1.5
+    """Worth of drawing a card (a chance of BREAK ONE NINE) over a Hammer Up spin, per
+    unit of BREAK ONE NINE probability, in turn_value units."""
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+class _Tables:
+    """Per-game lookups."""
+
+    def __init__(self, g: TenFourGame) -> None:
+        board = g.board
+        self.g = g
+        self.n = g.size
+        self.index = dict(board.index)
+        self.route_of = board.route_of
+        self.on_curve = board.on_curve
+        self.trap_spaces = {t.id: tuple(board.index[s] for s in t.spaces) for t in board.traps}
+        self.bear_route = dict(g.bear_route)
+        self.bear_limit = g.bear_limit
+        self.band: dict[str, list[tuple[int, float]]] = {
+            name: [(spin.value, float(p)) for spin, p in outcomes]
+            for name, outcomes in g.band_outcomes.items()}
+        self.hammer_dist = self.band["lo"] if "lo" in self.band else []
+        self.cards = [(c.band, c.extra, c.break_one_nine) for c in g.cards]
+        self.full_pile = [c.copies for c in g.cards]
+        # Smokey destinations from every location: (highway index or -1, into_trap).
+        self.routes: dict[str, list[tuple[int, bool]]] = {
+            loc: [(board.index.get(r.to, -1), r.into_trap) for r in routes]
+            for loc, routes in g.smokey_routes.items()}
+        self.trap_entry_catches = bool(g.options["trap_catches_on_entry"])
+        self.immune = bool(g.options["sidelined_immune"])
+
+
+_CACHE: WeakKeyDictionary[TenFourGame, _Tables] = WeakKeyDictionary()
+
+
+def _tables(g: TenFourGame) -> _Tables:
+    found = _CACHE.get(g)
+    if found is None:
+        found = _CACHE[g] = _Tables(g)
+    return found
+
+
+class _Draws:
+    """The steps distribution of a turn with a card, from the cards left in the pile."""
+
+    def __init__(self, t: _Tables, pile: Sequence[int]) -> None:
+        if not sum(pile):
+            pile = t.full_pile
+        total = float(sum(pile))
+        steps: dict[int, float] = {}
+        self.b19 = 0.0
+        for count, (band, extra, b19) in zip(pile, t.cards, strict=True):
+            if not count:
+                continue
+            share = count / total
+            if b19:
+                self.b19 += share
+            for value, p in t.band[band]:
+                d = value + extra
+                steps[d] = steps.get(d, 0.0) + share * p
+        self.dist = sorted(steps.items())
+
+
+class _Eval:
+    """Scores positions for one decision (the pile is fixed during the decision)."""
+
+    def __init__(self, state: TenFourState, w: Weights) -> None:
+        self.t = _tables(state.g)
+        self.w = w
+        self.draws = _Draws(self.t, state.pile)
+
+    # -- the position ------------------------------------------------------------------
+
+    def score(self, s: TenFourState, me: int, lost: Sequence[int]) -> float:
+        """value(me) minus the opponents' aggregate; `lost` are seats whose turns were
+        skipped while the action was applied."""
+        g = s.g
+        if s.phase == OVER:
+            return WIN if me in s.winner else -WIN
+        t = self.t
+        w = self.w
+        n = t.n
+        caught = self._catch_map(s)
+        values = []
+        for seat in range(g.num_players):
+            v = 0.0
+            for truck in g.seat_trucks[seat]:
+                v -= max(0, n - s.pos[truck])
+            turns_lost = lost.count(seat) + (1 if s.lose[seat] else 0)
+            v -= w.turn_value * turns_lost
+            v += w.landing * self._next_move(s, seat, caught)
+            values.append(v)
+        if w.police_risk:
+            self._police_threat(s, values)
+        mine = values[me]
+        others = [v for seat, v in enumerate(values) if seat != me]
+        best = max(others)
+        mean = sum(others) / len(others)
+        return mine - (w.leader * best + (1.0 - w.leader) * mean)
+
+    def _catch_map(self, s: TenFourState) -> list[bool]:
+        """Highway spaces where a truck ending its move is caught now."""
+        t = self.t
+        n = t.n
+        caught = [False] * n
+        for smokey in SMOKEYS:
+            loc = s.police.get(smokey, PARK)
+            at = t.index.get(loc)
+            if at is not None:
+                caught[at] = caught[(at + 1) % n] = caught[(at - 1) % n] = True
+            elif loc in t.trap_spaces:
+                for i in t.trap_spaces[loc]:
+                    caught[i] = True
+        return caught
+
+    def _gain(self, s: TenFourState, truck: int, d: int, caught: list[bool]) -> float:
+        """Quality of moving `truck` d steps: progress less the costs where it ends."""
+        t = self.t
+        n = t.n
+        loc = (s.g.truck_start[truck] + s.pos[truck]) % n
+        bear = s.police.get(BEAR, PARK)
+        if d >= t.bear_limit and bear != PARK and t.bear_route.get(bear) == t.route_of[loc]:
+            return 0.0
+        left = n - s.pos[truck]
+        if d >= left:
+            return float(left)
+        at = (loc + d) % n
+        gain = float(d)
+        if caught[at]:
+            gain -= self.w.turn_value
+        if t.on_curve[at]:
+            gain -= self.w.hammer
+        return gain
+
+    def _expected(self, s: TenFourState, trucks: Sequence[int],
+                  dist: Sequence[tuple[int, float]], caught: list[bool]) -> float:
+        total = 0.0
+        for d, p in dist:
+            total += p * max(self._gain(s, truck, d, caught) for truck in trucks)
+        return total
+
+    def _next_move(self, s: TenFourState, seat: int, caught: list[bool]) -> float:
+        """Expected quality of the seat's next move, choosing the truck as it may."""
+        t = self.t
+        movable = [tr for tr in s.g.seat_trucks[seat] if s.pos[tr] < t.n]
+        if not movable:
+            return 0.0
+        if s.turn == seat and s.phase not in (DECLARE,) and s.truck >= 0:
+            movable = [s.truck]
+        on_curve = [tr for tr in movable if t.on_curve[self._loc(s, tr)]]
+        card = self.w.b19_bonus * self.w.turn_value * self.draws.b19 * 0.5
+        if not on_curve:
+            return self._expected(s, movable, self.draws.dist, caught) + card
+        options = []
+        for tr in movable:
+            if tr in on_curve:
+                options.append(self._expected(s, [tr], t.hammer_dist, caught))
+            else:
+                options.append(self._expected(s, [tr], self.draws.dist, caught) + card)
+        return max(options)
+
+    def _loc(self, s: TenFourState, truck: int) -> int:
+        return (s.g.truck_start[truck] + s.pos[truck]) % self.t.n
+
+    def _police_threat(self, s: TenFourState, values: list[float]) -> None:
+        """Subtract from each seat the chance that an opponent playing before its next
+        turn catches one of its trucks with a BREAK ONE NINE police move."""
+        t = self.t
+        g = s.g
+        n = t.n
+        players = g.num_players
+        police = s.police
+        if any(police[p] == PARK for p in g.police):
+            return  # the next police moves are releases: no catches (by default)
+        # Each police option's caught trucks (as a set of seats' truck lists).
+        hits: list[list[int]] = []
+        for smokey in SMOKEYS:
+            for at, into_trap in t.routes.get(police[smokey], ()):
+                if at < 0:
+                    hits.append([])
+                    continue
+                found = []
+                for truck in range(len(s.pos)):
+                    if s.pos[truck] >= n or (s.side[truck] and t.immune):
+                        continue
+                    if (self._loc(s, truck) - at) % n in (0, 1, n - 1):
+                        found.append(truck)
+                hits.append(found)
+        if BEAR in police:
+            hits.extend([] for _ in range(len(t.bear_route) - 1))
+        if not hits:
+            return
+        options = float(len(hits))
+        owner = g.truck_owner
+        alpha = self.w.alpha
+        risk = self.w.police_risk * self.w.turn_value * self.draws.b19
+        # Seats in play order from the one about to play.
+        order = [(s.turn + k) % players for k in range(players)]
+        for pos_in_order, seat in enumerate(order):
+            if pos_in_order == 0:
+                continue  # it plays next: nobody's police move comes first
+            for actor in order[:pos_in_order]:
+                if actor != s.turn and s.lose[actor]:
+                    continue
+                bad = 0
+                clean = False
+                for found in hits:
+                    victims = {owner[tr] for tr in found}
+                    if seat in victims:
+                        bad += 1
+                        if actor not in victims:
+                            clean = True
+                p = alpha * (1.0 if clean else 0.0) + (1.0 - alpha) * bad / options
+                values[seat] -= risk * p
+
+    # -- decisions -----------------------------------------------------------------------
+
+    def declare(self, s: TenFourState, action: DeclareTruck) -> float:
+        """A two-player declaration, by the expected quality of that truck's move."""
+        t = self.t
+        truck = s.g.truck_index[action.truck]
+        caught = self._catch_map(s)
+        if action.hammer:
+            return self._expected(s, [truck], t.hammer_dist, caught)
+        return (self._expected(s, [truck], self.draws.dist, caught)
+                + self.w.b19_bonus * self.w.turn_value * self.draws.b19 * 0.5)
+
+    def after(self, s: TenFourState, me: int, lost: list[int], depth: int) -> float:
+        """Score a position reached by an action; search my own police move next."""
+        if s.phase == POLICE and s.turn == me and depth < 2:
+            best = -2 * WIN
+            for action in s.legal_actions():
+                child = s.clone()
+                events = child.apply(action)
+                more = lost + [int(e.data["seat"]) for e in events if e.kind == "lost_turn"]
+                best = max(best, self.after(child, me, more, depth + 1))
+            return best
+        return self.score(s, me, lost)
+
+
+def evaluate_actions(state: TenFourState, legal: Sequence[Action],
+                     weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """The score of each legal action for the player to move (higher is better)."""
+    ev = _Eval(state, weights)
+    me = state.current_player()
+    scores = []
+    for action in legal:
+        if state.phase == DECLARE and isinstance(action, DeclareTruck):
+            scores.append(ev.declare(state, action))
+            continue
+        child = state.clone()
+        events = child.apply(action)
+        lost = [int(e.data["seat"]) for e in events if e.kind == "lost_turn"]
+        scores.append(ev.after(child, me, lost, 0))
+    return scores
+
+
+def choose(state: TenFourState, legal: Sequence[Action], rng: Rng,
+           weights: Weights = DEFAULT_WEIGHTS) -> Action:
+    """The best action by `evaluate_actions`; the rng breaks exact ties."""
+    if len(legal) == 1:
+        return legal[0]
+    scores = evaluate_actions(state, legal, weights)
+    top = max(scores)
+    best = [a for a, v in zip(legal, scores, strict=True) if v >= top - 1e-9]
+    if len(best) == 1:
+        return best[0]
+    return best[int(rng.random() * len(best))]
+
+
+def strong_choice(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """The `strong` level (engine.players): the best action by `evaluate_actions`."""
+    if not isinstance(state, TenFourState):
+        raise TypeError("strong_choice plays 10-Four states only")
+    return choose(state, legal, rng)
