@@ -1,0 +1,1 @@
+"""cb-rig benchmarks and performance budget: `python -m bench` or `cbrig bench`."""

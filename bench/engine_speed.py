@@ -1,0 +1,66 @@
+"""Random legal self-play speed of every game, variant and player count."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from bench.stats import rnd
+
+# (game, variant, players): every configuration the rig offers.
+CONFIGS: tuple[tuple[str, str, int], ...] = (
+    ("tenfour", "standard", 3),
+    ("tenfour", "standard", 4),
+    ("tenfour", "two-player", 2),
+    ("bumpem", "standard", 2),
+    ("bumpem", "standard", 3),
+    ("bumpem", "standard", 4),
+)
+
+METHOD = (
+    "engine.selfplay.play with random legal choices and chance drawn from "
+    "random.Random(f'bench:{game}'), keep_events=False, games played back to back for a "
+    "fixed time budget after one warm-up game; steps = applied actions (chance + decisions)"
+)
+
+
+def config_key(game: str, variant: str, players: int) -> str:
+    return f"{game}/{variant}/{players}p"
+
+
+def measure_config(game_name: str, variant: str, players: int,
+                   budget: float) -> dict[str, Any]:
+    from engine.selfplay import play
+    from rig.games import build_game
+
+    game = build_game(game_name, players=players, variant=variant)
+    play(game, random.Random("bench:warm-up"), keep_events=False)
+    steps = games = unfinished = 0
+    started = time.perf_counter()
+    elapsed = 0.0
+    while elapsed < budget or games < 2:
+        result = play(game, random.Random(f"bench:{games}"), keep_events=False)
+        steps += result.steps
+        games += 1
+        unfinished += not result.finished
+        elapsed = time.perf_counter() - started
+    return {
+        "steps_per_second": rnd(steps / elapsed),
+        "games_per_second": rnd(games / elapsed),
+        "games": games,
+        "steps": steps,
+        "steps_per_game": rnd(steps / games),
+        "unfinished_games": unfinished,
+        "seconds": rnd(elapsed),
+    }
+
+
+def measure(quick: bool) -> dict[str, Any]:
+    budget = 0.4 if quick else 3.0
+    detail = {config_key(*c): measure_config(*c, budget=budget) for c in CONFIGS}
+    return {
+        "engine_steps_per_second": {k: v["steps_per_second"] for k, v in detail.items()},
+        "engine_games_per_second": {k: v["games_per_second"] for k, v in detail.items()},
+        "engine_detail": detail,
+    }

@@ -1,0 +1,242 @@
+"""Input to frame: one mock hardware event through the whole rig to the display.
+
+An :class:`rig.emulated.EmulatedRig` (the real Controller and RigLoop, manual clock)
+with its journal in a temporary directory (every accepted input is written and
+fsynced), drawing with :func:`rig.render.render` onto an
+:class:`hardware.display.OledDisplay` over luma's in-memory ``dummy`` device. The
+autopilot (:func:`rig.autopilot.gestures_for`) makes the events a table would make:
+knob turns and presses, spins, Mike cards presented and removed.
+
+For each event: t0 just before ``loop.step(event)``; t1 when ``display.show`` returns
+for the frame that event caused. Events that change nothing on screen (a card taken
+off the reader) hand no frame over and are counted apart. The parts are timed by
+wrapping the instance's methods: ``Controller.handle`` (engine + journal),
+``Journal.append`` (JSON + write + fsync), ``Controller.screen``, ``render`` and
+``display.show``; ``os.fsync`` itself is timed through a stand-in for the ``os`` module
+that ``rig.journal`` sees (restored afterwards).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench.stats import rnd, summary_ms
+
+# (game, variant, players, games in quick mode, games in the full run)
+RIG_CONFIGS: tuple[tuple[str, str | None, int, int, int], ...] = (
+    ("tenfour", "standard", 4, 1, 6),
+    ("tenfour", "two-player", 2, 1, 4),
+    ("bumpem", None, 4, 1, 3),
+)
+
+METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
+
+
+def _kind(event: Any) -> str:
+    return {"KnobTurn": "turn", "KnobPress": "press", "KnobSpin": "spin",
+            "CardPresented": "card_presented", "CardRemoved": "card_removed"}.get(
+        type(event).__name__, type(event).__name__)
+
+
+class _Timer:
+    """Accumulates time spent in wrapped callables during the current event."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = defaultdict(float)
+
+    def wrap(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        spent = self.spent
+        clock = time.perf_counter
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = clock()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                spent[name] += clock() - start
+
+        return timed
+
+    def take(self) -> dict[str, float]:
+        out = dict(self.spent)
+        self.spent.clear()
+        return out
+
+
+class _TimedOs:
+    """``os`` for ``rig.journal`` with ``fsync`` timed; everything else passes through."""
+
+    def __init__(self, timer: _Timer) -> None:
+        self._fsync = timer.wrap("fsync", os.fsync)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(os, name)
+
+    def fsync(self, fd: int) -> None:
+        self._fsync(fd)
+
+
+def play_game(game_name: str, variant: str | None, players: int, seed: int,
+              directory: Path, samples: dict[str, list[Any]]) -> None:
+    """Play one whole game through the rig, appending per-event timings to `samples`."""
+    from hardware.display import OledDisplay, dummy_device_factory
+    from rig.emulated import EmulatedRig
+    from rig.games import build_game
+    from rig.render import render
+    from rig.session import Session
+
+    game = build_game(game_name, players=players, variant=variant)
+    session = Session.start(game, directory / f"{game_name}-{players}-{seed}.jsonl",
+                            {"created": "bench"})
+    display = OledDisplay(dummy_device_factory())
+    display.open()
+    timer = _Timer()
+    handed: list[float] = []
+    show = timer.wrap("display", display.show)
+    render_timed = timer.wrap("render", render)
+
+    def draw(screen: Any) -> None:
+        show(render_timed(screen))
+        handed.append(time.perf_counter())
+
+    rig = EmulatedRig(session=session, seed=seed, draw=draw)
+    import rig.journal as journal_module
+
+    real_os = journal_module.os
+    journal_module.os = _TimedOs(timer)  # type: ignore[assignment]
+    try:
+        _drive(rig, session, display, timer, handed, seed, samples)
+    finally:
+        journal_module.os = real_os
+        session.close()
+
+
+def _drive(rig: Any, session: Any, display: Any, timer: _Timer, handed: list[float],
+           seed: int, samples: dict[str, list[Any]]) -> None:
+    from rig.autopilot import gestures_for
+
+    assert session.journal is not None
+    session.journal.append = timer.wrap("journal", session.journal.append)  # type: ignore[method-assign]
+    controller = rig.controller
+    controller.handle = timer.wrap("handle", controller.handle)  # type: ignore[method-assign]
+    controller.screen = timer.wrap("screen", controller.screen)  # type: ignore[method-assign]
+    loop = rig.loop
+    rng = random.Random(f"bench-rig:{seed}")
+    timer.take()
+    steps = 0
+    while not session.state.is_terminal():
+        for event in gestures_for(controller, rng):
+            handed.clear()
+            start = time.perf_counter()
+            loop.step(event)
+            end = time.perf_counter()
+            parts = timer.take()
+            kind = _kind(event)
+            if handed:
+                samples["input"].append((kind, handed[0] - start, parts))
+            else:
+                samples["no_frame"].append((kind, end - start, parts))
+            # Spin animation frames: each deadline is a Tick through the same loop.
+            while controller.animation is not None:
+                due = controller.next_deadline()
+                assert due is not None
+                rig.clock.now = max(rig.clock.now, due)
+                handed.clear()
+                start = time.perf_counter()
+                loop.step(_tick(rig.clock.now))
+                parts = timer.take()
+                if handed:
+                    samples["tick"].append(("tick", handed[0] - start, parts))
+            steps += 1
+            if steps > 50_000:
+                raise RuntimeError("the game did not end")
+    samples["display_sent"].append(display.stats.sent)
+    samples["display_skipped"].append(display.stats.skipped)
+
+
+def _tick(now: float) -> Any:
+    from rig.controller import Tick
+
+    return Tick(now)
+
+
+def _parts_summary(rows: list[tuple[str, float, dict[str, float]]]) -> dict[str, Any]:
+    names = ("handle", "journal", "fsync", "screen", "render", "display")
+    return {name: summary_ms([parts.get(name, 0.0) for _, _, parts in rows]) for name in names}
+
+
+def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
+    samples: dict[str, list[Any]] = defaultdict(list)
+    per_config: dict[str, Any] = {}
+    base = Path(tempfile.mkdtemp(prefix="cbrig-bench-", dir=journal_dir))
+    try:
+        for game_name, variant, players, quick_games, full_games in RIG_CONFIGS:
+            mine: dict[str, list[Any]] = defaultdict(list)
+            for seed in range(quick_games if quick else full_games):
+                play_game(game_name, variant, players, seed, base, mine)
+            key = f"{game_name}/{variant or 'standard'}/{players}p"
+            per_config[key] = {
+                "input_to_frame_ms": summary_ms([t for _, t, _ in mine["input"]]),
+                "games": quick_games if quick else full_games,
+            }
+            for name, rows in mine.items():
+                samples[name].extend(rows)
+        fs_type = _filesystem(base)
+    finally:
+        for path in base.iterdir():
+            path.unlink()
+        base.rmdir()
+
+    inputs = samples["input"]
+    total = sum(t for _, t, _ in inputs)
+    journal_total = sum(parts.get("journal", 0.0) for _, _, parts in inputs)
+    journaled = [(k, t, p) for k, t, p in inputs if p.get("journal")]
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    for kind, seconds, _ in inputs:
+        by_kind[kind].append(seconds)
+    overall = summary_ms([t for _, t, _ in inputs])
+    journal = summary_ms([p["journal"] for _, _, p in journaled])
+    fsync_total = sum(parts.get("fsync", 0.0) for _, _, parts in inputs)
+    without_fsync = [t - p.get("fsync", 0.0) for _, t, p in inputs]
+    return {
+        "input_to_frame_ms": overall,
+        "input_to_frame_by_event_ms": {k: summary_ms(v) for k, v in sorted(by_kind.items())},
+        "input_to_frame_by_game_ms": per_config,
+        "input_to_frame_parts_ms": _parts_summary(inputs),
+        "journal_append_ms": journal,
+        "fsync_ms": summary_ms([p["fsync"] for _, _, p in journaled if "fsync" in p]),
+        "journal_share_of_input_to_frame": rnd(journal_total / total) if total else 0.0,
+        "fsync_share_of_input_to_frame": rnd(fsync_total / total) if total else 0.0,
+        "input_to_frame_without_fsync_ms": summary_ms(without_fsync),
+        "journal_share_of_journaled_inputs_p50": rnd(
+            sorted(p["journal"] / t for _, t, p in journaled)[len(journaled) // 2])
+        if journaled else 0.0,
+        "journaled_inputs": len(journaled),
+        "events_without_new_frame_ms": summary_ms([t for _, t, _ in samples["no_frame"]]),
+        "spin_animation_tick_to_frame_ms": summary_ms([t for _, t, _ in samples["tick"]]),
+        "journal_filesystem": fs_type,
+        "display_frames_sent": sum(samples["display_sent"]),
+        "display_frames_skipped_identical": sum(samples["display_skipped"]),
+    }
+
+
+def _filesystem(path: Path) -> str:
+    """The mount's filesystem type (fsync on tmpfs is free; on ext4 it is not)."""
+    best, kind = "", "unknown"
+    real = os.path.realpath(path)
+    try:
+        with open("/proc/mounts", encoding="utf-8") as f:
+            for line in f:
+                parts = line.split()
+                if len(parts) >= 3 and real.startswith(parts[1]) and len(parts[1]) > len(best):
+                    best, kind = parts[1], parts[2]
+    except OSError:
+        pass
+    return kind
