@@ -8,6 +8,7 @@ the journal closed and "RIG OFF" left on the display.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 import signal
@@ -75,7 +76,20 @@ class Daemon:
             self.app.controller = self._start_game(self._defaults())
             self.app.menu = None
         self.loop.refresh()
+        self._handle_signals()
         self.notifier.ready(status=self._status_text())
+
+    def _handle_signals(self) -> None:
+        """SIGTERM and SIGINT become a Stop event, handled like any other (before READY,
+        so a service manager's stop right after start is never lost)."""
+        loop = self.loop
+        assert loop is not None
+
+        def on_signal(signum: int, frame: object) -> None:
+            loop.post(Stop())
+
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
 
     def _defaults(self) -> SetupChoice:
         game = self.config.game
@@ -165,7 +179,7 @@ class Daemon:
         display_driver = cfg.display.driver
         hw_config = config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display)
         if display_driver == "png":
-            hw_config.display_driver = "none"
+            hw_config = dataclasses.replace(hw_config, display_driver="none")
         hardware = build_real(hw_config, emit)
         if display_driver == "png":
             from hardware.display.terminal import PngDisplay
@@ -235,13 +249,17 @@ class Daemon:
         from rig.render import render
 
         self.notifier.stopping()
-        goodbye = render(Screen(title="CB RIG", big="RIG OFF",
-                                lines=("ADIOS, good buddies.", "Game saved."),
-                                footer="power off is safe"))
+        goodbye = render(goodbye_screen())
         if self.app is not None and self.app.controller is not None:
             self.app.controller.session.close()
         if self.hardware is not None:
             self.hardware.close(goodbye)
+
+
+def goodbye_screen() -> Screen:
+    """What stays on the OLED after the daemon stops."""
+    return Screen(title="CB RIG", big="RIG OFF", lines=("ADIOS, good buddies.", "Game saved."),
+                  footer="power off is safe")
 
 
 def load_card_map(path: Path) -> dict[str, str]:
@@ -270,14 +288,6 @@ def run_daemon(config: RigConfig, autoplay: int | None = None) -> int:
         print(f"cbrig run: cannot start: {exc}", file=sys.stderr)
         daemon.stop()
         return 1
-    assert daemon.loop is not None
-    loop = daemon.loop
-
-    def on_signal(signum: int, frame: object) -> None:
-        loop.post(Stop())
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
     try:
         daemon.serve()
     finally:
