@@ -94,14 +94,25 @@ class _Tables:
         self.band: dict[str, list[tuple[int, float]]] = {
             name: [(spin.value, float(p)) for spin, p in outcomes]
             for name, outcomes in g.band_outcomes.items()}
-        self.hammer_dist = self.band["lo"] if "lo" in self.band else []
+        self.hammer_dist = self.band.get("lo", [])
         self.cards = [(c.band, c.extra, c.break_one_nine) for c in g.cards]
         self.full_pile = [c.copies for c in g.cards]
-        # Smokey destinations from every location: (highway index or -1, into_trap).
-        self.routes: dict[str, list[tuple[int, bool]]] = {
-            loc: [(board.index.get(r.to, -1), r.into_trap) for r in routes]
-            for loc, routes in g.smokey_routes.items()}
-        self.trap_entry_catches = bool(g.options["trap_catches_on_entry"])
+        # Smokey destinations from every location: the highway spaces a Smokey ending
+        # there catches trucks on (none from a short cut, nor from a trap unless the
+        # trap_catches_on_entry option says trucks already on its spaces are caught).
+        entry = bool(g.options["trap_catches_on_entry"])
+        self.routes: dict[str, list[frozenset[int]]] = {}
+        for loc, routes in g.smokey_routes.items():
+            found = []
+            for r in routes:
+                at = board.index.get(r.to)
+                if at is not None:
+                    found.append(frozenset(((at - 1) % self.n, at, (at + 1) % self.n)))
+                elif r.into_trap and entry:
+                    found.append(frozenset(self.trap_spaces[r.to]))
+                else:
+                    found.append(frozenset())
+            self.routes[loc] = found
         self.immune = bool(g.options["sidelined_immune"])
 
 
@@ -247,20 +258,13 @@ class _Eval:
         police = s.police
         if any(police[p] == PARK for p in g.police):
             return  # the next police moves are releases: no catches (by default)
-        # Each police option's caught trucks (as a set of seats' truck lists).
+        road = [(truck, self._loc(s, truck)) for truck in range(len(s.pos))
+                if s.pos[truck] < n and not (s.side[truck] and t.immune)]
+        # The trucks each police option would catch.
         hits: list[list[int]] = []
         for smokey in SMOKEYS:
-            for at, into_trap in t.routes.get(police[smokey], ()):
-                if at < 0:
-                    hits.append([])
-                    continue
-                found = []
-                for truck in range(len(s.pos)):
-                    if s.pos[truck] >= n or (s.side[truck] and t.immune):
-                        continue
-                    if (self._loc(s, truck) - at) % n in (0, 1, n - 1):
-                        found.append(truck)
-                hits.append(found)
+            for spaces in t.routes.get(police[smokey], ()):
+                hits.append([truck for truck, where in road if where in spaces])
         if BEAR in police:
             hits.extend([] for _ in range(len(t.bear_route) - 1))
         if not hits:
