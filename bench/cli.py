@@ -1,0 +1,32 @@
+"""Arguments shared by `python -m bench` and `cbrig bench`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+SECTION_NAMES = ("engine", "input_to_frame", "frame_render", "daemon")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true",
+                        help="short run for CI (well under a minute)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--only", action="append", choices=SECTION_NAMES, default=None,
+                        help="run only this section (repeatable); no target check")
+    parser.add_argument("--journal-dir", type=Path, default=None,
+                        help="where the input-to-frame journal goes (default: the temp "
+                             "dir; put it on the filesystem the rig's state lives on)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bench.runner import run as run_bench
+    from bench.runner import summary
+
+    report = run_bench(quick=args.quick, only=args.only, journal_dir=args.journal_dir)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(summary(report))
+    return 0

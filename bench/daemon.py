@@ -1,0 +1,339 @@
+"""The daemon as systemd sees it: `cbrig run --config FILE` on mock hardware.
+
+* start_to_ready_seconds: wall time from just before the process is spawned to the
+  READY=1 datagram arriving on a NOTIFY_SOCKET we bind (then SIGTERM). Median of several
+  runs, from a fresh state directory (setup menu) and resuming a game in progress
+  (replaying a journal of a 10-Four game part-way through).
+* import_seconds: one extra run under PYTHONPROFILEIMPORTTIME=1 lists every module the
+  daemon imported by READY; a fresh interpreter then imports exactly those (top-level
+  ones, in order) and the wall time is taken, without the profiler's overhead.
+  interpreter_startup_seconds is `python -c pass` for comparison.
+* rss_mb: VmRSS from /proc/<pid>/status of the READY daemon resumed mid-game; the peak
+  (VmHWM) of the same, and the peak RSS (ru_maxrss from wait4) of a whole game played by
+  `cbrig run --autoplay SEED`.
+* idle_cpu_percent: CPU time (sum over threads of /proc/<pid>/task/*/schedstat, ns;
+  utime+stime ticks where schedstat is missing) used by the READY daemon over a window
+  with no input, as a percentage of one core; wakeups are the context switches of all
+  its threads over the same window.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from bench.stats import median, rnd
+
+METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
+READY_TIMEOUT = 30.0
+
+CONFIG = """\
+[game]
+name = "tenfour"
+players = 4
+levels = ["human", "human", "human", "human"]
+
+[pins]
+backend = "mock"
+
+[reader]
+type = "none"
+
+[display]
+driver = "none"
+
+[state]
+directory = "{state}"
+
+[daemon]
+log_level = "warning"
+"""
+
+
+def cbrig_command() -> list[str]:
+    """The installed `cbrig` script beside this interpreter, else `python -m rig.cli`."""
+    script = Path(sys.executable).parent / "cbrig"
+    if script.exists():
+        return [str(script)]
+    found = shutil.which("cbrig")
+    return [found] if found else [sys.executable, "-m", "rig.cli"]
+
+
+class Workdir:
+    """A temporary state directory, config file and notify socket."""
+
+    def __init__(self) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="cbrig-bench-"))
+        self.state = self.root / "state"
+        self.config = self.root / "config.toml"
+        self.config.write_text(CONFIG.format(state=self.state), encoding="utf-8")
+        self.socket_path = str(self.root / "notify")
+
+    def reset_state(self, journal: Path | None = None) -> None:
+        shutil.rmtree(self.state, ignore_errors=True)
+        self.state.mkdir(parents=True)
+        if journal is not None:
+            shutil.copy(journal, self.state / "current.jsonl")
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def notify_socket(path: str) -> Iterator[socket.socket]:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    try:
+        sock.bind(path)
+        yield sock
+    finally:
+        sock.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+
+
+class Started:
+    """A daemon that reached READY=1."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], seconds: float) -> None:
+        self.proc = proc
+        self.seconds = seconds
+
+    def stop(self) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait()
+
+
+def start_daemon(work: Workdir, extra_env: dict[str, str] | None = None,
+                 stderr: Any = subprocess.DEVNULL) -> Started:
+    env = dict(os.environ, NOTIFY_SOCKET=work.socket_path, **(extra_env or {}))
+    env.pop("WATCHDOG_USEC", None)
+    env.pop("WATCHDOG_PID", None)
+    with notify_socket(work.socket_path) as sock:
+        sock.settimeout(READY_TIMEOUT)
+        started = time.perf_counter()
+        proc = subprocess.Popen([*cbrig_command(), "run", "--config", str(work.config)],
+                                env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            while True:
+                message = sock.recv(4096)
+                if b"READY=1" in message.split(b"\n"):
+                    return Started(proc, time.perf_counter() - started)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+
+
+def mid_game_journal(directory: Path, inputs: int = 80) -> Path:
+    """A 10-Four 4-player journal `inputs` inputs in (random legal self-play)."""
+    import random
+
+    from engine.selfplay import random_choice, sample_chance
+    from rig.games import build_game
+    from rig.session import Session
+
+    game = build_game("tenfour", players=4, variant="standard")
+    path = directory / "mid-game.jsonl"
+    session = Session.start(game, path, {"created": "bench", "levels": ["human"] * 4,
+                                         "hints": False})
+    rng = random.Random("bench:mid-game")
+    for _ in range(inputs):
+        state = session.state
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            action = sample_chance(state.chance_outcomes(), rng)
+        else:
+            action = random_choice(state, state.legal_actions(), rng)
+        session.apply(action)
+    session.close()
+    return path
+
+
+def _status(pid: int) -> dict[str, int]:
+    out: dict[str, int] = {}
+    with open(f"/proc/{pid}/status", encoding="utf-8") as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            if key in ("VmRSS", "VmHWM", "Threads", "voluntary_ctxt_switches",
+                       "nonvoluntary_ctxt_switches"):
+                out[key] = int(value.split()[0])
+    return out
+
+
+def _cpu_and_wakeups(pid: int) -> tuple[float, int, str]:
+    """(CPU seconds, context switches) summed over the process's threads."""
+    cpu = 0.0
+    switches = 0
+    source = "schedstat"
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        base = f"/proc/{pid}/task/{tid}"
+        try:
+            with open(f"{base}/schedstat", encoding="ascii") as f:
+                cpu += int(f.read().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            source = "stat"
+            with open(f"{base}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        with open(f"{base}/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith(("voluntary_ctxt", "nonvoluntary_ctxt")):
+                    switches += int(line.split(":")[1])
+    return cpu, switches, source
+
+
+def idle_cpu(pid: int, window: float) -> dict[str, Any]:
+    time.sleep(0.3)  # let start-up stragglers (the first frame, logging) finish
+    cpu0, sw0, source = _cpu_and_wakeups(pid)
+    wall0 = time.perf_counter()
+    time.sleep(window)
+    cpu1, sw1, _ = _cpu_and_wakeups(pid)
+    wall = time.perf_counter() - wall0
+    return {
+        "idle_cpu_percent": rnd(100 * (cpu1 - cpu0) / wall),
+        "idle_wakeups_per_second": rnd((sw1 - sw0) / wall),
+        "idle_window_seconds": rnd(wall),
+        "idle_cpu_source": source,
+        "threads": _status(pid).get("Threads", 0),
+    }
+
+
+def import_profile(work: Workdir) -> dict[str, Any]:
+    """Which modules the daemon imports by READY, and what importing them costs."""
+    work.reset_state()
+    err_path = work.root / "importtime.txt"
+    with open(err_path, "wb") as err:
+        daemon = start_daemon(work, {"PYTHONPROFILEIMPORTTIME": "1"}, stderr=err)
+        daemon.stop()
+    top: list[tuple[str, int]] = []
+    total_self = 0
+    for line in err_path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if not line.startswith("import time:") or "self [us]" in line:
+            continue
+        self_us, cumulative, name = line[len("import time:"):].split("|", 2)
+        total_self += int(self_us)
+        if name.startswith("  "):
+            continue  # nested: counted in its parent's cumulative
+        top.append((name.strip(), int(cumulative)))
+    modules = [name for name, _ in top]
+    code = (
+        "import importlib, sys, time\n"
+        f"mods = {modules!r}\n"
+        "t = time.perf_counter()\n"
+        "for m in mods:\n"
+        "    try:\n"
+        "        importlib.import_module(m)\n"
+        "    except Exception:\n"
+        "        pass\n"
+        "print(time.perf_counter() - t, len(sys.modules))\n"
+    )
+    runs = []
+    count = 0
+    for _ in range(3):
+        result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                check=True)
+        seconds, count_text = result.stdout.split()
+        runs.append(float(seconds))
+        count = int(count_text)
+    startup = []
+    for _ in range(3):
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        startup.append(time.perf_counter() - t)
+    heaviest = sorted(top, key=lambda item: -item[1])[:10]
+    return {
+        "import_seconds": rnd(median(runs)),
+        "import_modules_loaded": count,
+        "import_seconds_under_importtime": rnd(total_self / 1e6),
+        "import_heaviest_ms": {name: rnd(us / 1000) for name, us in heaviest},
+        "interpreter_startup_seconds": rnd(median(startup)),
+    }
+
+
+def autoplay_peak(work: Workdir, seed: int = 1) -> dict[str, Any]:
+    """A whole game played by the daemon itself; its peak RSS and duration."""
+    work.reset_state()
+    started = time.perf_counter()
+    proc = subprocess.Popen([*cbrig_command(), "run", "--config", str(work.config),
+                             "--autoplay", str(seed)], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"})
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    games = list((work.state / "games").glob("*.jsonl"))
+    inputs = sum(1 for _ in games[0].open(encoding="utf-8")) - 1 if games else 0
+    return {
+        "autoplay_peak_rss_mb": rnd(usage.ru_maxrss / 1024),
+        "autoplay_seconds": rnd(time.perf_counter() - started),
+        "autoplay_inputs": inputs,
+        "autoplay_exit_code": proc.returncode,
+    }
+
+
+def measure(quick: bool) -> dict[str, Any]:
+    runs = 3 if quick else 7
+    window = 2.0 if quick else 10.0
+    work = Workdir()
+    try:
+        journal = mid_game_journal(work.root)
+        fresh = []
+        for _ in range(runs):
+            work.reset_state()
+            daemon = start_daemon(work)
+            fresh.append(daemon.seconds)
+            fresh_rss = _status(daemon.proc.pid)["VmRSS"]
+            daemon.stop()
+        resumed = []
+        for i in range(runs):
+            work.reset_state(journal)
+            daemon = start_daemon(work)
+            resumed.append(daemon.seconds)
+            if i < runs - 1:
+                daemon.stop()
+        try:
+            status = _status(daemon.proc.pid)
+            idle = idle_cpu(daemon.proc.pid, window)
+        finally:
+            exit_code = daemon.stop()
+        out: dict[str, Any] = {
+            "start_to_ready_seconds": rnd(median(fresh)),
+            "start_to_ready_runs": [rnd(s) for s in fresh],
+            "start_to_ready_resume_seconds": rnd(median(resumed)),
+            "start_to_ready_resume_runs": [rnd(s) for s in resumed],
+            "rss_mb": rnd(status["VmRSS"] / 1024),
+            "rss_peak_mb": rnd(status["VmHWM"] / 1024),
+            "rss_setup_menu_mb": rnd(fresh_rss / 1024),
+            **idle,
+            "daemon_exit_code_on_sigterm": exit_code,
+            "daemon_command": [*cbrig_command(), "run", "--config", "<mock config>"],
+            "mock_config": CONFIG.format(state="<temp dir>"),
+        }
+        out.update(import_profile(work))
+        out.update(autoplay_peak(work))
+        return out
+    finally:
+        work.cleanup()
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure("--quick" in sys.argv), indent=2))

@@ -1,0 +1,93 @@
+"""Frame render time per screen kind: `rig.render.render(Screen)` -> 128x64 image.
+
+The screens are the rig's own: the setup menu from ``SetupMenu``; the others are
+collected from seeded 10-Four games played through an ``EmulatedRig`` (no journal), the
+first of each kind drawn: a draw prompt, a spin animation frame, a truck-move menu, a
+police menu (BREAK ONE NINE), an alert (inverted; a BEAR BITE when one came up) and the winner (the
+"10-4, WINNER!" alert). Each is rendered
+once to warm the glyph cache, then timed in batches; the figure is the median batch
+mean, with the best batch beside it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from bench.stats import median, rnd
+
+KINDS = ("setup_menu", "draw_prompt", "spin_animation", "move_menu", "police_menu",
+         "alert", "winner")
+METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
+
+
+def collect_screens(max_games: int = 40) -> dict[str, Any]:
+    """One Screen of each kind from the real controller."""
+    from rig.autopilot import gestures_for
+    from rig.emulated import new_emulated_rig
+    from rig.setup_menu import SetupMenu
+
+    found: dict[str, Any] = {"setup_menu": SetupMenu().screen()}
+    for seed in range(max_games):
+        current: dict[str, Any] = {}
+
+        def classify(screen: Any, current: dict[str, Any] = current) -> None:
+            rig = current.get("rig")
+            if rig is None:
+                return
+            controller = rig.controller
+            state = controller.session.state
+            if state.is_terminal():
+                kind = "winner" if controller.animation is None else ""
+            elif screen.alert:
+                kind = "alert"
+                if "BEAR" in screen.title and "BEAR" not in found.get(kind, screen).title:
+                    found.pop(kind)  # a BEAR BITE is the alert that matters most
+            elif controller.animation is not None:
+                kind = "spin_animation"
+            elif state.is_chance_node():
+                kind = "draw_prompt" if state.prompt().kind == "draw" else ""
+            else:
+                prompt = state.prompt().kind
+                kind = "police_menu" if prompt == "police" else "move_menu"
+                if not screen.menu:
+                    kind = ""
+            if kind and kind not in found:
+                found[kind] = screen
+
+        rig = new_emulated_rig("tenfour", 4, seed=seed, draw=classify)
+        current["rig"] = rig
+        rng = random.Random(f"bench-frames:{seed}")
+        while not rig.session.state.is_terminal():
+            for gesture in gestures_for(rig.controller, rng):
+                rig.loop.step(gesture)
+                rig.settle()
+        if all(kind in found for kind in KINDS) and "BEAR" in found["alert"].title:
+            break
+    return found
+
+
+def measure(quick: bool) -> dict[str, Any]:
+    from rig.render import render
+
+    screens = collect_screens()
+    batches, per_batch = (5, 40) if quick else (15, 200)
+    out: dict[str, Any] = {}
+    detail: dict[str, Any] = {}
+    for kind in KINDS:
+        screen = screens.get(kind)
+        if screen is None:
+            out[kind] = None
+            continue
+        render(screen)
+        means = []
+        for _ in range(batches):
+            start = time.perf_counter()
+            for _ in range(per_batch):
+                render(screen)
+            means.append((time.perf_counter() - start) / per_batch)
+        out[kind] = rnd(median(means) * 1000)
+        detail[kind] = {"best_ms": rnd(min(means) * 1000), "renders": batches * per_batch,
+                        "text": screen.text().splitlines()[:3]}
+    return {"frame_render_ms": out, "frame_render_detail": detail}

@@ -1,0 +1,135 @@
+"""Run every measurement and assemble the one JSON report."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bench import daemon, engine_speed, frames, latency
+from bench.machine import machine_info, pin_to_one_core
+from bench.stats import rnd
+
+TARGETS: dict[str, tuple[str, float, str]] = {
+    # figure -> (comparison, limit, what it is)
+    "engine_steps_per_second.tenfour": (">=", 50_000, "10-Four random self-play steps/s"),
+    "input_to_frame_ms.p99": ("<", 2.0, "input to frame handed to the display, p99 ms"),
+    "start_to_ready_seconds": ("<", 1.0, "process start to READY=1, s"),
+    "idle_cpu_percent": ("<", 0.2, "CPU of the READY daemon with no input, % of a core"),
+    "rss_mb": ("<", 60.0, "resident memory of the daemon mid-game, MB"),
+}
+
+PI_ZERO_2W_FACTOR = 10.0
+"""A Pi Zero 2 W core is roughly ten times slower than a desktop core."""
+
+SECTIONS: tuple[tuple[str, Callable[..., dict[str, Any]], str], ...] = (
+    ("engine", engine_speed.measure, engine_speed.METHOD),
+    ("input_to_frame", latency.measure, latency.METHOD),
+    ("frame_render", frames.measure, frames.METHOD),
+    ("daemon", daemon.measure, daemon.METHOD),
+)
+
+
+def _check(report: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, (op, limit, what) in TARGETS.items():
+        if key.startswith("engine_steps_per_second."):
+            game = key.split(".", 1)[1]
+            values = [v for k, v in report["engine_steps_per_second"].items()
+                      if k.startswith(game + "/")]
+            value = min(values)
+        elif "." in key:
+            outer, inner = key.split(".", 1)
+            value = report[outer][inner]
+        else:
+            value = report[key]
+        met = value >= limit if op == ">=" else value < limit
+        out[key] = {"value": value, "target": f"{op} {limit:g}", "met": met, "what": what}
+    return out
+
+
+def pi_zero_estimate(report: dict[str, Any]) -> dict[str, Any]:
+    """CPU-bound figures scaled by PI_ZERO_2W_FACTOR. fsync is storage, not CPU: it is
+    carried over unscaled as this machine's figure, to be measured on the Pi's SD card."""
+    f = PI_ZERO_2W_FACTOR
+    without = report["input_to_frame_without_fsync_ms"]
+    fsync = report["fsync_ms"]
+    return {
+        "factor": f,
+        "engine_steps_per_second": {k: rnd(v / f) for k, v in
+                                    report["engine_steps_per_second"].items()},
+        "input_to_frame_cpu_ms_p99": rnd(without["p99"] * f),
+        "input_to_frame_ms_p99_plus_this_disk_fsync": rnd(without["p99"] * f + fsync["p99"]),
+        "input_to_frame_ms_p50_plus_this_disk_fsync": rnd(without["p50"] * f + fsync["p50"]),
+        "frame_render_ms": {k: (rnd(v * f) if v is not None else None)
+                            for k, v in report["frame_render_ms"].items()},
+        "start_to_ready_seconds": rnd(report["start_to_ready_seconds"] * f),
+        "idle_cpu_percent": rnd(report["idle_cpu_percent"] * f),
+        "rss_mb": report["rss_mb"],
+        "note": "CPU-bound figures x factor; fsync left at this machine's disk figure; "
+                "RSS about the same (64-bit Pi OS) or smaller (32-bit)",
+    }
+
+
+def run(quick: bool = False, only: list[str] | None = None,
+        journal_dir: Path | None = None) -> dict[str, Any]:
+    pinned = pin_to_one_core()
+    started = time.perf_counter()
+    report: dict[str, Any] = {
+        "cbrig_bench": 1,
+        "mode": "quick" if quick else "full",
+        "when": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "machine": machine_info(pinned),
+    }
+    methods: dict[str, str] = {}
+    timings: dict[str, float] = {}
+    for name, measure, method in SECTIONS:
+        if only and name not in only:
+            continue
+        t = time.perf_counter()
+        if name == "input_to_frame":
+            report.update(measure(quick, journal_dir=journal_dir))
+        else:
+            report.update(measure(quick))
+        timings[name] = rnd(time.perf_counter() - t)
+        methods[name] = " ".join(method.split())
+    report["method"] = {
+        **methods,
+        "single_core": "the benchmark process is pinned to one CPU with "
+                       "sched_setaffinity; the daemons it starts inherit the pin",
+    }
+    if not only:
+        report["targets"] = _check(report)
+        report["pi_zero_2w_estimate"] = pi_zero_estimate(report)
+    report["bench_seconds"] = {**timings, "total": rnd(time.perf_counter() - started)}
+    report["machine"]["load_average_after"] = [round(x, 2) for x in os.getloadavg()]
+    return report
+
+
+def summary(report: dict[str, Any]) -> str:
+    """A few lines for a person; --json gives everything."""
+    lines = [f"cb-rig bench ({report['mode']}) on {report['machine']['cpu_model']}, "
+             f"Python {report['machine']['python']}, pinned to CPU "
+             f"{report['machine']['pinned_cpu']}"]
+    for key, value in report.get("engine_steps_per_second", {}).items():
+        games = report["engine_games_per_second"][key]
+        lines.append(f"  engine {key:<24} {value:>10,.0f} steps/s {games:>8,.1f} games/s")
+    if "input_to_frame_ms" in report:
+        ttf = report["input_to_frame_ms"]
+        cpu = report["input_to_frame_without_fsync_ms"]
+        lines.append(f"  input to frame          p50 {ttf['p50']} ms  p99 {ttf['p99']} ms "
+                     f"(fsync share {report['fsync_share_of_input_to_frame']:.0%}; "
+                     f"without fsync p50 {cpu['p50']} p99 {cpu['p99']} ms)")
+    for kind, ms in report.get("frame_render_ms", {}).items():
+        lines.append(f"  render {kind:<16} {ms} ms")
+    for key in ("start_to_ready_seconds", "start_to_ready_resume_seconds", "import_seconds",
+                "rss_mb", "idle_cpu_percent", "idle_wakeups_per_second"):
+        if key in report:
+            lines.append(f"  {key:<30} {report[key]}")
+    for key, check in report.get("targets", {}).items():
+        mark = "met " if check["met"] else "MISS"
+        lines.append(f"  [{mark}] {key} = {check['value']} (target {check['target']})")
+    return "\n".join(lines)
