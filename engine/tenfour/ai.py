@@ -114,6 +114,17 @@ class _Tables:
                     found.append(frozenset())
             self.routes[loc] = found
         self.immune = bool(g.options["sidelined_immune"])
+        self._draws: dict[tuple[int, ...], _Draws] = {}
+
+    def draws(self, pile: Sequence[int]) -> _Draws:
+        """The steps distribution of a card turn for this pile (memoised)."""
+        key = tuple(pile)
+        found = self._draws.get(key)
+        if found is None:
+            if len(self._draws) >= 4096:
+                self._draws.clear()
+            found = self._draws[key] = _Draws(self, key)
+        return found
 
 
 _CACHE: WeakKeyDictionary[TenFourGame, _Tables] = WeakKeyDictionary()
@@ -153,7 +164,7 @@ class _Eval:
     def __init__(self, state: TenFourState, w: Weights) -> None:
         self.t = _tables(state.g)
         self.w = w
-        self.draws = _Draws(self.t, state.pile)
+        self.draws = self.t.draws(state.pile)
 
     # -- the position ------------------------------------------------------------------
 
@@ -166,7 +177,7 @@ class _Eval:
         t = self.t
         w = self.w
         n = t.n
-        caught = self._catch_map(s)
+        penalty = self._penalties(s)
         values = []
         for seat in range(g.num_players):
             v = 0.0
@@ -174,7 +185,7 @@ class _Eval:
                 v -= max(0, n - s.pos[truck])
             turns_lost = lost.count(seat) + (1 if s.lose[seat] else 0)
             v -= w.turn_value * turns_lost
-            v += w.landing * self._next_move(s, seat, caught)
+            v += w.landing * self._next_move(s, seat, penalty)
             values.append(v)
         if w.police_risk:
             self._police_threat(s, values)
@@ -199,50 +210,64 @@ class _Eval:
                     caught[i] = True
         return caught
 
-    def _gain(self, s: TenFourState, truck: int, d: int, caught: list[bool]) -> float:
-        """Quality of moving `truck` d steps: progress less the costs where it ends."""
+    def _penalties(self, s: TenFourState) -> list[float]:
+        """Cost of a move ending on each highway space: a catch, a Hammer Up curve."""
+        t = self.t
+        w = self.w
+        caught = self._catch_map(s)
+        return [w.turn_value * c + w.hammer * h for c, h in zip(caught, t.on_curve, strict=True)]
+
+    def _gains(self, s: TenFourState, truck: int, dist: Sequence[tuple[int, float]],
+               penalty: list[float]) -> list[float]:
+        """Quality of moving `truck` each step count of `dist`: the progress less the
+        cost where it ends; nothing if the Bear forbids it; no waste past home."""
         t = self.t
         n = t.n
         loc = (s.g.truck_start[truck] + s.pos[truck]) % n
         bear = s.police.get(BEAR, PARK)
-        if d >= t.bear_limit and bear != PARK and t.bear_route.get(bear) == t.route_of[loc]:
-            return 0.0
+        limit = (t.bear_limit if bear != PARK and t.bear_route.get(bear) == t.route_of[loc]
+                 else 1 << 30)
         left = n - s.pos[truck]
-        if d >= left:
-            return float(left)
-        at = (loc + d) % n
-        gain = float(d)
-        if caught[at]:
-            gain -= self.w.turn_value
-        if t.on_curve[at]:
-            gain -= self.w.hammer
-        return gain
+        out = []
+        for d, _ in dist:
+            if d >= limit:
+                out.append(0.0)
+            elif d >= left:
+                out.append(float(left))
+            else:
+                out.append(d - penalty[(loc + d) % n])
+        return out
 
     def _expected(self, s: TenFourState, trucks: Sequence[int],
-                  dist: Sequence[tuple[int, float]], caught: list[bool]) -> float:
+                  dist: Sequence[tuple[int, float]], penalty: list[float]) -> float:
+        """Expected quality of the move, the owner picking the truck after the spin."""
+        rows = [self._gains(s, truck, dist, penalty) for truck in trucks]
+        best = rows[0]
+        for row in rows[1:]:
+            best = [max(a, b) for a, b in zip(best, row, strict=True)]
         total = 0.0
-        for d, p in dist:
-            total += p * max(self._gain(s, truck, d, caught) for truck in trucks)
+        for (_, p), g in zip(dist, best, strict=True):
+            total += p * g
         return total
 
-    def _next_move(self, s: TenFourState, seat: int, caught: list[bool]) -> float:
+    def _next_move(self, s: TenFourState, seat: int, penalty: list[float]) -> float:
         """Expected quality of the seat's next move, choosing the truck as it may."""
         t = self.t
         movable = [tr for tr in s.g.seat_trucks[seat] if s.pos[tr] < t.n]
         if not movable:
             return 0.0
-        if s.turn == seat and s.phase not in (DECLARE,) and s.truck >= 0:
+        if s.turn == seat and s.phase != DECLARE and s.truck >= 0:
             movable = [s.truck]
         on_curve = [tr for tr in movable if t.on_curve[self._loc(s, tr)]]
         card = self.w.b19_bonus * self.w.turn_value * self.draws.b19 * 0.5
         if not on_curve:
-            return self._expected(s, movable, self.draws.dist, caught) + card
+            return self._expected(s, movable, self.draws.dist, penalty) + card
         options = []
         for tr in movable:
             if tr in on_curve:
-                options.append(self._expected(s, [tr], t.hammer_dist, caught))
+                options.append(self._expected(s, [tr], t.hammer_dist, penalty))
             else:
-                options.append(self._expected(s, [tr], self.draws.dist, caught) + card)
+                options.append(self._expected(s, [tr], self.draws.dist, penalty) + card)
         return max(options)
 
     def _loc(self, s: TenFourState, truck: int) -> int:
@@ -298,10 +323,10 @@ class _Eval:
         """A two-player declaration, by the expected quality of that truck's move."""
         t = self.t
         truck = s.g.truck_index[action.truck]
-        caught = self._catch_map(s)
+        penalty = self._penalties(s)
         if action.hammer:
-            return self._expected(s, [truck], t.hammer_dist, caught)
-        return (self._expected(s, [truck], self.draws.dist, caught)
+            return self._expected(s, [truck], t.hammer_dist, penalty)
+        return (self._expected(s, [truck], self.draws.dist, penalty)
                 + self.w.b19_bonus * self.w.turn_value * self.draws.b19 * 0.5)
 
     def after(self, s: TenFourState, me: int, lost: list[int], depth: int) -> float:
