@@ -1,0 +1,52 @@
+"""`cbrig selftest`: check each knob, button, the reader, the display and the buzzer."""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=None)
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds to wait for each part")
+
+
+def run(args: argparse.Namespace) -> int:
+    from hardware.devices import build_real, config_from_sections
+    from rig.config import ConfigError, load_config
+    from rig.render import render
+    from rig.screen import Screen
+    from rig.selftest import run_checks
+
+    try:
+        cfg = load_config(args.config)
+    except (ConfigError, OSError) as exc:
+        print(f"cbrig selftest: {exc}", file=sys.stderr)
+        return 78
+    events: queue.Queue[object] = queue.Queue()
+    try:
+        hw = build_real(config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display),
+                        events.put)
+    except Exception as exc:
+        print(f"cbrig selftest: cannot set up the hardware: {exc}", file=sys.stderr)
+        return 1
+    hw.start()
+    try:
+        hw.display.show(render(Screen(title="SELF TEST", big="8888888",
+                                      lines=("If you can read this,", "the display works."))))
+        hw.alerts.play("ok")
+
+        def show(text: str) -> None:
+            hw.display.show(render(Screen(title="SELF TEST", lines=(text,))))
+
+        results = run_checks(events, print, show, timeout=args.timeout)
+    finally:
+        hw.close()
+    failed = [name for name, ok in results.items() if not ok]
+    print(f"{len(results) - len(failed)} of {len(results)} parts seen working")
+    for name in failed:
+        print(f"  not seen: {name}")
+    return 1 if failed else 0
