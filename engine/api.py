@@ -167,9 +167,9 @@ def check_legal(state: State, action: Action, player: int | None) -> None:
             raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME, f"{action.key()} cannot happen here")
         return
     if player is not None and player != state.current_player():
-        raise IllegalAction(
-            Reason.NOT_YOUR_TURN, f"seat {player} acted but seat {state.current_player()} is to play"
-        )
+        to_play = state.current_player()
+        detail = f"seat {player} acted but seat {to_play} is to play"
+        raise IllegalAction(Reason.NOT_YOUR_TURN, detail)
     if action not in state.legal_actions():
         raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.key()} is not a legal move here")
 

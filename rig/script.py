@@ -100,9 +100,11 @@ def _run_one(rig: EmulatedRig, command: Command) -> None:
         rig.tap(tag=args[0])
     elif verb == "wait":
         rig.wait(int(args[0]) / 1000)
-    elif verb == "expect":
-        if " ".join(args[0].split()).lower() not in rig.screen.plain().lower():
-            raise ScriptError(command.line,
-                              f"expected {args[0]!r} on screen, which shows:\n"
-                              f"{rig.screen.text()}")
+    elif verb == "expect" and not _on_screen(rig, args[0]):
+        raise ScriptError(command.line,
+                          f"expected {args[0]!r} on screen, which shows:\n{rig.screen.text()}")
+
+
+def _on_screen(rig: EmulatedRig, text: str) -> bool:
+    return " ".join(text.split()).lower() in rig.screen.plain().lower()
 

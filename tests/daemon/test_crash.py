@@ -32,7 +32,7 @@ def _finished_journal(state_dir):
 
 def _run_to_end(config, notify) -> None:
     daemon = start_daemon(config, notify, "--autoplay", str(SEED))
-    out, err = daemon.communicate(timeout=120)
+    _, err = daemon.communicate(timeout=120)
     assert daemon.returncode == 0, err
 
 

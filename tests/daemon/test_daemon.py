@@ -24,7 +24,7 @@ def test_ready_then_watchdog_pings_then_stopping_on_sigterm(tmp_path):
         notify.wait_for("WATCHDOG=1")
         daemon.send_signal(signal.SIGTERM)
         notify.wait_for("STOPPING=1")
-        out, err = daemon.communicate(timeout=20)
+        _, err = daemon.communicate(timeout=20)
     finally:
         notify.close()
         if daemon.poll() is None:
