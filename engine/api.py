@@ -152,6 +152,10 @@ class Game(Protocol):
         """Everything a journal header needs to rebuild this game exactly."""
         ...
 
+    def seat_name(self, seat: int) -> str:
+        """How the table calls a seat ("Red")."""
+        ...
+
 
 def check_legal(state: State, action: Action, player: int | None) -> None:
     """Raise the right `IllegalAction` unless `action` may be applied now.

@@ -280,7 +280,8 @@ class Controller:
                 if menu.piece is None:
                     self.correction = None
                 else:
-                    menu.piece, menu.cursor = None, menu.pieces.index(menu.piece)
+                    menu.cursor = menu.pieces.index(menu.piece)
+                    menu.piece = None
                 return
             if menu.piece is None:
                 menu.piece, menu.cursor = menu.pieces[menu.cursor], 0

@@ -63,9 +63,9 @@ class SetupMenu:
             self.choice = replace(c, hints=not c.hints)
         else:
             seat = index - 2
-            levels = list(c.levels)
-            levels[seat] = LEVELS[(LEVELS.index(levels[seat]) + 1) % len(LEVELS)]
-            self.choice = replace(c, levels=tuple(levels))
+            seat_levels = list(c.levels)
+            seat_levels[seat] = LEVELS[(LEVELS.index(seat_levels[seat]) + 1) % len(LEVELS)]
+            self.choice = replace(c, levels=tuple(seat_levels))
 
     def screen(self) -> Screen:
         return Screen(title="NEW GAME", menu=tuple(self.items()), cursor=self.cursor,

@@ -6,8 +6,13 @@ import argparse
 import random
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from rig.commands._gameargs import add_game_arguments, options_for, seats_for, variant_for
+
+if TYPE_CHECKING:
+    from rig.emulated import EmulatedRig
+    from rig.screen import Screen
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,9 +33,9 @@ def run(args: argparse.Namespace) -> int:
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     delay = args.delay if args.delay is not None else (0.02 if sys.stdout.isatty() else 0.0)
-    holder: list = []
+    holder: list[EmulatedRig] = []
 
-    def show(screen) -> None:
+    def show(screen: Screen) -> None:
         animating = holder and holder[0].controller.animation is not None
         if animating and not args.frames:
             return

@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rig.commands._gameargs import add_game_arguments, options_for, seats_for, variant_for
+
+if TYPE_CHECKING:
+    from rig.emulated import EmulatedRig
 
 KEYS_HELP = """keys: Hi knob  a/d turn  w flick-spin  s press  S long press
       Lo knob  j/l turn  i flick-spin  k press  K long press
@@ -39,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     return interactive(rig, KEYS_HELP)
 
 
-def _run_script(rig, path: Path) -> int:
+def _run_script(rig: EmulatedRig, path: Path) -> int:
     from rig.script import ScriptError, execute, parse
 
     try:
