@@ -96,6 +96,8 @@ class Controller:
         self.on_alert = on_alert
         self.on_game_over = on_game_over
         self.cursor = 0
+        self.hinted = 0
+        """The computer's choice (or a person's hint) at this decision."""
         self.news: list[Notice] = []
         self.alert: Notice | None = None
         self.refusal: tuple[str, float] | None = None
@@ -251,7 +253,7 @@ class Controller:
             return
         legal = list(state.legal_actions())
         choice = chooser(state, legal)
-        self.cursor = legal.index(choice)
+        self.cursor = self.hinted = legal.index(choice)
 
     def _refuse(self, text: str) -> None:
         self.refusal = (text, self.clock() + REFUSAL_MS / 1000)
@@ -345,11 +347,13 @@ class Controller:
         legal = list(state.legal_actions())
         describe = state.describe  # type: ignore[attr-defined]
         seat = self.seats[state.current_player()]
-        if seat.chooser is not None and seat.level != "hint":
+        menu = [describe(a) for a in legal]
+        if seat.level == "hint":
+            menu[self.hinted] = "* " + menu[self.hinted]
+        elif seat.chooser is not None:
             lines.append(f"CPU ({seat.level}) chose:")
-        return Screen(title=title, big=big, lines=tuple(lines),
-                      menu=tuple(describe(a) for a in legal), cursor=self.cursor,
-                      status=status)
+        return Screen(title=title, big=big, lines=tuple(lines), menu=tuple(menu),
+                      cursor=self.cursor, status=status)
 
     def _status(self) -> str:
         flags = []
