@@ -2,12 +2,14 @@
 
 * start_to_ready_seconds: wall time from just before the process is spawned to the
   READY=1 datagram arriving on a NOTIFY_SOCKET we bind (then SIGTERM). Median of several
-  runs, from a fresh state directory (setup menu) and resuming a game in progress
-  (replaying a journal of a 10-Four game part-way through).
+  runs; start_to_ready_cpu_seconds is the CPU the daemon had used by READY (its threads'
+  schedstat), which other load on the machine does not inflate. Runs start from a fresh
+  state directory (setup menu) and from a game in progress (the daemon replays a
+  journal of a 10-Four game part-way through).
 * import_seconds: one extra run under PYTHONPROFILEIMPORTTIME=1 lists every module the
   daemon imported by READY; a fresh interpreter then imports exactly those (top-level
-  ones, in order) and the wall time is taken, without the profiler's overhead.
-  interpreter_startup_seconds is `python -c pass` for comparison.
+  ones, in order) and the wall time (and CPU time) is taken, without the profiler's
+  overhead; median of 5. interpreter_startup_seconds is `python -c pass` for comparison.
 * rss_mb: VmRSS from /proc/<pid>/status of the READY daemon resumed mid-game; the peak
   (VmHWM) of the same, and the peak RSS (ru_maxrss from wait4) of a whole game played by
   `cbrig run --autoplay SEED`.
@@ -105,11 +107,15 @@ def notify_socket(path: str) -> Iterator[socket.socket]:
 
 
 class Started:
-    """A daemon that reached READY=1."""
+    """A daemon that reached READY=1: wall seconds, and the CPU it had used by then."""
 
     def __init__(self, proc: subprocess.Popen[bytes], seconds: float) -> None:
         self.proc = proc
         self.seconds = seconds
+        try:
+            self.cpu_seconds = _cpu_and_wakeups(proc.pid)[0]
+        except (OSError, ValueError, IndexError):
+            self.cpu_seconds = float("nan")
 
     def stop(self) -> int:
         if self.proc.poll() is None:
@@ -239,21 +245,23 @@ def import_profile(work: Workdir) -> dict[str, Any]:
     code = (
         "import importlib, sys, time\n"
         f"mods = {modules!r}\n"
-        "t = time.perf_counter()\n"
+        "t, c = time.perf_counter(), time.process_time()\n"
         "for m in mods:\n"
         "    try:\n"
         "        importlib.import_module(m)\n"
         "    except Exception:\n"
         "        pass\n"
-        "print(time.perf_counter() - t, len(sys.modules))\n"
+        "print(time.perf_counter() - t, time.process_time() - c, len(sys.modules))\n"
     )
     runs = []
+    cpu_runs = []
     count = 0
-    for _ in range(3):
+    for _ in range(5):
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                                 check=True)
-        seconds, count_text = result.stdout.split()
+        seconds, cpu_text, count_text = result.stdout.split()
         runs.append(float(seconds))
+        cpu_runs.append(float(cpu_text))
         count = int(count_text)
     startup = []
     for _ in range(3):
@@ -263,6 +271,7 @@ def import_profile(work: Workdir) -> dict[str, Any]:
     heaviest = sorted(top, key=lambda item: -item[1])[:10]
     return {
         "import_seconds": rnd(median(runs)),
+        "import_cpu_seconds": rnd(median(cpu_runs)),
         "import_modules_loaded": count,
         "import_seconds_under_importtime": rnd(total_self / 1e6),
         "import_heaviest_ms": {name: rnd(us / 1000) for name, us in heaviest},
@@ -297,17 +306,21 @@ def measure(quick: bool) -> dict[str, Any]:
     try:
         journal = mid_game_journal(work.root)
         fresh = []
+        fresh_cpu = []
         for _ in range(runs):
             work.reset_state()
             daemon = start_daemon(work)
             fresh.append(daemon.seconds)
+            fresh_cpu.append(daemon.cpu_seconds)
             fresh_rss = _status(daemon.proc.pid)["VmRSS"]
             daemon.stop()
         resumed = []
+        resumed_cpu = []
         for i in range(runs):
             work.reset_state(journal)
             daemon = start_daemon(work)
             resumed.append(daemon.seconds)
+            resumed_cpu.append(daemon.cpu_seconds)
             if i < runs - 1:
                 daemon.stop()
         try:
@@ -318,7 +331,9 @@ def measure(quick: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
             "start_to_ready_seconds": rnd(median(fresh)),
             "start_to_ready_runs": [rnd(s) for s in fresh],
+            "start_to_ready_cpu_seconds": rnd(median(fresh_cpu)),
             "start_to_ready_resume_seconds": rnd(median(resumed)),
+            "start_to_ready_resume_cpu_seconds": rnd(median(resumed_cpu)),
             "start_to_ready_resume_runs": [rnd(s) for s in resumed],
             "rss_mb": rnd(status["VmRSS"] / 1024),
             "rss_peak_mb": rnd(status["VmHWM"] / 1024),

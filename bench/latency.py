@@ -12,8 +12,10 @@ for the frame that event caused. Events that change nothing on screen (a card ta
 off the reader) hand no frame over and are counted apart. The parts are timed by
 wrapping the instance's methods: ``Controller.handle`` (engine + journal),
 ``Journal.append`` (JSON + write + fsync), ``Controller.screen``, ``render`` and
-``display.show``; ``os.fsync`` itself is timed through a stand-in for the ``os`` module
-that ``rig.journal`` sees (restored afterwards).
+``display.show``; input_to_frame_cpu_ms is the thread's CPU time over the same span
+(time.thread_time: no fsync wait, no time lost to other processes). ``os.fsync`` itself
+is timed through a stand-in for the ``os`` module that ``rig.journal`` sees (restored
+afterwards).
 """
 
 from __future__ import annotations
@@ -98,13 +100,13 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     display = OledDisplay(dummy_device_factory())
     display.open()
     timer = _Timer()
-    handed: list[float] = []
+    handed: list[tuple[float, float]] = []
     show = timer.wrap("display", display.show)
     render_timed = timer.wrap("render", render)
 
     def draw(screen: Any) -> None:
         show(render_timed(screen))
-        handed.append(time.perf_counter())
+        handed.append((time.perf_counter(), time.thread_time()))
 
     rig = EmulatedRig(session=session, seed=seed, draw=draw)
     import rig.journal as journal_module
@@ -118,7 +120,8 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
         session.close()
 
 
-def _drive(rig: Any, session: Any, display: Any, timer: _Timer, handed: list[float],
+def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
+           handed: list[tuple[float, float]],
            seed: int, samples: dict[str, list[Any]]) -> None:
     from rig.autopilot import gestures_for
 
@@ -134,13 +137,15 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer, handed: list[flo
     while not session.state.is_terminal():
         for event in gestures_for(controller, rng):
             handed.clear()
+            cpu_start = time.thread_time()
             start = time.perf_counter()
             loop.step(event)
             end = time.perf_counter()
             parts = timer.take()
             kind = _kind(event)
             if handed:
-                samples["input"].append((kind, handed[0] - start, parts))
+                parts["cpu"] = handed[0][1] - cpu_start
+                samples["input"].append((kind, handed[0][0] - start, parts))
             else:
                 samples["no_frame"].append((kind, end - start, parts))
             # Spin animation frames: each deadline is a Tick through the same loop.
@@ -153,7 +158,7 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer, handed: list[flo
                 loop.step(_tick(rig.clock.now))
                 parts = timer.take()
                 if handed:
-                    samples["tick"].append(("tick", handed[0] - start, parts))
+                    samples["tick"].append(("tick", handed[0][0] - start, parts))
             steps += 1
             if steps > 50_000:
                 raise RuntimeError("the game did not end")
@@ -215,6 +220,7 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
         "journal_share_of_input_to_frame": rnd(journal_total / total) if total else 0.0,
         "fsync_share_of_input_to_frame": rnd(fsync_total / total) if total else 0.0,
         "input_to_frame_without_fsync_ms": summary_ms(without_fsync),
+        "input_to_frame_cpu_ms": summary_ms([p.get("cpu", 0.0) for _, _, p in inputs]),
         "journal_share_of_journaled_inputs_p50": rnd(
             sorted(p["journal"] / t for _, t, p in journaled)[len(journaled) // 2])
         if journaled else 0.0,
