@@ -1,0 +1,116 @@
+"""The command line a newcomer uses: simulate, replay and demo."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from rig.autopilot import play_out
+from rig.cli import main
+from rig.emulated import new_emulated_rig
+
+TENFOUR_COUNTERS = {"smokey_catches", "trap_catches", "bear_catches", "lost_turns",
+                    "hammer_up_turns", "break_one_nine", "park_exits", "smokey_exact_moves",
+                    "smokey_trap_moves", "shortcut_moves", "bear_moves", "reshuffles",
+                    "card_draws", "spins"}
+BUMPEM_COUNTERS = {"tickets", "entries", "bumps", "bump_tickets", "swaps", "splits",
+                   "backward_moves", "oil_slides", "turbo_zooms", "extra_tickets",
+                   "lost_tickets", "home_stretch_entries", "finishes"}
+
+
+def _simulate(capsys, *args: str) -> dict:
+    assert main(["simulate", *args, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(("args", "counters"), [
+    (["--game", "tenfour", "--players", "4"], TENFOUR_COUNTERS),
+    (["--game", "tenfour", "--players", "2", "--variant", "two-player"], TENFOUR_COUNTERS),
+    (["--game", "bumpem", "--players", "3"], BUMPEM_COUNTERS),
+    (["--game", "bumpem", "--players", "2", "--no-turbo"], BUMPEM_COUNTERS),
+])
+def test_simulate_reports_every_field_and_repeats_for_a_seed(capsys, args, counters):
+    first = _simulate(capsys, *args, "--games", "12", "--seed", "4")
+    again = _simulate(capsys, *args, "--games", "12", "--seed", "4")
+    for report in (first, again):
+        report.pop("seconds")
+        report.pop("games_per_second")
+    assert first == again
+    assert first["games"] == 12 and first["finished"] == 12
+    assert set(first["events"]) == counters
+    assert sum(first["wins_by_seat"]) >= 12
+    assert 0 < first["turns_mean"] <= first["turns_max"]
+    other = _simulate(capsys, *args, "--games", "12", "--seed", "5")
+    assert other["events"] != first["events"], "a different seed plays different games"
+
+
+def test_no_turbo_means_no_zooms(capsys):
+    report = _simulate(capsys, "--game", "bumpem", "--players", "4", "--games", "10",
+                       "--no-turbo")
+    assert report["events"]["turbo_zooms"] == 0
+    with_turbo = _simulate(capsys, "--game", "bumpem", "--players", "4", "--games", "10")
+    assert with_turbo["events"]["turbo_zooms"] > 0
+
+
+def test_simulate_refuses_a_bad_player_count(capsys):
+    assert main(["simulate", "--game", "bumpem", "--players", "7"]) == 2
+    assert "cbrig simulate:" in capsys.readouterr().err
+
+
+def test_replay_prints_the_state_a_journal_leads_to(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    rig = new_emulated_rig("tenfour", 3, seed=31, journal=journal)
+    play_out(rig, random.Random(31))
+    assert main(["replay", str(journal), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["inputs"] == rig.session.steps
+    assert replayed["state"] == json.loads(json.dumps(rig.session.state.to_json()))
+    assert main(["replay", str(journal)]) == 0
+    assert "wins" in capsys.readouterr().out
+
+
+def test_replay_names_the_damaged_line(tmp_path, capsys):
+    journal = tmp_path / "game.jsonl"
+    rig = new_emulated_rig("bumpem", 2, seed=32, journal=journal)
+    for _ in range(5):
+        rig.press("hi")
+    lines = journal.read_text().splitlines(keepends=True)
+    lines[2] = '{"seq": 2, "action": {"kind": "draw_ticket", "ticket": "13"}}\n'
+    journal.write_text("".join(lines))
+    assert main(["replay", str(journal)]) == 1
+    assert "line 3" in capsys.readouterr().err
+
+
+def test_demo_plays_a_whole_game_to_the_winner(capsys):
+    assert main(["demo", "--players", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "$ spin hi" in out and "$ tag EMU-" in out
+    assert "WINNER" in out
+    assert "won." in out
+
+
+def test_spins_do_not_depend_on_the_gesture():
+    """The outcome comes from the chance source alone: same source, any flick strength,
+    the same values; and over many spins every segment turns up about equally."""
+    from hardware.events import KnobSpin
+
+    def spins(strengths: list[float]) -> list[int]:
+        rig = new_emulated_rig("tenfour", 3, seed=77)
+        start = rig.session.state.clone()
+        values = []
+        for strength in strengths:
+            rig.session.state = start.clone()
+            rig.loop.step(KnobSpin("hi", strength))
+            values.append(rig.session.last_action.value)
+        return values
+
+    n = 1100
+    gentle = spins([0.0] * n)
+    wild = spins([random.Random(i).random() for i in range(n)])
+    assert gentle == wild
+    counts = [gentle.count(v) for v in range(2, 13)]
+    expected = n / 11
+    chi_square = sum((c - expected) ** 2 / expected for c in counts)
+    assert chi_square < 29.59, counts  # p = 0.001 with 10 degrees of freedom
