@@ -5,7 +5,10 @@ with its journal in a temporary directory (every accepted input is written and
 fsynced), drawing with :func:`rig.render.render` onto an
 :class:`hardware.display.OledDisplay` over luma's in-memory ``dummy`` device. The
 autopilot (:func:`rig.autopilot.gestures_for`) makes the events a table would make:
-knob turns and presses, spins, Mike cards presented and removed.
+knob turns and presses, spins, Mike cards presented and removed. The main figures have
+every seat human without hints; input_to_frame_hints_* repeat 10-Four 4p and Bump 'Em
+4p with hints on (the shipped config), where the strong level's suggestion is computed
+inside the step of every input that reaches a decision node.
 
 For each event: t0 just before ``loop.step(event)``; t1 when ``display.show`` returns
 for the frame that event caused. Events that change nothing on screen (a card taken
@@ -31,11 +34,15 @@ from typing import Any
 
 from bench.stats import rnd, summary_ms
 
-# (game, variant, players, games in quick mode, games in the full run)
-RIG_CONFIGS: tuple[tuple[str, str | None, int, int, int], ...] = (
-    ("tenfour", "standard", 4, 1, 6),
-    ("tenfour", "two-player", 2, 1, 4),
-    ("bumpem", None, 4, 1, 3),
+# (game, variant, players, games in quick mode, games in the full run, hints)
+RIG_CONFIGS: tuple[tuple[str, str | None, int, int, int, bool], ...] = (
+    ("tenfour", "standard", 4, 1, 6, False),
+    ("tenfour", "two-player", 2, 1, 4, False),
+    ("bumpem", None, 4, 1, 3, False),
+    # The shipped config (wiring/config.toml) has hints = true: every human seat gets the
+    # strong level's suggestion, computed at each decision node inside the input's step.
+    ("tenfour", "standard", 4, 1, 4, True),
+    ("bumpem", None, 4, 1, 2, True),
 )
 
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
@@ -86,7 +93,7 @@ class _TimedOs:
 
 
 def play_game(game_name: str, variant: str | None, players: int, seed: int,
-              directory: Path, samples: dict[str, list[Any]]) -> None:
+              directory: Path, samples: dict[str, list[Any]], hints: bool = False) -> None:
     """Play one whole game through the rig, appending per-event timings to `samples`."""
     from hardware.display import OledDisplay, dummy_device_factory
     from rig.emulated import EmulatedRig
@@ -95,7 +102,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     from rig.session import Session
 
     game = build_game(game_name, players=players, variant=variant)
-    session = Session.start(game, directory / f"{game_name}-{players}-{seed}.jsonl",
+    session = Session.start(game, directory / f"{game_name}-{players}-{seed}-{hints}.jsonl",
                             {"created": "bench"})
     display = OledDisplay(dummy_device_factory())
     display.open()
@@ -108,7 +115,12 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
         show(render_timed(screen))
         handed.append((time.perf_counter(), time.thread_time()))
 
-    rig = EmulatedRig(session=session, seed=seed, draw=draw)
+    seats = None
+    if hints:
+        from rig.computer import seat_for
+
+        seats = [seat_for(game_name, "human", seed=i, hint=True) for i in range(players)]
+    rig = EmulatedRig(session=session, seed=seed, draw=draw, seats=seats)
     import rig.journal as journal_module
 
     real_os = journal_module.os
@@ -182,17 +194,18 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
     per_config: dict[str, Any] = {}
     base = Path(tempfile.mkdtemp(prefix="cbrig-bench-", dir=journal_dir))
     try:
-        for game_name, variant, players, quick_games, full_games in RIG_CONFIGS:
+        for game_name, variant, players, quick_games, full_games, hints in RIG_CONFIGS:
             mine: dict[str, list[Any]] = defaultdict(list)
             for seed in range(quick_games if quick else full_games):
-                play_game(game_name, variant, players, seed, base, mine)
-            key = f"{game_name}/{variant or 'standard'}/{players}p"
+                play_game(game_name, variant, players, seed, base, mine, hints=hints)
+            key = f"{game_name}/{variant or 'standard'}/{players}p" + ("+hints" if hints else "")
             per_config[key] = {
                 "input_to_frame_ms": summary_ms([t for _, t, _ in mine["input"]]),
+                "input_to_frame_cpu_ms": summary_ms([p["cpu"] for _, _, p in mine["input"]]),
                 "games": quick_games if quick else full_games,
             }
             for name, rows in mine.items():
-                samples[name].extend(rows)
+                samples[("hints_" if hints else "") + name].extend(rows)
         fs_type = _filesystem(base)
     finally:
         for path in base.iterdir():
@@ -221,6 +234,9 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
         "fsync_share_of_input_to_frame": rnd(fsync_total / total) if total else 0.0,
         "input_to_frame_without_fsync_ms": summary_ms(without_fsync),
         "input_to_frame_cpu_ms": summary_ms([p.get("cpu", 0.0) for _, _, p in inputs]),
+        "input_to_frame_hints_ms": summary_ms([t for _, t, _ in samples["hints_input"]]),
+        "input_to_frame_hints_cpu_ms": summary_ms([p["cpu"] for _, _, p in
+                                                   samples["hints_input"]]),
         "journal_share_of_journaled_inputs_p50": rnd(
             sorted(p["journal"] / t for _, t, p in journaled)[len(journaled) // 2])
         if journaled else 0.0,

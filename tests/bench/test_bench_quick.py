@@ -76,7 +76,8 @@ def test_engine(report: dict[str, Any]) -> None:
 
 def test_input_to_frame(report: dict[str, Any]) -> None:
     for key in ("input_to_frame_ms", "input_to_frame_without_fsync_ms",
-                "input_to_frame_cpu_ms", "journal_append_ms",
+                "input_to_frame_cpu_ms", "input_to_frame_hints_ms",
+                "input_to_frame_hints_cpu_ms", "journal_append_ms",
                 "fsync_ms", "spin_animation_tick_to_frame_ms"):
         check_percentiles(report[key])
     assert {"press", "spin", "turn", "card_presented"} <= set(
@@ -115,7 +116,8 @@ def test_daemon(report: dict[str, Any]) -> None:
 def test_targets_and_estimate(report: dict[str, Any]) -> None:
     targets = report["targets"]
     assert set(targets) == {"engine_steps_per_second.tenfour", "input_to_frame_ms.p99",
-                            "input_to_frame_cpu_ms.p99",
+                            "input_to_frame_cpu_ms.p99", "input_to_frame_hints_ms.p99",
+                            "input_to_frame_hints_cpu_ms.p99",
                             "start_to_ready_seconds", "idle_cpu_percent", "rss_mb"}
     for check in targets.values():
         assert isinstance(check["met"], bool) and non_negative(check["value"])
