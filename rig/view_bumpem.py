@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
-from engine.api import Action, Event, State
+from engine.api import Action, State
 from engine.bumpem import TICKET_IDS, DrawTicket
 from engine.bumpem.tickets import ticket_label
-from rig.views import ChanceInput, Notice
-
-ALERTS = {
-    "bump": "BUMPED!",
-    "oil_slide": "OIL SLICK!",
-    "turbo_zoom": "TURBO ZOOM!",
-    "winner": "CHECKERED FLAG",
-}
-NEWS = {"ticket", "lost_ticket", "forced_move", "extra_ticket", "reshuffle", "finish",
-        "home_stretch_entry", "entry", "correction", "swap"}
+from rig.views import ChanceInput, EventNotices
 
 
-class BumpEmView:
-    def __init__(self, game: Any) -> None:
-        self.game = game
+class BumpEmView(EventNotices):
+    ALERTS: ClassVar[dict[str, str]] = {
+        "bump": "BUMPED!",
+        "oil_slide": "OIL SLICK!",
+        "turbo_zoom": "TURBO ZOOM!",
+        "winner": "CHECKERED FLAG",
+    }
+    NEWS = frozenset({"ticket", "lost_ticket", "forced_move", "extra_ticket", "reshuffle",
+                      "finish", "home_stretch_entry", "entry", "correction", "swap"})
 
     def title(self, state: State) -> str:
         prompt = state.prompt()  # type: ignore[attr-defined]
@@ -54,15 +51,6 @@ class BumpEmView:
 
     def outcome_text(self, state: State, action: Action) -> str:
         return ticket_label(action.ticket) if isinstance(action, DrawTicket) else action.key()
-
-    def notices(self, state: State, events: list[Event]) -> list[Notice]:
-        out = []
-        for event in events:
-            if event.kind in ALERTS:
-                out.append(Notice(event.text, alert=True, headline=ALERTS[event.kind]))
-            elif event.kind in NEWS:
-                out.append(Notice(event.text))
-        return out
 
     def status_lines(self, state: State) -> list[str]:
         cars = state.to_json()["cars"]

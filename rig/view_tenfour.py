@@ -6,28 +6,26 @@ only decorates it (RULINGS G3).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.api import Action, Event, State
 from engine.tenfour import Draw, Spin
-from rig.views import ChanceInput, Notice
+from rig.views import ChanceInput, EventNotices, Notice
 
-ALERTS = {
-    "smokey_catch": "BEAR BITE!",
-    "trap_catch": "BEAR TRAP! BEAR BITE!",
-    "bear_catch": "BEAR IN THE AIR!",
-    "reshuffle": "RESHUFFLE",
-    "winner": "10-4, WINNER!",
-}
-NEWS = {"spin", "truck_move", "lost_turn", "hammer_up", "start_order",
-        "start_tie", "park_exit", "smokey_exact_move", "smokey_trap_move", "bear_move",
-        "back_on_road", "correction", "smokey_placed"}
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
 
 
-class TenFourView:
-    def __init__(self, game: Any) -> None:
-        self.game = game
+class TenFourView(EventNotices):
+    ALERTS: ClassVar[dict[str, str]] = {
+        "smokey_catch": "BEAR BITE!",
+        "trap_catch": "BEAR TRAP! BEAR BITE!",
+        "bear_catch": "BEAR IN THE AIR!",
+        "reshuffle": "RESHUFFLE",
+        "winner": "10-4, WINNER!",
+    }
+    NEWS = frozenset({"spin", "lost_turn", "hammer_up", "start_order", "start_tie",
+                      "park_exit", "smokey_exact_move", "smokey_trap_move", "bear_move",
+                      "back_on_road", "correction", "smokey_placed"})
 
     def title(self, state: State) -> str:
         prompt = state.prompt()  # type: ignore[attr-defined]
@@ -82,17 +80,11 @@ class TenFourView:
     def outcome_text(self, state: State, action: Action) -> str:
         return str(action.value) if isinstance(action, Spin) else action.key()
 
-    def notices(self, state: State, events: list[Event]) -> list[Notice]:
-        out = []
-        for event in events:
-            if event.kind in ALERTS:
-                out.append(Notice(event.text, alert=True, headline=ALERTS[event.kind]))
-            elif event.kind == "truck_move":
-                steps = event.data.get("steps")
-                out.append(Notice(event.text, big=f"MOVE {steps}" if steps else ""))
-            elif event.kind in NEWS:
-                out.append(Notice(event.text))
-        return out
+    def notice(self, event: Event) -> Notice | None:
+        if event.kind == "truck_move":
+            steps = event.data.get("steps")
+            return Notice(event.text, big=f"MOVE {steps}" if steps else "")
+        return super().notice(event)
 
     def status_lines(self, state: State) -> list[str]:
         g = self.game

@@ -8,7 +8,7 @@ node, and which events are alerts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from engine.api import Action, Event, State
 
@@ -54,6 +54,34 @@ class GameView(Protocol):
     def status_lines(self, state: State) -> list[str]: ...
 
     def card_ids(self, game: Any) -> list[str]: ...
+
+
+class EventNotices:
+    """Events to notices by kind: ALERTS fill the screen (with a headline), NEWS is a line.
+
+    Each game view lists its kinds; anything else stays off the small screen.
+    """
+
+    ALERTS: ClassVar[dict[str, str]] = {}
+    NEWS: frozenset[str] = frozenset()
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+
+    def notices(self, state: State, events: list[Event]) -> list[Notice]:
+        out = []
+        for event in events:
+            notice = self.notice(event)
+            if notice is not None:
+                out.append(notice)
+        return out
+
+    def notice(self, event: Event) -> Notice | None:
+        if event.kind in self.ALERTS:
+            return Notice(event.text, alert=True, headline=self.ALERTS[event.kind])
+        if event.kind in self.NEWS:
+            return Notice(event.text)
+        return None
 
 
 def view_for(game: Any) -> GameView:

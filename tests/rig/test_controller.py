@@ -13,6 +13,7 @@ from rig.autopilot import gestures_for, play_out
 from rig.emulated import new_emulated_rig
 from rig.journal import JournalWriteError, read_journal
 from rig.replay import replay
+from tests.rig.drive import advance_to_choice
 
 
 def _state_text(rig) -> str:
@@ -163,16 +164,7 @@ def test_a_computer_seat_has_its_choice_preselected():
 
     seats = [seat_for("bumpem", "random", seed=1), seat_for("bumpem", "random", seed=2)]
     rig = new_emulated_rig("bumpem", 2, seed=9, seats=seats)
-    rng = random.Random(9)
-    for _ in range(300):
-        state = rig.session.state
-        if not state.is_chance_node() and len(state.legal_actions()) > 1 \
-                and rig.controller.alert is None:
-            break
-        for gesture in gestures_for(rig.controller, rng):
-            rig.loop.step(gesture)
-    else:
-        pytest.fail("no real choice came up")
+    advance_to_choice(rig, random.Random(9))
     assert "CPU (random) chose:" in rig.screen.plain()
     choice = rig.session.state.legal_actions()[rig.controller.cursor]
     rig.press("hi")

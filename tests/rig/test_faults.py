@@ -12,6 +12,7 @@ from rig.emulated import ManualClock, new_emulated_rig
 from rig.render import render
 from rig.session import Session
 from rig.setup_menu import SetupChoice
+from tests.rig.drive import advance_to_choice
 
 
 def test_a_resumed_game_says_so_and_waits_on_the_same_prompt(tmp_path):
@@ -89,14 +90,7 @@ def test_a_hint_marks_the_strong_choice_for_a_person():
 
     seats = [Seat(level="hint", chooser=lambda state, legal: legal[-1]) for _ in range(2)]
     rig = new_emulated_rig("bumpem", 2, seed=23, seats=seats)
-    rng = random.Random(23)
-    for _ in range(300):
-        state = rig.session.state
-        if not state.is_chance_node() and len(state.legal_actions()) > 1 \
-                and rig.controller.alert is None:
-            break
-        for gesture in gestures_for(rig.controller, rng):
-            rig.loop.step(gesture)
+    advance_to_choice(rig, random.Random(23))
     screen = rig.screen
     assert screen.menu[-1].startswith("* ")
     assert screen.cursor == len(screen.menu) - 1
