@@ -132,6 +132,7 @@ class Daemon:
             choice.game, players=choice.players, variant=choice.variant,
             data=dict(game_cfg.data) if same else None,
             options=dict(game_cfg.options) if same else None,
+            seats=choice.seats or (tuple(game_cfg.seats) if same and game_cfg.seats else None),
         )
         created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         session = Session.start(game, self.config.state.current,

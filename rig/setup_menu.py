@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 
 from hardware.events import KnobPress, KnobTurn
 from rig.games import GAME_TITLES
@@ -12,12 +13,27 @@ LEVELS = ("human", "random", "strong")
 PLAYER_RANGE = {"tenfour": (2, 3, 4), "bumpem": (2, 3, 4)}
 
 
+COLOURS = {"tenfour": ("red", "green", "blue", "yellow"),
+           "bumpem": ("red", "blue", "yellow", "green")}
+"""Seating colours in board order (the shipped boards); the two-player 10-Four game
+always pairs red+green against blue+yellow."""
+
+
+def colour_sets(game: str, players: int) -> list[tuple[str, ...]]:
+    """Which colours can sit down, in board order; the first is the default."""
+    if game == "tenfour" and players == 2:
+        return [("red", "blue")]
+    return list(combinations(COLOURS[game], players))
+
+
 @dataclass(frozen=True)
 class SetupChoice:
     game: str = "tenfour"
     players: int = 4
     levels: tuple[str, ...] = field(default_factory=lambda: ("human",) * 4)
     hints: bool = False
+    seats: tuple[str, ...] = ()
+    """Colours in seating order; empty means the board's first colours."""
 
     @property
     def variant(self) -> str | None:
@@ -34,8 +50,10 @@ class SetupMenu:
 
     def items(self) -> list[str]:
         c = self.choice
-        rows = [f"Game: {GAME_TITLES[c.game]}", f"Players: {c.players}"]
-        rows += [f"Seat {i + 1}: {c.levels[i]}" for i in range(c.players)]
+        colours = c.seats or colour_sets(c.game, c.players)[0]
+        rows = [f"Game: {GAME_TITLES[c.game]}", f"Players: {c.players}",
+                "Colours: " + " ".join(colour[:3] for colour in colours)]
+        rows += [f"{colours[i].capitalize()}: {c.levels[i]}" for i in range(c.players)]
         rows += [f"Hints: {'on' if c.hints else 'off'}", "START"]
         return rows
 
@@ -52,17 +70,22 @@ class SetupMenu:
             self.started = c
         elif index == 0:
             games = list(GAME_TITLES)
-            self.choice = replace(c, game=games[(games.index(c.game) + 1) % len(games)])
+            game = games[(games.index(c.game) + 1) % len(games)]
+            self.choice = replace(c, game=game, seats=())
         elif index == 1:
             counts = PLAYER_RANGE[c.game]
             players = counts[(counts.index(c.players) + 1) % len(counts)] \
                 if c.players in counts else counts[0]
             levels = (c.levels + ("human",) * 4)[:players]
-            self.choice = replace(c, players=players, levels=levels)
+            self.choice = replace(c, players=players, levels=levels, seats=())
+        elif index == 2:
+            options = colour_sets(c.game, c.players)
+            current = options.index(c.seats) if c.seats in options else 0
+            self.choice = replace(c, seats=options[(current + 1) % len(options)])
         elif index == count - 2:
             self.choice = replace(c, hints=not c.hints)
         else:
-            seat = index - 2
+            seat = index - 3
             seat_levels = list(c.levels)
             seat_levels[seat] = LEVELS[(LEVELS.index(seat_levels[seat]) + 1) % len(LEVELS)]
             self.choice = replace(c, levels=tuple(seat_levels))

@@ -1,0 +1,46 @@
+"""The setup menu: game, players, colours, who sits where, hints."""
+
+from __future__ import annotations
+
+from hardware.events import KnobPress, KnobTurn
+from rig.games import build_game
+from rig.setup_menu import SetupMenu, colour_sets
+
+
+def _press_row(menu: SetupMenu, label: str) -> None:
+    row = next(i for i, item in enumerate(menu.items()) if item.startswith(label))
+    menu.handle(KnobTurn("hi", row - menu.cursor))
+    menu.handle(KnobPress("hi"))
+
+
+def test_choosing_bumpem_three_players_other_colours_and_a_computer_seat():
+    menu = SetupMenu()
+    _press_row(menu, "Game:")
+    assert menu.choice.game == "bumpem"
+    _press_row(menu, "Players:")
+    _press_row(menu, "Players:")
+    assert menu.choice.players == 3
+    _press_row(menu, "Colours:")
+    assert menu.choice.seats == colour_sets("bumpem", 3)[1]
+    first = menu.choice.seats[0].capitalize()
+    _press_row(menu, f"{first}:")
+    _press_row(menu, f"{first}:")
+    assert menu.choice.levels[0] == "strong"
+    assert menu.started is None
+    _press_row(menu, "START")
+    assert menu.started == menu.choice
+    game = build_game("bumpem", players=3, seats=menu.choice.seats)
+    assert [game.seat_name(i).lower() for i in range(3)] == list(menu.choice.seats)
+
+
+def test_two_player_10_four_has_the_fixed_teams():
+    assert colour_sets("tenfour", 2) == [("red", "blue")]
+    assert len(colour_sets("tenfour", 3)) == 4
+
+
+def test_turning_wraps_around_the_menu():
+    menu = SetupMenu()
+    rows = len(menu.items())
+    menu.handle(KnobTurn("hi", -1))
+    assert menu.cursor == rows - 1
+    assert menu.screen().menu[menu.cursor] == "START"
