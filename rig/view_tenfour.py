@@ -13,6 +13,24 @@ from engine.tenfour import Draw, Spin
 from rig.views import ChanceInput, EventNotices, Notice
 
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
+CRAWLING_AHEAD = 6
+"""Spaces ahead of the leader within which both Smokeys make "many police" (slang only)."""
+
+
+def bears_crawling(state: Any) -> str | None:
+    """The leading truck's name when both Smokeys wait on the highway just ahead of it."""
+    g = state.g
+    racing = [t for t in range(len(g.trucks)) if not state.is_home(t)]
+    if not racing:
+        return None
+    leader = max(racing, key=lambda t: state.pos[t])
+    at = state.location(leader)
+    index = {space: i for i, space in enumerate(g.board.loop)}
+    smokeys = [state.police[p] for p in ("smokey1", "smokey2") if p in state.police]
+    ahead = [(index[s] - at) % g.size for s in smokeys if s in index]
+    if len(ahead) == 2 and all(0 < d <= CRAWLING_AHEAD for d in ahead):
+        return str(g.truck_names[leader])
+    return None
 
 
 class TenFourView(EventNotices):
@@ -79,6 +97,14 @@ class TenFourView(EventNotices):
 
     def outcome_text(self, state: State, action: Action) -> str:
         return str(action.value) if isinstance(action, Spin) else action.key()
+
+    def notices(self, state: State, events: list[Event]) -> list[Notice]:
+        out = super().notices(state, events)
+        if any(e.kind in {"smokey_exact_move", "smokey_trap_move", "park_exit"} for e in events):
+            leader = bears_crawling(state)
+            if leader is not None:
+                out.append(Notice(f"BEARS CRAWLING near {leader}"))
+        return out
 
     def notice(self, event: Event) -> Notice | None:
         if event.kind == "truck_move":

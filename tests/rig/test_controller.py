@@ -169,3 +169,19 @@ def test_a_computer_seat_has_its_choice_preselected():
     choice = rig.session.state.legal_actions()[rig.controller.cursor]
     rig.press("hi")
     assert rig.session.last_action == choice
+
+
+def test_bears_crawling_when_both_smokeys_wait_just_ahead_of_the_leader():
+    from rig.view_tenfour import bears_crawling
+
+    rig = new_emulated_rig("tenfour", 3, seed=12)
+    state = rig.session.state
+    assert bears_crawling(state) is None
+    state.pos[:] = [10, 3, 4]  # Red leads, on its route's 11th space
+    loop = state.g.board.loop
+    red_at = state.location(0)
+    state.police["smokey1"] = loop[(red_at + 2) % len(loop)]
+    state.police["smokey2"] = loop[(red_at + 5) % len(loop)]
+    assert bears_crawling(state) == "Red truck"
+    state.police["smokey2"] = loop[(red_at + 9) % len(loop)]
+    assert bears_crawling(state) is None
