@@ -70,6 +70,12 @@ class Weights:
     """Share of opponents assumed to pick a catching police move when one exists."""
     leader: float = 0.5
     """Opponents' aggregate: leader * best opponent + (1 - leader) * mean opponent."""
+    future: float = 0.5
+    """Weight of the chance of ending a later move (2nd to horizon-th) in a catch zone."""
+    horizon: int = 3
+    """Moves ahead the catch zones are looked at."""
+    persist: float = 0.8
+    """Discount per further move (the police may move away meanwhile)."""
     b19_bonus: float = 1.5
     """Worth of drawing a card (a chance of BREAK ONE NINE) over a Hammer Up spin, per
     unit of BREAK ONE NINE probability, in turn_value units."""
@@ -114,16 +120,16 @@ class _Tables:
                     found.append(frozenset())
             self.routes[loc] = found
         self.immune = bool(g.options["sidelined_immune"])
-        self._draws: dict[tuple[int, ...], _Draws] = {}
+        self._draws: dict[tuple[float, ...], _Draws] = {}
 
-    def draws(self, pile: Sequence[int]) -> _Draws:
+    def draws(self, pile: Sequence[int], horizon: int, persist: float) -> _Draws:
         """The steps distribution of a card turn for this pile (memoised)."""
-        key = tuple(pile)
+        key = (*pile, horizon, persist)
         found = self._draws.get(key)
         if found is None:
             if len(self._draws) >= 4096:
                 self._draws.clear()
-            found = self._draws[key] = _Draws(self, key)
+            found = self._draws[key] = _Draws(self, pile, horizon, persist)
         return found
 
 
@@ -140,7 +146,7 @@ def _tables(g: TenFourGame) -> _Tables:
 class _Draws:
     """The steps distribution of a turn with a card, from the cards left in the pile."""
 
-    def __init__(self, t: _Tables, pile: Sequence[int]) -> None:
+    def __init__(self, t: _Tables, pile: Sequence[int], horizon: int, persist: float) -> None:
         if not sum(pile):
             pile = t.full_pile
         total = float(sum(pile))
@@ -156,6 +162,24 @@ class _Draws:
                 d = value + extra
                 steps[d] = steps.get(d, 0.0) + share * p
         self.dist = sorted(steps.items())
+        # later[o]: chance that a move after the next one (the 2nd .. horizon-th) ends
+        # o spaces ahead, each further move discounted by `persist` (the police may
+        # have moved by then).
+        self.later: list[float] = []
+        reach = [1.0]  # distribution of the sum of k moves, k = 0
+        for k in range(1, horizon + 1):
+            nxt = [0.0] * (len(reach) + self.dist[-1][0])
+            for o, q in enumerate(reach):
+                if q:
+                    for d, p in self.dist:
+                        nxt[o + d] += q * p
+            reach = nxt
+            if k >= 2:
+                if len(self.later) < len(reach):
+                    self.later.extend([0.0] * (len(reach) - len(self.later)))
+                scale = persist ** (k - 1)
+                for o, q in enumerate(reach):
+                    self.later[o] += scale * q
 
 
 class _Eval:
@@ -164,7 +188,7 @@ class _Eval:
     def __init__(self, state: TenFourState, w: Weights) -> None:
         self.t = _tables(state.g)
         self.w = w
-        self.draws = self.t.draws(state.pile)
+        self.draws = self.t.draws(state.pile, w.horizon, w.persist)
 
     # -- the position ------------------------------------------------------------------
 
@@ -177,7 +201,10 @@ class _Eval:
         t = self.t
         w = self.w
         n = t.n
-        penalty = self._penalties(s)
+        caught = self._catch_map(s)
+        penalty = self._penalties(caught)
+        zone = [i for i, c in enumerate(caught) if c]
+        later = self.draws.later
         values = []
         for seat in range(g.num_players):
             v = 0.0
@@ -186,6 +213,18 @@ class _Eval:
             turns_lost = lost.count(seat) + (1 if s.lose[seat] else 0)
             v -= w.turn_value * turns_lost
             v += w.landing * self._next_move(s, seat, penalty)
+            if w.future and zone:
+                risk = 0.0
+                for truck in g.seat_trucks[seat]:
+                    left = n - s.pos[truck]
+                    if left <= 0:
+                        continue
+                    loc = self._loc(s, truck)
+                    for x in zone:
+                        o = (x - loc) % n
+                        if 0 < o < left and o < len(later):
+                            risk += later[o]
+                v -= w.future * w.turn_value * risk
             values.append(v)
         if w.police_risk:
             self._police_threat(s, values)
@@ -210,11 +249,10 @@ class _Eval:
                     caught[i] = True
         return caught
 
-    def _penalties(self, s: TenFourState) -> list[float]:
+    def _penalties(self, caught: list[bool]) -> list[float]:
         """Cost of a move ending on each highway space: a catch, a Hammer Up curve."""
         t = self.t
         w = self.w
-        caught = self._catch_map(s)
         return [w.turn_value * c + w.hammer * h for c, h in zip(caught, t.on_curve, strict=True)]
 
     def _gains(self, s: TenFourState, truck: int, dist: Sequence[tuple[int, float]],
@@ -323,7 +361,7 @@ class _Eval:
         """A two-player declaration, by the expected quality of that truck's move."""
         t = self.t
         truck = s.g.truck_index[action.truck]
-        penalty = self._penalties(s)
+        penalty = self._penalties(self._catch_map(s))
         if action.hammer:
             return self._expected(s, [truck], t.hammer_dist, penalty)
         return (self._expected(s, [truck], self.draws.dist, penalty)
