@@ -6,6 +6,10 @@
   schedstat), which other load on the machine does not inflate. Runs start from a fresh
   state directory (setup menu) and from a game in progress (the daemon replays a
   journal of a 10-Four game part-way through).
+  Children get PYTHONPYCACHEPREFIX in our temp dir and one warm-up start, so modules load
+  from cached bytecode as on an installed rig (pip compiles .pyc at install) and nothing
+  is written into the checkout; start_to_ready_without_bytecode_cache_* is one start
+  with PYTHONDONTWRITEBYTECODE=1 and an empty prefix (every module compiled from source).
 * import_seconds: one extra run under PYTHONPROFILEIMPORTTIME=1 lists every module the
   daemon imported by READY; a fresh interpreter then imports exactly those (top-level
   ones, in order) and the wall time (and CPU time) is taken, without the profiler's
@@ -81,6 +85,23 @@ class Workdir:
         self.config = self.root / "config.toml"
         self.config.write_text(CONFIG.format(state=self.state), encoding="utf-8")
         self.socket_path = str(self.root / "notify")
+        self.pycache = self.root / "pycache"
+
+    def env(self, bytecode: bool = True, **extra: str) -> dict[str, str]:
+        """The environment for a child: compiled bytecode cached under our own prefix
+        (as an installed rig has its .pyc files), never written into the checkout; with
+        bytecode=False every module is compiled from source at each start."""
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID",
+                            "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX",
+                            "PYTHONPROFILEIMPORTTIME")}
+        if bytecode:
+            env["PYTHONPYCACHEPREFIX"] = str(self.pycache)
+        else:
+            env["PYTHONDONTWRITEBYTECODE"] = "1"
+            env["PYTHONPYCACHEPREFIX"] = str(self.root / "no-pycache")
+        env.update(extra)
+        return env
 
     def reset_state(self, journal: Path | None = None) -> None:
         shutil.rmtree(self.state, ignore_errors=True)
@@ -128,10 +149,8 @@ class Started:
 
 
 def start_daemon(work: Workdir, extra_env: dict[str, str] | None = None,
-                 stderr: Any = subprocess.DEVNULL) -> Started:
-    env = dict(os.environ, NOTIFY_SOCKET=work.socket_path, **(extra_env or {}))
-    env.pop("WATCHDOG_USEC", None)
-    env.pop("WATCHDOG_PID", None)
+                 stderr: Any = subprocess.DEVNULL, bytecode: bool = True) -> Started:
+    env = work.env(bytecode, NOTIFY_SOCKET=work.socket_path, **(extra_env or {}))
     with notify_socket(work.socket_path) as sock:
         sock.settimeout(READY_TIMEOUT)
         started = time.perf_counter()
@@ -258,7 +277,7 @@ def import_profile(work: Workdir) -> dict[str, Any]:
     count = 0
     for _ in range(5):
         result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                                check=True)
+                                check=True, env=work.env())
         seconds, cpu_text, count_text = result.stdout.split()
         runs.append(float(seconds))
         cpu_runs.append(float(cpu_text))
@@ -266,7 +285,7 @@ def import_profile(work: Workdir) -> dict[str, Any]:
     startup = []
     for _ in range(3):
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        subprocess.run([sys.executable, "-c", "pass"], check=True, env=work.env())
         startup.append(time.perf_counter() - t)
     heaviest = sorted(top, key=lambda item: -item[1])[:10]
     return {
@@ -286,7 +305,7 @@ def autoplay_peak(work: Workdir, seed: int = 1) -> dict[str, Any]:
     proc = subprocess.Popen([*cbrig_command(), "run", "--config", str(work.config),
                              "--autoplay", str(seed)], stdin=subprocess.DEVNULL,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env={k: v for k, v in os.environ.items() if k != "NOTIFY_SOCKET"})
+                            env=work.env())
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
     games = list((work.state / "games").glob("*.jsonl"))
@@ -305,6 +324,11 @@ def measure(quick: bool) -> dict[str, Any]:
     work = Workdir()
     try:
         journal = mid_game_journal(work.root)
+        work.reset_state()
+        uncompiled = start_daemon(work, bytecode=False)  # also: no .pyc anywhere
+        uncompiled.stop()
+        work.reset_state()
+        start_daemon(work).stop()  # warm-up: compiles every module into our prefix
         fresh = []
         fresh_cpu = []
         for _ in range(runs):
@@ -332,6 +356,8 @@ def measure(quick: bool) -> dict[str, Any]:
             "start_to_ready_seconds": rnd(median(fresh)),
             "start_to_ready_runs": [rnd(s) for s in fresh],
             "start_to_ready_cpu_seconds": rnd(median(fresh_cpu)),
+            "start_to_ready_without_bytecode_cache_seconds": rnd(uncompiled.seconds),
+            "start_to_ready_without_bytecode_cache_cpu_seconds": rnd(uncompiled.cpu_seconds),
             "start_to_ready_resume_seconds": rnd(median(resumed)),
             "start_to_ready_resume_cpu_seconds": rnd(median(resumed_cpu)),
             "start_to_ready_resume_runs": [rnd(s) for s in resumed],
