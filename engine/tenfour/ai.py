@@ -76,6 +76,8 @@ class Weights:
     """Moves ahead the catch zones are looked at."""
     persist: float = 0.8
     """Discount per further move (the police may move away meanwhile)."""
+    bear: float = 1.0
+    """Weight of the progress later turns lose to the Bear."""
     b19_bonus: float = 1.5
     """Worth of drawing a card (a chance of BREAK ONE NINE) over a Hammer Up spin, per
     unit of BREAK ONE NINE probability, in turn_value units."""
@@ -166,6 +168,10 @@ class _Draws:
         # o spaces ahead, each further move discounted by `persist` (the police may
         # have moved by then).
         self.later: list[float] = []
+        # starts[o]: chance that a later turn (2nd .. horizon-th) starts o spaces ahead.
+        self.starts: list[float] = []
+        self.bear_loss = sum(p * d for d, p in self.dist if d >= t.bear_limit)
+        """Expected progress a card turn loses to the Bear on its watched route."""
         reach = [1.0]  # distribution of the sum of k moves, k = 0
         for k in range(1, horizon + 1):
             nxt = [0.0] * (len(reach) + self.dist[-1][0])
@@ -174,6 +180,11 @@ class _Draws:
                     for d, p in self.dist:
                         nxt[o + d] += q * p
             reach = nxt
+            if k < horizon:
+                if len(self.starts) < len(reach):
+                    self.starts.extend([0.0] * (len(reach) - len(self.starts)))
+                for o, q in enumerate(reach):
+                    self.starts[o] += persist ** k * q
             if k >= 2:
                 if len(self.later) < len(reach):
                     self.later.extend([0.0] * (len(reach) - len(self.later)))
@@ -205,6 +216,8 @@ class _Eval:
         penalty = self._penalties(caught)
         zone = [i for i, c in enumerate(caught) if c]
         later = self.draws.later
+        bear = s.police.get(BEAR, PARK)
+        watched = t.bear_route.get(bear, "")
         values = []
         for seat in range(g.num_players):
             v = 0.0
@@ -225,6 +238,8 @@ class _Eval:
                         if 0 < o < left and o < len(later):
                             risk += later[o]
                 v -= w.future * w.turn_value * risk
+            if w.bear and watched:
+                v -= w.bear * self._bear_risk(s, seat, watched)
             values.append(v)
         if w.police_risk:
             self._police_threat(s, values)
@@ -233,6 +248,21 @@ class _Eval:
         best = max(others)
         mean = sum(others) / len(others)
         return mine - (w.leader * best + (1.0 - w.leader) * mean)
+
+    def _bear_risk(self, s: TenFourState, seat: int, watched: str) -> float:
+        """Expected progress the seat's later turns lose to the Bear where it watches."""
+        t = self.t
+        n = t.n
+        starts = self.draws.starts
+        route_of = t.route_of
+        total = 0.0
+        for truck in s.g.seat_trucks[seat]:
+            left = n - s.pos[truck]
+            loc = self._loc(s, truck)
+            for o in range(1, min(left, len(starts))):
+                if route_of[(loc + o) % n] == watched:
+                    total += starts[o]
+        return total * self.draws.bear_loss
 
     def _catch_map(self, s: TenFourState) -> list[bool]:
         """Highway spaces where a truck ending its move is caught now."""
