@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
 from engine.api import Action, State
@@ -67,8 +68,9 @@ class Weights:
     """Chance an opponent with a car in its pit row spends a Bump 'em! ticket on a car."""
     danger: float = 1.0
     """Weight of the expected loss of the mover's own cars."""
-    opp_danger: float = 0.3
-    """Weight of the opponents' expected loss (the mover's threats)."""
+    opp_danger: float = 0.0
+    """Weight of the opponents' expected loss (the mover's threats); 0 skips it (measured
+    no better than 0.3 or 0.7, and it is most of the work)."""
     leader: float = 0.5
     """Opponents' aggregate: leader * best opponent + (1 - leader) * mean opponent."""
 
@@ -100,6 +102,8 @@ class _Tables:
         # its entrance: best gain in distance and how many ticket kinds give a gain.
         self.back: list[list[tuple[float, int]]] = [
             [self._back(s, p) for p in range(n)] for s in range(players)]
+        self.values: dict[Weights, list[list[float]]] = {}
+        """Car values per weights (see `_values`)."""
 
     def to_go(self, seat: int, p: int) -> int:
         """Spaces a car of `seat` at track/home/finish position p still has to go."""
@@ -166,91 +170,108 @@ def _tables(rules: Rules) -> _Tables:
     return tables
 
 
+def _values(t: _Tables, w: Weights) -> list[list[float]]:
+    """values[s][p + 1]: what a car of seat s on position p (PIT .. finish) is worth,
+    danger aside."""
+    values = t.values.get(w)
+    if values is not None:
+        return values
+    rules = t.rules
+    n, finish = t.n, t.finish
+    values = []
+    for s in range(rules.players):
+        row = [-(t.to_go_from_start[s] + w.pit_penalty)]
+        for p in range(finish + 1):
+            togo = t.to_go(s, p)
+            if p == finish:
+                value = w.finish_bonus
+            elif p >= n:
+                value = w.home_bonus - togo - w.home_need * togo
+            else:
+                gain, count = t.back[s][p]
+                value = -togo + w.back_option * gain * count / TICKETS
+                if rules.turbo[p]:
+                    value += w.turbo_bonus
+            row.append(value)
+        values.append(row)
+    t.values[w] = values
+    return values
+
+
+class _Threat(NamedTuple):
+    """What one seat's cars threaten: rows[i][p] are the tickets with which its car i
+    (or its pit car entering) bumps a car on track space p."""
+
+    rows: tuple[list[int], ...]
+    has_pit: bool
+    on_track: int
+
+
+def _threat(t: _Tables, u: int, cars: Sequence[int]) -> _Threat:
+    rows = [t.hit[u][q] for q in cars if PIT < q < t.finish]
+    has_pit = PIT in cars
+    if has_pit:
+        rows.append(t.entry[u])
+    return _Threat(tuple(rows), has_pit, sum(1 for q in cars if 0 <= q < t.n))
+
+
 def evaluate(rules: Rules, pos: Sequence[int], seat: int,
-             weights: Weights = DEFAULT_WEIGHTS) -> float:
-    """How good `pos` is for `seat`, the player who just moved (higher is better)."""
+             weights: Weights = DEFAULT_WEIGHTS,
+             cache: dict[tuple[int, ...], _Threat] | None = None) -> float:
+    """How good `pos` is for `seat`, the player who just moved (higher is better).
+
+    `cache` may be shared by the evaluations of one decision: the threats of a seat
+    whose cars did not move are then computed once.
+    """
     t = _tables(rules)
+    values = _values(t, weights)
     n = t.n
-    finish = t.finish
     cars = rules.cars
     players = rules.players
     w = weights
-    # Which tickets of each seat threaten each track space, and whether it can bump.
-    threat: list[dict[int, int]] = []
-    has_pit: list[bool] = []
-    targets = [0] * players
-    for u in range(players):
-        base = u * cars
-        spaces: dict[int, int] = {}
-        pit = False
-        hit_u = t.hit[u]
-        for c in range(base, base + cars):
-            q = pos[c]
-            if q == PIT:
-                pit = True
-            elif q < finish:
-                row = hit_u[q]
-                for v in range(players):
-                    if v == u:
-                        continue
-                    vb = v * cars
-                    for oc in range(vb, vb + cars):
-                        p = pos[oc]
-                        if 0 <= p < n:
-                            m = row[p]
-                            if m:
-                                spaces[p] = spaces.get(p, 0) | m
-        if pit:
-            start = rules.start[u]
-            spaces[start] = spaces.get(start, 0) | 0b100000000001
-        threat.append(spaces)
-        has_pit.append(pit)
-    on_track = [sum(1 for c in range(v * cars, v * cars + cars) if 0 <= pos[c] < n)
-                for v in range(players)]
-    for u in range(players):
-        targets[u] = sum(on_track) - on_track[u]
+    if cache is None:
+        cache = {}
+    threats: list[_Threat] = []
     scores: list[float] = []
+    for u in range(players):
+        mine = tuple(pos[u * cars:u * cars + cars])
+        value_u = values[u]
+        scores.append(sum(value_u[q + 1] for q in mine))
+        key = (u, *mine)
+        threat = cache.get(key)
+        if threat is None:
+            threat = _threat(t, u, mine)
+            cache[key] = threat
+        threats.append(threat)
+    all_on_track = sum(th.on_track for th in threats)
     for s in range(players):
-        base = s * cars
-        score = 0.0
-        back_s = t.back[s]
-        for c in range(base, base + cars):
+        danger = w.danger if s == seat else w.opp_danger
+        if not danger:
+            continue
+        pit_loss = t.to_go_from_start[s] + w.pit_penalty
+        for c in range(s * cars, s * cars + cars):
             p = pos[c]
-            if p == finish:
-                score += w.finish_bonus
+            if not 0 <= p < n:
                 continue
-            if p == PIT:
-                score -= t.to_go_from_start[s] + w.pit_penalty
-                continue
-            togo = t.to_go(s, p)
-            if p >= n:
-                score += w.home_bonus - togo - w.home_need * togo
-                continue
-            score -= togo
-            if rules.turbo[p]:
-                score += w.turbo_bonus
-            gain, count = back_s[p]
-            if count:
-                score += w.back_option * gain * count / TICKETS
             # Danger: chance some opponent bumps this car before `s` moves again.
             safe = 1.0
             for u in range(players):
                 if u == s:
                     continue
-                m = threat[u].get(p, 0)
-                chance = w.attack * m.bit_count() / TICKETS
-                if has_pit[u] and targets[u]:
-                    chance += w.bump_ticket / TICKETS / targets[u]
+                threat = threats[u]
+                mask = 0
+                for row in threat.rows:
+                    mask |= row[p]
+                chance = w.attack * mask.bit_count() / TICKETS
+                if threat.has_pit:
+                    chance += w.bump_ticket / TICKETS / (all_on_track - threat.on_track)
                 if chance:
                     safe *= 1.0 - min(chance, 1.0)
             if safe < 1.0:
-                loss = t.to_go_from_start[s] + w.pit_penalty - togo
-                weight = w.danger if s == seat else w.opp_danger
-                score -= weight * (1.0 - safe) * loss
-        scores.append(score)
-    mine = scores[seat]
+                scores[s] -= danger * (1.0 - safe) * (pit_loss - t.to_go(s, p))
+    mine_score = scores[seat]
     others = [scores[v] for v in range(players) if v != seat]
-    return mine - (w.leader * max(others) + (1.0 - w.leader) * sum(others) / len(others))
+    return mine_score - (w.leader * max(others) + (1.0 - w.leader) * sum(others) / len(others))
 
 
 def choose(state: BumpemState, legal: Sequence[Action], rng: Rng,
@@ -258,17 +279,21 @@ def choose(state: BumpemState, legal: Sequence[Action], rng: Rng,
     """The best-scoring legal action; exact ties are broken with `rng`."""
     rules = state.rules
     seat = state.turn
+    if not legal:
+        raise ValueError("no legal action to choose from")
     if len(legal) == 1 or state.ticket is None:
         return legal[0]
-    result: dict[Action, tuple[int, ...]] = {
-        o.action: o.positions for o in rules.legal_moves(tuple(state.pos), seat, state.ticket)}
+    # The state's own resolved moves (cached when it computed `legal`): the position each
+    # legal action leaves, exactly as `apply` will leave it.
+    result: dict[Action, tuple[int, ...]] = {o.action: o.positions for o in state._outcomes()}
+    cache: dict[tuple[int, ...], _Threat] = {}
     best: list[Action] = []
     best_score = float("-inf")
     for action in legal:
         positions = result.get(action)
         if positions is None:
             continue
-        score = evaluate(rules, positions, seat, weights)
+        score = evaluate(rules, positions, seat, weights, cache)
         if score > best_score + 1e-9:
             best_score = score
             best = [action]
