@@ -47,7 +47,7 @@ def test_deterministic_for_a_seed(players: int) -> None:
 
 def _police_turn(red: str, green: str, blue: str) -> TenFourState:
     """Three players, Red to make a police move: Smokey 1 on R20 can go 10 to G10
-    (catching trucks on G9-G11) or into trap TG; Smokey 2 in trap TY."""
+    (catching trucks on G9-G11) or into trap TG; Smokey 2 in trap TY; the Bear on AY."""
     state = started(make(players=3), 0)
     police_out(state, smokey1="R20", smokey2="TY", bear="AY")
     put(state, "red", red)
@@ -58,19 +58,56 @@ def _police_turn(red: str, green: str, blue: str) -> TenFourState:
     return state
 
 
+def _two_player_police_turn(green: str, blue: str) -> TenFourState:
+    """Two players, Red (red + green trucks) moves its red truck 1 from R2 and then
+    moves a Smokey: Smokey 1 on R20 can go 10 to G10 (catching G9-G11) or into TG."""
+    state = started(make(players=2, variant="two-player"), 0)
+    state.apply(PlaceSmokey("TB"))
+    state.apply(PlaceSmokey("TY"))
+    put(state, "smokey1", "R20")
+    put(state, "red", "R2")
+    put(state, "green", green)
+    put(state, "blue", blue)
+    put(state, "yellow", "B3")
+    turn(state, "B19LO", 1)
+    state.apply(ChooseTruck("red"))
+    assert state.prompt().kind == "police"
+    return state
+
+
+def _smokey_moves(state: TenFourState) -> list[MoveSmokey]:
+    return [a for a in state.legal_actions() if isinstance(a, MoveSmokey)]
+
+
 def test_prefers_a_police_move_that_catches_an_opponent() -> None:
-    state = _police_turn(red="R2", green="G11", blue="B5")
+    state = _two_player_police_turn(green="R5", blue="G11")
     legal = state.legal_actions()
-    catching = [a for a in legal if isinstance(a, MoveSmokey) and a.catches == ("green",)]
-    assert catching and any(isinstance(a, MoveSmokey) and not a.catches for a in legal)
+    catching = [a for a in _smokey_moves(state) if a.catches == ("blue",)]
+    assert catching and any(not a.catches for a in _smokey_moves(state))
     for seed in range(5):
         assert strong_choice(state, legal, random.Random(seed)) in catching
 
 
+def test_ranks_catching_smokey_moves_above_idle_ones_with_three_players() -> None:
+    state = _police_turn(red="R2", green="G11", blue="B5")
+    moves = _smokey_moves(state)
+    scores = dict(zip(moves, evaluate_actions(state, moves), strict=True))
+    catching = [scores[a] for a in moves if a.catches == ("green",)]
+    idle = [scores[a] for a in moves if not a.catches]
+    assert catching and idle
+    assert min(catching) > max(idle)
+
+
 def test_avoids_a_police_move_that_catches_its_own_truck() -> None:
+    state = _two_player_police_turn(green="G9", blue="B5")  # green is on G9
+    legal = state.legal_actions()
+    assert any(a.catches == ("green",) for a in _smokey_moves(state))
+    for seed in range(5):
+        chosen = strong_choice(state, legal, random.Random(seed))
+        assert not (isinstance(chosen, MoveSmokey) and "green" in chosen.catches)
     state = _police_turn(red="G10", green="B3", blue="Y14")  # Red ends on G11
     legal = state.legal_actions()
-    assert any(isinstance(a, MoveSmokey) and a.catches == ("red",) for a in legal)
+    assert any(a.catches == ("red",) for a in _smokey_moves(state))
     for seed in range(5):
         chosen = strong_choice(state, legal, random.Random(seed))
         assert not (isinstance(chosen, MoveSmokey) and "red" in chosen.catches)
