@@ -23,6 +23,7 @@ afterwards).
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import tempfile
@@ -121,6 +122,10 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
 
         seats = [seat_for(game_name, "human", seed=i, hint=True) for i in range(players)]
     rig = EmulatedRig(session=session, seed=seed, draw=draw, seats=seats)
+    # The bench's own heap (thousands of kept samples) must not make the garbage
+    # collector's full passes longer than the daemon's would be: freeze what exists.
+    gc.collect()
+    gc.freeze()
     import rig.journal as journal_module
 
     real_os = journal_module.os
@@ -130,6 +135,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     finally:
         journal_module.os = real_os
         session.close()
+        gc.unfreeze()
 
 
 def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
