@@ -58,10 +58,11 @@ WIN = 1.0e6
 class Weights:
     """Tunable weights of the evaluation (defaults measured, see docs/AI_TENFOUR.md)."""
 
-    turn_value: float = 4.7
-    """Spaces a lost turn costs (about the mean move of the default deck)."""
-    hammer: float = 1.2
-    """Spaces a Hammer Up turn costs (a Lo-Band spin without a card instead of a card)."""
+    turn_value: float = 0.0
+    """Spaces a lost turn costs; 0: the deck's mean card move (4.68 for the default)."""
+    hammer: float = -1.0
+    """Spaces a Hammer Up turn costs; negative: the deck's mean card move less the
+    Lo-Band's mean (1.18 for the default)."""
     landing: float = 1.0
     """Weight of the expected quality of each seat's next move."""
     police_risk: float = 1.0
@@ -105,6 +106,12 @@ class _Tables:
         self.hammer_dist = self.band.get("lo", [])
         self.cards = [(c.band, c.extra, c.break_one_nine) for c in g.cards]
         self.full_pile = [c.copies for c in g.cards]
+        self.hammer_mean = sum(d * p for d, p in self.hammer_dist)
+        deck = float(sum(self.full_pile))
+        self.card_mean = sum(count / deck * (extra + sum(v * p for v, p in self.band[band]))
+                             for count, (band, extra, _) in zip(self.full_pile, self.cards,
+                                                                 strict=True))
+        """The mean move of a card turn with a full deck."""
         # Smokey destinations from every location: the highway spaces a Smokey ending
         # there catches trucks on (none from a short cut, nor from a trap unless the
         # trap_catches_on_entry option says trucks already on its spaces are caught).
@@ -200,6 +207,9 @@ class _Eval:
         self.t = _tables(state.g)
         self.w = w
         self.draws = self.t.draws(state.pile, w.horizon, w.persist)
+        self.turn_value = w.turn_value if w.turn_value > 0 else self.t.card_mean
+        self.hammer = w.hammer if w.hammer >= 0 else max(0.0, self.t.card_mean
+                                                          - self.t.hammer_mean)
 
     # -- the position ------------------------------------------------------------------
 
@@ -224,7 +234,7 @@ class _Eval:
             for truck in g.seat_trucks[seat]:
                 v -= max(0, n - s.pos[truck])
             turns_lost = lost.count(seat) + (1 if s.lose[seat] else 0)
-            v -= w.turn_value * turns_lost
+            v -= self.turn_value * turns_lost
             v += w.landing * self._next_move(s, seat, penalty)
             if w.future and zone:
                 risk = 0.0
@@ -237,7 +247,7 @@ class _Eval:
                         o = (x - loc) % n
                         if 0 < o < left and o < len(later):
                             risk += later[o]
-                v -= w.future * w.turn_value * risk
+                v -= w.future * self.turn_value * risk
             if w.bear and watched:
                 v -= w.bear * self._bear_risk(s, seat, watched)
             values.append(v)
@@ -282,8 +292,8 @@ class _Eval:
     def _penalties(self, caught: list[bool]) -> list[float]:
         """Cost of a move ending on each highway space: a catch, a Hammer Up curve."""
         t = self.t
-        w = self.w
-        return [w.turn_value * c + w.hammer * h for c, h in zip(caught, t.on_curve, strict=True)]
+        return [self.turn_value * c + self.hammer * h
+                for c, h in zip(caught, t.on_curve, strict=True)]
 
     def _gains(self, s: TenFourState, truck: int, dist: Sequence[tuple[int, float]],
                penalty: list[float]) -> list[float]:
@@ -327,7 +337,7 @@ class _Eval:
         if s.turn == seat and s.phase != DECLARE and s.truck >= 0:
             movable = [s.truck]
         on_curve = [tr for tr in movable if t.on_curve[self._loc(s, tr)]]
-        card = self.w.b19_bonus * self.w.turn_value * self.draws.b19 * 0.5
+        card = self.w.b19_bonus * self.turn_value * self.draws.b19 * 0.5
         if not on_curve:
             return self._expected(s, movable, self.draws.dist, penalty) + card
         options = []
@@ -365,7 +375,7 @@ class _Eval:
         options = float(len(hits))
         owner = g.truck_owner
         alpha = self.w.alpha
-        risk = self.w.police_risk * self.w.turn_value * self.draws.b19
+        risk = self.w.police_risk * self.turn_value * self.draws.b19
         # Seats in play order from the one about to play.
         order = [(s.turn + k) % players for k in range(players)]
         for pos_in_order, seat in enumerate(order):
@@ -395,7 +405,7 @@ class _Eval:
         if action.hammer:
             return self._expected(s, [truck], t.hammer_dist, penalty)
         return (self._expected(s, [truck], self.draws.dist, penalty)
-                + self.w.b19_bonus * self.w.turn_value * self.draws.b19 * 0.5)
+                + self.w.b19_bonus * self.turn_value * self.draws.b19 * 0.5)
 
     def after(self, s: TenFourState, me: int, lost: list[int], depth: int) -> float:
         """Score a position reached by an action; search my own police move next."""
