@@ -8,7 +8,8 @@ happen), and each resulting position is scored for the player to move:
                 + bonuses (finished cars, cars safe in the home stretch, turbo spaces)
                 - expected loss from being bumped before its next turn
 
-and the move with the best `score(me) - score(opponents)` is chosen. The rulebook's
+and the move with the best `score(me) - (best + mean opponent score) / 2` is chosen
+(weights in `Weights`; figures and tuning in docs/AI_BUMPEM.md). The rulebook's
 "Notes and Tips" are all consequences of this score: finishing and entering the home
 stretch remove a car's distance and danger; backing out past one's home entrance turns
 64 spaces to go into a handful; bumping the car nearest its finish (or of the leading
@@ -21,7 +22,7 @@ opponent, the share of the 13 tickets with which one of its cars could land on t
 (forward, backward, an 8 split part, entering on its start space, or sliding over it
 from an oil slick), plus a share of its Bump 'em! ticket. Tables of which tickets let a
 car of one seat standing on one place hit one track space are built once per rules
-object, so a decision takes well under a millisecond on a desktop.
+object, so a typical decision takes about 0.1 ms on a desktop and the worst about 2 ms.
 
 Pure and deterministic: no I/O, no clock, no global state beyond a per-rules table
 cache; the passed rng only breaks exact ties.
@@ -41,8 +42,8 @@ from engine.bumpem.state import BumpemState
 from engine.selfplay import Rng
 
 TICKETS = 13
-"""Ticket kinds: "1".."12" are bits 0..11, Bump 'em! is bit 12 (uniform by default)."""
-BUMP_BIT = 1 << 12
+"""Ticket kinds, taken as equally likely (the default ticket set). In the ticket masks
+"1".."12" are bits 0..11; Bump 'em! is counted apart (it may hit any car)."""
 
 
 @dataclass(frozen=True)
