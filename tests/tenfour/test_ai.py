@@ -31,6 +31,18 @@ def test_always_returns_a_legal_action(players: int) -> None:
         assert result.finished
 
 
+@pytest.mark.parametrize("options", [
+    {"trap_catches_on_entry": True, "sidelined_immune": False},
+    {"police_move_when_stuck": False, "bear_limit": 6, "smokey_move": 7},
+])
+def test_legal_under_other_options(options: dict[str, object]) -> None:
+    for players, variant in ((2, "two-player"), (4, "standard")):
+        game = make(players=players, variant=variant, options=options)
+        for seed in range(3):
+            result = play(game, random.Random(seed), [_checked] * players, keep_events=False)
+            assert result.finished
+
+
 def test_the_level_is_registered() -> None:
     assert chooser_for("tenfour", "strong") is strong_choice
 
