@@ -153,18 +153,27 @@ def start_daemon(work: Workdir, extra_env: dict[str, str] | None = None,
                  stderr: Any = subprocess.DEVNULL, bytecode: bool = True) -> Started:
     env = work.env(bytecode, NOTIFY_SOCKET=work.socket_path, **(extra_env or {}))
     with notify_socket(work.socket_path) as sock:
-        sock.settimeout(READY_TIMEOUT)
+        sock.settimeout(0.25)
         started = time.perf_counter()
         proc = subprocess.Popen([*cbrig_command(), "run", "--config", str(work.config)],
                                 env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=stderr)
         try:
             while True:
-                message = sock.recv(4096)
+                try:
+                    message = sock.recv(4096)
+                except TimeoutError:
+                    if proc.poll() is not None:
+                        raise RuntimeError(f"cbrig run exited with {proc.returncode} before "
+                                           "READY=1 (run it by hand to see why)") from None
+                    if time.perf_counter() - started > READY_TIMEOUT:
+                        raise RuntimeError(f"no READY=1 within {READY_TIMEOUT:g} s") from None
+                    continue
                 if b"READY=1" in message.split(b"\n"):
                     return Started(proc, time.perf_counter() - started)
         except BaseException:
-            proc.kill()
+            if proc.poll() is None:
+                proc.kill()
             proc.wait()
             raise
 
