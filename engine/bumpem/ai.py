@@ -90,9 +90,9 @@ class _Tables:
         players = rules.players
         self.to_go_from_start = [self.to_go(s, rules.start[s]) for s in range(players)]
         # hit[u][q][p]: tickets with which a car of seat u on position q bumps a car on
-        # track space p (q: track 0..n-1 or home n..n+k-1).
-        self.hit: list[list[list[int]]] = [
-            [self._hits(u, q) for q in range(n + k)] for u in range(players)]
+        # track space p (q: track 0..n-1 or home n..n+k-1); rows are filled on first use
+        # (`hit_row`), so no decision pays for the whole table.
+        self.hit: list[list[list[int] | None]] = [[None] * (n + k) for _ in range(players)]
         # entry[u][p]: tickets with which seat u entering a pit car bumps a car on p.
         self.entry: list[list[int]] = []
         for u in range(players):
@@ -122,6 +122,14 @@ class _Tables:
             spaces.append(dest)
             spaces.extend((dest + i) % r.n for i in range(1, SLIDE_LENGTH + 1))
         return spaces
+
+    def hit_row(self, u: int, q: int) -> list[int]:
+        """`hit[u][q]`, computed on first use."""
+        row = self.hit[u][q]
+        if row is None:
+            row = self._hits(u, q)
+            self.hit[u][q] = row
+        return row
 
     def _hits(self, u: int, q: int) -> list[int]:
         r = self.rules
@@ -209,7 +217,7 @@ class _Threat(NamedTuple):
 
 
 def _threat(t: _Tables, u: int, cars: Sequence[int]) -> _Threat:
-    rows = [t.hit[u][q] for q in cars if PIT < q < t.finish]
+    rows = [t.hit_row(u, q) for q in cars if PIT < q < t.finish]
     has_pit = PIT in cars
     if has_pit:
         rows.append(t.entry[u])
