@@ -25,7 +25,7 @@ def read_data(ref: str | Path) -> tuple[str, str]:
     ref = str(ref)
     if ref.startswith(DEFAULT_PREFIX):
         name = ref[len(DEFAULT_PREFIX):]
-        resource = resources.files("engine").joinpath("data").joinpath(name)
+        resource = resources.files("engine.data").joinpath(name)
         if not resource.is_file():
             raise FileNotFoundError(f"no shipped data file named {name!r}")
         return resource.read_text(encoding="utf-8"), ref

@@ -1,0 +1,1 @@
+"""Shipped data files: boards, spinner bands, decks and ticket sets (all assumptions)."""
