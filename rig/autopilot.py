@@ -33,6 +33,9 @@ def gestures_for(controller: Controller, rng: Rng, pick: Pick | None = None) -> 
             tag = next(t for t, c in controller.options.cards.items() if c == card)
             return [CardPresented(tag, EMULATED_READER), CardRemoved(tag, EMULATED_READER)]
         return [KnobPress("hi")]
+    seat = controller.seats[state.current_player()]
+    if seat.chooser is not None and seat.level != "hint":
+        return [KnobPress("hi")]  # carry out the computer's announced choice
     legal = list(state.legal_actions())
     choice = pick(state, legal) if pick else legal[int(rng.random() * len(legal))]
     delta = legal.index(choice) - controller.cursor

@@ -185,3 +185,23 @@ def test_bears_crawling_when_both_smokeys_wait_just_ahead_of_the_leader():
     assert bears_crawling(state) == "Red truck"
     state.police["smokey2"] = loop[(red_at + 9) % len(loop)]
     assert bears_crawling(state) is None
+
+
+def test_computer_seats_play_their_own_choices_through_the_autopilot():
+    from rig.computer import seat_for
+
+    seats = [seat_for("tenfour", "strong", seed=1), seat_for("tenfour", "random", seed=2)]
+    rig = new_emulated_rig("tenfour", 2, seed=13, seats=seats)
+    rng = random.Random(13)
+    choices = 0
+    while not rig.session.state.is_terminal():
+        state = rig.session.state
+        deciding = not state.is_chance_node() and rig.controller.alert is None
+        expected = state.legal_actions()[rig.controller.cursor] if deciding else None
+        for gesture in gestures_for(rig.controller, rng):
+            rig.loop.step(gesture)
+            rig.settle()
+        if expected is not None:
+            assert rig.session.last_action == expected
+            choices += 1
+    assert choices > 5
