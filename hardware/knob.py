@@ -48,7 +48,10 @@ class Knob:
     ) -> None:
         if name not in KNOB_NAMES:
             raise ValueError(f"knob name must be one of {KNOB_NAMES}, not {name!r}")
-        from gpiozero import Button, RotaryEncoder  # lazy: keeps start-up lean
+        # lazy: keeps start-up lean. DigitalInputDevice, not Button: Button's HoldMixin
+        # starts a HoldThread per button that wakes every 0.1 s for good, and the knob
+        # times long presses itself (GestureClassifier).
+        from gpiozero import DigitalInputDevice, RotaryEncoder
 
         self.name = name
         self._reverse = reverse
@@ -72,11 +75,11 @@ class Knob:
             a_pin.when_changed = self._a_changed
             b_pin.when_changed = self._b_changed
             if pin_button is not None:
-                self._button = Button(
+                self._button = DigitalInputDevice(
                     pin_button, pull_up=True, bounce_time=button_bounce, pin_factory=pin_factory
                 )
-                self._button.when_pressed = self._pressed
-                self._button.when_released = self._released
+                self._button.when_activated = self._pressed
+                self._button.when_deactivated = self._released
         except BaseException:
             self.close()
             raise
