@@ -98,6 +98,7 @@ class Controller:
         self.cursor = 0
         self.hinted = 0
         """The computer's choice (or a person's hint) at this decision."""
+        self.choice_pending = False
         self.news: list[Notice] = []
         self.alert: Notice | None = None
         self.refusal: tuple[str, float] | None = None
@@ -123,6 +124,7 @@ class Controller:
         if isinstance(event, Tick):
             if self.animation and now >= self.animation.ends:
                 self.animation = None
+            self._resolve_choice(move_cursor=True)
             return
         if isinstance(event, ReaderStatus):
             self.reader_ok = event.connected
@@ -200,6 +202,8 @@ class Controller:
                                        final=final)
 
     def _handle_decision(self, event: object) -> None:
+        seat = self.seats[self.session.state.current_player()]
+        self._resolve_choice(move_cursor=seat.level != "hint")
         legal = list(self.session.state.legal_actions())
         if isinstance(event, KnobTurn):
             self.cursor = (self.cursor + event.steps) % len(legal)
@@ -242,18 +246,30 @@ class Controller:
                 self.on_alert(self.alert)
 
     def _preselect(self) -> None:
-        """Put the cursor on the computer's choice (or the hint) at decision nodes."""
-        self.cursor = 0
+        """At a decision for a computer seat (or with hints), ask for its choice soon.
+
+        The choice is worked out on the loop's next tick, after the frame for this
+        input is drawn, so thinking never delays what the table sees.
+        """
+        self.cursor = self.hinted = 0
+        self.choice_pending = False
         state = self.session.state
         if state.is_terminal() or state.is_chance_node():
             return
-        seat = self.seats[state.current_player()]
-        chooser = seat.chooser
-        if chooser is None:
+        self.choice_pending = self.seats[state.current_player()].chooser is not None
+
+    def _resolve_choice(self, move_cursor: bool) -> None:
+        """Work out the pending choice; the cursor follows it unless a person moved it."""
+        if not self.choice_pending:
             return
+        self.choice_pending = False
+        state = self.session.state
+        chooser = self.seats[state.current_player()].chooser
+        assert chooser is not None
         legal = list(state.legal_actions())
-        choice = chooser(state, legal)
-        self.cursor = self.hinted = legal.index(choice)
+        self.hinted = legal.index(chooser(state, legal))
+        if move_cursor:
+            self.cursor = self.hinted
 
     def _refuse(self, text: str) -> None:
         self.refusal = (text, self.clock() + REFUSAL_MS / 1000)
@@ -307,6 +323,8 @@ class Controller:
     def next_deadline(self) -> float | None:
         """When the screen will change by itself (animation frame, refusal fading)."""
         deadlines = []
+        if self.choice_pending:
+            deadlines.append(self.clock())
         if self.animation is not None:
             deadlines.append(min(self.animation.ends, self.clock() + SPIN_FRAME_MS / 1000))
         if self.refusal is not None:
@@ -349,9 +367,11 @@ class Controller:
         seat = self.seats[state.current_player()]
         menu = [describe(a) for a in legal]
         if seat.level == "hint":
-            menu[self.hinted] = "* " + menu[self.hinted]
+            if not self.choice_pending:
+                menu[self.hinted] = "* " + menu[self.hinted]
         elif seat.chooser is not None:
-            lines.append(f"CPU ({seat.level}) chose:")
+            thinking = "is thinking..." if self.choice_pending else "chose:"
+            lines.append(f"CPU ({seat.level}) {thinking}")
         return Screen(title=title, big=big, lines=tuple(lines), menu=tuple(menu),
                       cursor=self.cursor, status=status)
 

@@ -115,7 +115,9 @@ class Daemon:
             self._archive(session)
             return None
         log.info("resumed %s at input %d", current, session.steps)
-        return self._controller(session, self._levels_from(session))
+        header = session.journal.header if session.journal else {}
+        return self._controller(session, self._levels_from(session),
+                                hints=bool(header.get("hints", False)))
 
     def _levels_from(self, session: Session) -> tuple[str, ...]:
         header_levels = session.journal.header.get("levels") if session.journal else None
@@ -245,6 +247,7 @@ class Daemon:
             rng = StepSeeded(self.autoplay or 0, lambda s=steps: s, "choice")
             for gesture in gestures_for(controller, rng):
                 self.loop.step(gesture)
+                self.loop.run_due()
 
     def stop(self) -> None:
         from rig.render import render

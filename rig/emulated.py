@@ -107,12 +107,15 @@ class EmulatedRig:
         self.loop.step(Tick(end))
 
     def settle(self) -> None:
-        """Run time forward until nothing is animating (the spin shows its result)."""
+        """Run time forward until nothing is animating (the spin shows its result) and
+        any choice the computer owes is on screen."""
+        self.loop.run_due()
         while self.controller.animation is not None:
             due = self.controller.next_deadline()
             assert due is not None
             self.clock.now = max(self.clock.now, due)
             self.loop.step(Tick(self.clock.now))
+        self.loop.run_due()
 
 
 def new_emulated_rig(game_name: str, players: int, *, variant: str | None = None,

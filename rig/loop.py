@@ -78,6 +78,16 @@ class RigLoop:
         self.controller.handle(event)
         self.refresh()
 
+    def run_due(self) -> None:
+        """Handle whatever has fallen due by now (for drivers that do not block in run)."""
+        due = self.controller.next_deadline()
+        while due is not None and due <= self.clock():
+            self.step(Tick(self.clock()))
+            after = self.controller.next_deadline()
+            if after == due:
+                break
+            due = after
+
     def _timeout(self) -> float | None:
         deadlines = []
         due = self.controller.next_deadline()

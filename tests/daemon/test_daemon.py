@@ -69,3 +69,25 @@ def test_a_missing_config_file_is_reported(tmp_path):
     assert result.returncode == 78
     assert "nope.toml" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_resumed_game_keeps_its_seats_and_hints(tmp_path):
+    from rig.config import load_config
+    from rig.daemon import Daemon
+    from rig.setup_menu import SetupChoice
+
+    config = load_config(write_config(tmp_path, game="tenfour", players=3))
+
+    class Quiet:
+        def ready(self, status=None): ...
+        def watchdog_interval(self): return None
+        def stopping(self): ...
+
+    first = Daemon(config=config, notifier=Quiet())
+    first.config.state.directory.mkdir(parents=True)
+    controller = first._start_game(SetupChoice(game="tenfour", players=3,
+                                               levels=("human", "strong", "random"), hints=True))
+    controller.session.close()
+    resumed = Daemon(config=config, notifier=Quiet())._resume()
+    assert resumed is not None
+    assert [seat.level for seat in resumed.seats] == ["hint", "strong", "random"]

@@ -19,4 +19,5 @@ def advance_to_choice(rig: EmulatedRig, rng: random.Random, limit: int = 300) ->
             return
         for gesture in gestures_for(rig.controller, rng):
             rig.loop.step(gesture)
+            rig.settle()
     pytest.fail("no real choice came up")

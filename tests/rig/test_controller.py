@@ -205,3 +205,49 @@ def test_computer_seats_play_their_own_choices_through_the_autopilot():
             assert rig.session.last_action == expected
             choices += 1
     assert choices > 5
+
+
+def _to_decision_without_settling(rig, rng) -> None:
+    """Step gestures (no ticks) until a real choice is on screen, choice still pending."""
+    for _ in range(500):
+        state = rig.session.state
+        if not state.is_chance_node() and len(state.legal_actions()) > 1 \
+                and rig.controller.alert is None and rig.controller.choice_pending:
+            return
+        for gesture in gestures_for(rig.controller, rng):
+            rig.loop.step(gesture)
+    pytest.fail("no pending choice came up")
+
+
+def test_the_computer_thinks_after_the_frame_is_drawn():
+    from rig.computer import seat_for
+
+    calls = []
+
+    def counting(state, legal):
+        calls.append(len(legal))
+        return legal[-1]
+
+    seats = [seat_for("bumpem", "random", seed=1), seat_for("bumpem", "random", seed=2)]
+    for seat in seats:
+        seat.chooser = counting
+    rig = new_emulated_rig("bumpem", 2, seed=14, seats=seats)
+    _to_decision_without_settling(rig, random.Random(14))
+    thinking_calls = len(calls)
+    assert "is thinking" in rig.loop._last_screen.plain(), "the frame came first"
+    assert rig.controller.next_deadline() == rig.clock.now
+    rig.loop.run_due()
+    assert len(calls) == thinking_calls + 1
+    assert "CPU (random) chose:" in rig.screen.plain()
+    assert rig.controller.cursor == len(rig.session.state.legal_actions()) - 1
+
+
+def test_a_person_who_presses_before_the_hint_gets_what_they_saw():
+    from rig.controller import Seat
+
+    seats = [Seat(level="hint", chooser=lambda state, legal: legal[-1]) for _ in range(2)]
+    rig = new_emulated_rig("bumpem", 2, seed=15, seats=seats)
+    _to_decision_without_settling(rig, random.Random(15))
+    shown_first = rig.session.state.legal_actions()[0]
+    rig.press("hi")
+    assert rig.session.last_action == shown_first
