@@ -61,12 +61,59 @@ def _check_round_trip(game, state: State) -> None:
     assert json.dumps(again.to_json(), sort_keys=True) == text
 
 
+def _tenfour_invariants(game, state: State, before: dict | None, action: Action | None) -> None:
+    data = state.to_json()
+    assert set(data["trucks"]) == set(game.trucks), "every truck is still in the game"
+    assert all(t["driven"] >= 0 for t in data["trucks"].values())
+    assert len(data["lose_next_turn"]) == game.num_players
+    assert all(isinstance(flag, bool) for flag in data["lose_next_turn"])
+    options = state.correction_options()
+    placing = game.variant == "two-player" and data["phase"] in {"start_spin", "place_smokey"}
+    for piece, where in data["police"].items():
+        if placing and where == "park":
+            continue  # two players: not yet put into its Bear Trap
+        assert where in options[piece], f"{piece} is somewhere real: {where}"
+    copies = {card.id: card.copies for card in game.deck.cards}
+    assert set(data["pile"]) == set(copies)
+    assert all(0 <= data["pile"][c] <= copies[c] for c in copies), "pile + discards = deck"
+    if before is not None and action is not None and action.KIND == "draw":
+        assert sum(data["pile"].values()) == sum(before["pile"].values()) - 1
+
+
+def _bumpem_invariants(game, state: State, before: dict | None, action: Action | None) -> None:
+    data = state.to_json()
+    cars = game.rules.cars
+    taken: dict[str, str] = {}
+    for colour, places in data["cars"].items():
+        assert len(places) == cars, f"{colour} still has all {cars} cars"
+        for place in places:
+            kind, _, rest = place.partition(":")
+            if kind in {"pit", "finish"}:
+                assert rest == colour, place
+                continue
+            if kind == "home":
+                assert rest.split(":")[0] == colour, place
+            else:
+                assert place.startswith("T"), place
+            assert place not in taken, f"{place} holds {taken.get(place)} and {colour}"
+            taken[place] = colour
+
+
+INVARIANTS = {"tenfour": _tenfour_invariants, "bumpem": _bumpem_invariants}
+
+
+def test_every_game_has_invariants() -> None:
+    assert set(INVARIANTS) == set(GAME_MODULES)
+
+
 @pytest.mark.parametrize("case", CASES, ids=case_id)
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_playthrough_conforms(case, seed) -> None:
     game = make(case)
+    invariants = INVARIANTS[case[0]]
     rng = random.Random(seed)
     state = game.new_initial_state()
+    invariants(game, state, None, None)
     steps = 0
     while not state.is_terminal():
         _check_node(game, state)
@@ -82,7 +129,9 @@ def test_random_playthrough_conforms(case, seed) -> None:
             clone = state.clone()
             clone.apply(action)
             assert json.dumps(state.to_json(), sort_keys=True) == before, "clone is independent"
+        previous = state.to_json()
         state.apply(action)
+        invariants(game, state, previous, action)
         steps += 1
         assert steps < 50_000, "the game ends"
     _check_node(game, state)
