@@ -365,14 +365,14 @@ class Controller:
         legal = list(state.legal_actions())
         describe = state.describe  # type: ignore[attr-defined]
         seat = self.seats[state.current_player()]
-        menu = [describe(a) for a in legal]
+        items = [describe(a) for a in legal]
         if seat.level == "hint":
             if not self.choice_pending:
-                menu[self.hinted] = "* " + menu[self.hinted]
+                items[self.hinted] = "* " + items[self.hinted]
         elif seat.chooser is not None:
             thinking = "is thinking..." if self.choice_pending else "chose:"
             lines.append(f"CPU ({seat.level}) {thinking}")
-        return Screen(title=title, big=big, lines=tuple(lines), menu=tuple(menu),
+        return Screen(title=title, big=big, lines=tuple(lines), menu=tuple(items),
                       cursor=self.cursor, status=status)
 
     def _status(self) -> str:

@@ -52,28 +52,9 @@ while [ $# -gt 0 ]; do
 done
 DESTDIR="${DESTDIR%/}"
 
-say() { printf '==> %s\n' "$*"; }
-# run CMD...: do it, or only print it in a dry run.
-run() {
-    if [ "$DRY_RUN" = 1 ]; then
-        printf '+ %s\n' "$*"
-    else
-        "$@"
-    fi
-}
-# host CMD...: a step that changes the host itself (users, systemd): skipped under DESTDIR.
-host() {
-    if [ -n "$DESTDIR" ]; then
-        printf 'skipped (DESTDIR): %s\n' "$*"
-    else
-        run "$@"
-    fi
-}
-
-if [ "$DRY_RUN" = 0 ] && [ -z "$DESTDIR" ] && [ "$(id -u)" != 0 ]; then
-    echo "install.sh: run me as root: sudo $0" >&2
-    exit 1
-fi
+# shellcheck source=systemd/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_root install.sh
 for f in pyproject.toml systemd/$UNIT wiring/config.toml; do
     [ -f "$SRC/$f" ] || { echo "install.sh: $SRC is not a cb-rig checkout (no $f)" >&2; exit 1; }
 done

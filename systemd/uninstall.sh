@@ -44,26 +44,9 @@ while [ $# -gt 0 ]; do
 done
 DESTDIR="${DESTDIR%/}"
 
-say() { printf '==> %s\n' "$*"; }
-run() {
-    if [ "$DRY_RUN" = 1 ]; then
-        printf '+ %s\n' "$*"
-    else
-        "$@"
-    fi
-}
-host() {
-    if [ -n "$DESTDIR" ]; then
-        printf 'skipped (DESTDIR): %s\n' "$*"
-    else
-        run "$@"
-    fi
-}
-
-if [ "$DRY_RUN" = 0 ] && [ -z "$DESTDIR" ] && [ "$(id -u)" != 0 ]; then
-    echo "uninstall.sh: run me as root: sudo $0" >&2
-    exit 1
-fi
+# shellcheck source=systemd/lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+require_root uninstall.sh
 
 say "service: $UNIT"
 if [ -z "$DESTDIR" ] && command -v systemctl >/dev/null \
