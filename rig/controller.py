@@ -305,13 +305,8 @@ class Controller:
                 menu.piece, menu.cursor = menu.pieces[menu.cursor], 0
                 return
             location = menu.options[menu.piece][menu.cursor]
-            correct = self._correction_action(menu.piece, location)
-            if self._apply(correct):
+            if self._apply(self.view.correction(menu.piece, location)):
                 self.correction = None
-
-    def _correction_action(self, piece: str, location: str) -> Action:
-        module = __import__(f"engine.{self.session.game.name}", fromlist=["Correct"])
-        return module.Correct(piece=piece, location=location)  # type: ignore[no-any-return]
 
     @staticmethod
     def _correction_items(menu: CorrectionMenu) -> list[str]:

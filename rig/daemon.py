@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import queue
 import random
 import signal
 import sys
@@ -229,7 +230,7 @@ class Daemon:
         while True:
             try:
                 event = self.loop.events.get_nowait()
-            except Exception:
+            except queue.Empty:
                 event = None
             if isinstance(event, Stop):
                 return

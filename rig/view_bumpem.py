@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.api import Action, State
-from engine.bumpem import TICKET_IDS, DrawTicket
+from engine.bumpem import TICKET_IDS, Correct, DrawTicket
 from engine.bumpem.tickets import ticket_label
 from rig.views import ChanceInput, EventNotices
 
@@ -58,3 +58,6 @@ class BumpEmView(EventNotices):
 
     def card_ids(self, game: Any) -> list[str]:
         return list(TICKET_IDS)
+
+    def correction(self, piece: str, location: str) -> Action:
+        return Correct(piece=piece, location=location)

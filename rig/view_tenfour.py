@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.api import Action, Event, State
-from engine.tenfour import Draw, Spin
+from engine.tenfour import Correct, Draw, Spin
 from rig.views import ChanceInput, EventNotices, Notice
 
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
@@ -122,3 +122,6 @@ class TenFourView(EventNotices):
 
     def card_ids(self, game: Any) -> list[str]:
         return [card.id for card in game.deck.cards]
+
+    def correction(self, piece: str, location: str) -> Action:
+        return Correct(piece=piece, location=location)

@@ -55,6 +55,8 @@ class GameView(Protocol):
 
     def card_ids(self, game: Any) -> list[str]: ...
 
+    def correction(self, piece: str, location: str) -> Action: ...
+
 
 class EventNotices:
     """Events to notices by kind: ALERTS fill the screen (with a headline), NEWS is a line.
