@@ -52,8 +52,31 @@ class Action:
         return out
 
     def key(self) -> str:
-        """Canonical text of the input: the sort key of `legal_actions`."""
-        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+        """Canonical text of the input: the sort key of `legal_actions`.
+
+        Memoised for every game at once: legal actions are sorted by it on every step,
+        and a game's action space is small and repeats, so `json.dumps` runs once per
+        distinct action. Actions are frozen and equal inputs have equal keys.
+        """
+        try:
+            return _KEYS[self]
+        except KeyError:
+            pass
+        except TypeError:  # an unhashable field value: nothing to cache it by
+            return _canonical(self)
+        if len(_KEYS) >= _KEYS_MAX:
+            _KEYS.clear()
+        text = _KEYS[self] = _canonical(self)
+        return text
+
+
+_KEYS: dict[Action, str] = {}
+_KEYS_MAX = 1 << 16
+"""Bound on the memo: corrections and journals could name unusual inputs."""
+
+
+def _canonical(action: Action) -> str:
+    return json.dumps(action.to_json(), sort_keys=True, separators=(",", ":"))
 
 
 A = TypeVar("A", bound=Action)

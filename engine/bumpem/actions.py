@@ -4,23 +4,14 @@ Cars are numbered 1..cars_per_player within a colour; another player's car is na
 its piece id ("blue:2"). Input fields compare and are journaled; the preview fields
 (where the car ends, who is bumped, who zooms, whether it slides) are compare=False so a
 display can show a move's consequences before it is chosen (as "apologies" does).
-
-Each class overrides `key()` with a format string that yields exactly the text of
-`Action.key()` (tested): legal moves are sorted by key on every ticket, and json.dumps
-there was a third of the self-play time.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from engine.api import Action
-
-
-def _s(value: str) -> str:
-    return json.dumps(value)
 
 
 def _need(value: object, kind: type, name: str) -> None:
@@ -37,9 +28,6 @@ class DrawTicket(Action):
 
     def __post_init__(self) -> None:
         _need(self.ticket, str, "ticket")
-
-    def key(self) -> str:
-        return f'{{"kind":"draw_ticket","ticket":{_s(self.ticket)}}}'
 
 
 @dataclass(frozen=True)
@@ -66,9 +54,6 @@ class Enter(_Move):
     def __post_init__(self) -> None:
         _need(self.car, int, "car")
 
-    def key(self) -> str:
-        return f'{{"car":{self.car:d},"kind":"enter"}}'
-
 
 @dataclass(frozen=True)
 class Forward(_Move):
@@ -81,9 +66,6 @@ class Forward(_Move):
     def __post_init__(self) -> None:
         _need(self.car, int, "car")
         _need(self.steps, int, "steps")
-
-    def key(self) -> str:
-        return f'{{"car":{self.car:d},"kind":"forward","steps":{self.steps:d}}}'
 
 
 @dataclass(frozen=True)
@@ -98,9 +80,6 @@ class Backward(_Move):
         _need(self.car, int, "car")
         _need(self.steps, int, "steps")
 
-    def key(self) -> str:
-        return f'{{"car":{self.car:d},"kind":"backward","steps":{self.steps:d}}}'
-
 
 @dataclass(frozen=True)
 class Swap(_Move):
@@ -113,9 +92,6 @@ class Swap(_Move):
     def __post_init__(self) -> None:
         _need(self.car, int, "car")
         _need(self.target, str, "target")
-
-    def key(self) -> str:
-        return f'{{"car":{self.car:d},"kind":"swap","target":{_s(self.target)}}}'
 
 
 @dataclass(frozen=True)
@@ -134,10 +110,6 @@ class Split(_Move):
         for name in ("car", "steps", "other", "other_steps"):
             _need(getattr(self, name), int, name)
 
-    def key(self) -> str:
-        return (f'{{"car":{self.car:d},"kind":"split","other":{self.other:d},'
-                f'"other_steps":{self.other_steps:d},"steps":{self.steps:d}}}')
-
 
 @dataclass(frozen=True)
 class BumpTicket(_Move):
@@ -151,9 +123,6 @@ class BumpTicket(_Move):
         _need(self.car, int, "car")
         _need(self.target, str, "target")
 
-    def key(self) -> str:
-        return f'{{"car":{self.car:d},"kind":"bump_ticket","target":{_s(self.target)}}}'
-
 
 @dataclass(frozen=True)
 class Correct(Action):
@@ -166,9 +135,6 @@ class Correct(Action):
     def __post_init__(self) -> None:
         _need(self.piece, str, "piece")
         _need(self.location, str, "location")
-
-    def key(self) -> str:
-        return f'{{"kind":"correct","location":{_s(self.location)},"piece":{_s(self.piece)}}}'
 
 
 ACTION_CLASSES: tuple[type[Action], ...] = (DrawTicket, Enter, Forward, Backward, Swap, Split,

@@ -179,7 +179,6 @@ class TenFourGame:
         self.band_values = {name: frozenset(v) for name, v in self.bands.segments.items()}
         self.smokey_routes = {loc: _smokey_routes(board, loc, self.smokey_move)
                               for loc in (*board.loop, *self.trap_ids, *self.cut_ids)}
-        self.key_cache: dict[Action, str] = {}
         self.shares = [[_Share(c, total) if c else _Share(0, 1) for c in range(total + 1)]
                        for total in range(1, self.deck.size + 1)]
         """shares[total - 1][count]: the probability count/total of a draw."""
@@ -206,13 +205,6 @@ class TenFourGame:
         return self.names[seat]
 
     # -- helpers the state uses -----------------------------------------------------------
-
-    def key(self, action: Action) -> str:
-        """`action.key()`, memoised (it only depends on the compared fields)."""
-        found = self.key_cache.get(action)
-        if found is None:
-            found = self.key_cache[action] = action.key()
-        return found
 
     def fraction(self, count: int, total: int) -> Fraction:
         """count/total as an exact probability (memoised: draws ask for it constantly)."""

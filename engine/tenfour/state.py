@@ -192,8 +192,7 @@ class TenFourState:
             found = [PlaceSmokey(trap.id, smokey) for trap in self.g.board.traps]
         else:
             return ()
-        key = self.g.key
-        return tuple(sorted(found, key=key))
+        return tuple(sorted(found, key=Action.key))
 
     def _police_actions(self) -> list[Action]:
         g = self.g
