@@ -17,6 +17,13 @@ from hardware.knob import Knob, MockKnob, QuadratureDriver
 A, B, SW = 17, 18, 27
 
 
+def make_knob(name: str, mock_factory: Any, sched: ManualScheduler,
+              events: list[HardwareEvent], **options: Any) -> Knob:
+    """A knob on the mock pins A/B, driven by the manual scheduler; `options` differ."""
+    return Knob(name, events.append, pin_a=A, pin_b=B, pin_factory=mock_factory,
+                clock=sched.clock, scheduler=sched, **options)
+
+
 @pytest.fixture(params=[4, 2], ids=["full-cycle", "half-cycle"])
 def rig(
     request: pytest.FixtureRequest,
@@ -25,17 +32,7 @@ def rig(
     events: list[HardwareEvent],
 ) -> Iterator[tuple[Knob, QuadratureDriver]]:
     epd = request.param
-    knob = Knob(
-        "hi",
-        events.append,
-        pin_a=A,
-        pin_b=B,
-        pin_button=SW,
-        pin_factory=mock_factory,
-        edges_per_detent=epd,
-        clock=sched.clock,
-        scheduler=sched,
-    )
+    knob = make_knob("hi", mock_factory, sched, events, pin_button=SW, edges_per_detent=epd)
     driver = QuadratureDriver.for_factory(mock_factory, A, B, SW, edges_per_detent=epd)
     yield knob, driver
     knob.close()
@@ -55,15 +52,7 @@ def test_every_click_counts_for_both_encoder_types(rig, sched, events) -> None:
 
 
 def test_clockwise_is_a_low_b_low_a_high_b_high(mock_factory, sched, events) -> None:
-    knob = Knob(
-        "lo",
-        events.append,
-        pin_a=A,
-        pin_b=B,
-        pin_factory=mock_factory,
-        clock=sched.clock,
-        scheduler=sched,
-    )
+    knob = make_knob("lo", mock_factory, sched, events)
     a, b = mock_factory.pin(A), mock_factory.pin(B)
     a.drive_low()
     b.drive_low()
@@ -77,16 +66,7 @@ def test_clockwise_is_a_low_b_low_a_high_b_high(mock_factory, sched, events) -> 
 
 
 def test_half_cycle_encoder_counts_at_both_rest_states(mock_factory, sched, events) -> None:
-    knob = Knob(
-        "hi",
-        events.append,
-        pin_a=A,
-        pin_b=B,
-        pin_factory=mock_factory,
-        edges_per_detent=2,
-        clock=sched.clock,
-        scheduler=sched,
-    )
+    knob = make_knob("hi", mock_factory, sched, events, edges_per_detent=2)
     a, b = mock_factory.pin(A), mock_factory.pin(B)
     a.drive_low()
     b.drive_low()  # rest at both-low: one click
@@ -133,16 +113,7 @@ def test_half_turn_wobble_counts_nothing() -> None:
 
 
 def test_reverse_swaps_direction(mock_factory, sched, events) -> None:
-    knob = Knob(
-        "hi",
-        events.append,
-        pin_a=A,
-        pin_b=B,
-        pin_factory=mock_factory,
-        reverse=True,
-        clock=sched.clock,
-        scheduler=sched,
-    )
+    knob = make_knob("hi", mock_factory, sched, events, reverse=True)
     QuadratureDriver.for_factory(mock_factory, A, B).turn(1)
     sched.advance(0.2)
     assert events == [KnobTurn("hi", -1)]
@@ -266,27 +237,9 @@ def test_knob_name_checked(mock_factory) -> None:
 
 
 def test_close_releases_pins(mock_factory, sched, events) -> None:
-    knob = Knob(
-        "hi",
-        events.append,
-        pin_a=A,
-        pin_b=B,
-        pin_button=SW,
-        pin_factory=mock_factory,
-        clock=sched.clock,
-        scheduler=sched,
-    )
+    knob = make_knob("hi", mock_factory, sched, events, pin_button=SW)
     knob.close()
-    again = Knob(
-        "hi",
-        events.append,
-        pin_a=A,
-        pin_b=B,
-        pin_button=SW,
-        pin_factory=mock_factory,
-        clock=sched.clock,
-        scheduler=sched,
-    )
+    again = make_knob("hi", mock_factory, sched, events, pin_button=SW)
     again.close()
 
 
