@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from engine.api import Action, Event, Game, State
+
+A = TypeVar("A", bound=Action)
 
 
 class Rng(Protocol):
@@ -25,6 +27,16 @@ Chooser = Callable[[State, Sequence[Action], Rng], Action]
 def random_choice(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     """The `random` level: any legal action, equally likely."""
     return legal[int(rng.random() * len(legal))]
+
+
+def pick_best(actions: Sequence[A], scores: Sequence[float], rng: Rng) -> A:
+    """The highest-scoring action; exact ties (within 1e-9) are broken with `rng`, which
+    is only consulted when there is a tie, so a level stays deterministic for a seed."""
+    top = max(scores)
+    best = [a for a, score in zip(actions, scores, strict=True) if score >= top - 1e-9]
+    if len(best) == 1:
+        return best[0]
+    return best[min(int(rng.random() * len(best)), len(best) - 1)]
 
 
 def sample_chance(outcomes: Sequence[tuple[Action, Fraction]], rng: Rng) -> Action:

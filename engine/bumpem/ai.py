@@ -39,7 +39,7 @@ from engine.api import Action, State
 from engine.bumpem.board import SLIDE_LENGTH
 from engine.bumpem.rules import BACKWARD_TICKETS, NO_OIL, PIT, SPLIT_TOTAL, Rules
 from engine.bumpem.state import BumpemState
-from engine.selfplay import Rng
+from engine.selfplay import Rng, pick_best
 
 TICKETS = 13
 """Ticket kinds, taken as equally likely (the default ticket set). In the ticket masks
@@ -296,23 +296,11 @@ def choose(state: BumpemState, legal: Sequence[Action], rng: Rng,
     # legal action leaves, exactly as `apply` will leave it.
     result: dict[Action, tuple[int, ...]] = {o.action: o.positions for o in state._outcomes()}
     cache: dict[tuple[int, ...], _Threat] = {}
-    best: list[Action] = []
-    best_score = float("-inf")
-    for action in legal:
-        positions = result.get(action)
-        if positions is None:
-            continue
-        score = evaluate(rules, positions, seat, weights, cache)
-        if score > best_score + 1e-9:
-            best_score = score
-            best = [action]
-        elif score > best_score - 1e-9:
-            best.append(action)
-    if not best:
+    scored = [a for a in legal if a in result]
+    if not scored:
         return legal[0]
-    if len(best) == 1:
-        return best[0]
-    return best[min(int(rng.random() * len(best)), len(best) - 1)]
+    scores = [evaluate(rules, result[a], seat, weights, cache) for a in scored]
+    return pick_best(scored, scores, rng)
 
 
 def strong_choice(state: State, legal: Sequence[Action], rng: Rng) -> Action:

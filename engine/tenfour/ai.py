@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from engine.api import Action, State
-from engine.selfplay import Rng
+from engine.selfplay import Rng, pick_best
 from engine.tenfour.actions import DeclareTruck
 from engine.tenfour.game import BEAR, PARK, SMOKEYS, TenFourGame
 from engine.tenfour.state import DECLARE, OVER, POLICE, TenFourState
@@ -442,12 +442,7 @@ def choose(state: TenFourState, legal: Sequence[Action], rng: Rng,
     """The best action by `evaluate_actions`; the rng breaks exact ties."""
     if len(legal) == 1:
         return legal[0]
-    scores = evaluate_actions(state, legal, weights)
-    top = max(scores)
-    best = [a for a, v in zip(legal, scores, strict=True) if v >= top - 1e-9]
-    if len(best) == 1:
-        return best[0]
-    return best[int(rng.random() * len(best))]
+    return pick_best(legal, evaluate_actions(state, legal, weights), rng)
 
 
 def strong_choice(state: State, legal: Sequence[Action], rng: Rng) -> Action:
