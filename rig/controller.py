@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.api import Action, Event, State
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from engine.selfplay import sample_chance
 from hardware.events import (
     CardPresented,
@@ -228,7 +228,9 @@ class Controller:
         return True
 
     def _refusal_text(self, exc: IllegalAction) -> str:
-        if "already" in exc.detail or exc.reason.name == "IMPOSSIBLE_OUTCOME":
+        """Card and ticket taps are the only chance inputs a person can make wrongly
+        (spins and virtual draws come from the rig itself)."""
+        if exc.reason is Reason.IMPOSSIBLE_OUTCOME:
             return "Card already drawn since the last reshuffle"
         return f"Refused: {exc.reason.value}"
 
