@@ -46,7 +46,8 @@ class EmulatedRig:
     seats: list[Seat] | None = None
     seed: int | None = None
     draw: Callable[[Screen], Any] | None = None
-    virtual_deck: bool = True
+    virtual_deck: bool = False
+    """The emulated rig has a card reader (cards are tapped); True deals by knob press."""
     screens: list[Screen] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -54,7 +55,7 @@ class EmulatedRig:
 
         card_ids = view_for(self.session.game).card_ids(self.session.game)
         options = ControllerOptions(
-            virtual_deck=self.virtual_deck and self.session.game.name != "tenfour",
+            virtual_deck=self.virtual_deck,
             cards={emulated_tag(card): card for card in card_ids},
         )
         rng = random.Random(self.seed) if self.seed is not None else None
