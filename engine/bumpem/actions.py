@@ -8,30 +8,49 @@ display can show a move's consequences before it is chosen (as "apologies" does)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import ClassVar
 
 from engine.api import Action
 
-
-def _need(value: object, kind: type, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, kind):
-        raise TypeError(f"{name} must be {kind.__name__}, got {value!r}")
+_TYPES: dict[str, type] = {"int": int, "str": str}
 
 
 @dataclass(frozen=True)
-class DrawTicket(Action):
+class _Checked(Action):
+    """Checks every input field against its annotation (int or str), so a malformed
+    journal line fails where it is read rather than deep in the rules."""
+
+    def __post_init__(self) -> None:
+        for name, kind in _checks(type(self)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, kind):
+                raise TypeError(f"{name} must be {kind.__name__}, got {value!r}")
+
+
+_CHECKS: dict[type, tuple[tuple[str, type], ...]] = {}
+
+
+def _checks(cls: type) -> tuple[tuple[str, type], ...]:
+    """The input fields of `cls` with their types, worked out once per class (actions
+    are built on every move generation)."""
+    found = _CHECKS.get(cls)
+    if found is None:
+        found = _CHECKS[cls] = tuple((f.name, _TYPES[str(f.type)]) for f in fields(cls)
+                                     if f.compare and str(f.type) in _TYPES)
+    return found
+
+
+@dataclass(frozen=True)
+class DrawTicket(_Checked):
     """Chance: the ticket the player drew ("1".."12" or "bump")."""
 
     KIND: ClassVar[str] = "draw_ticket"
     ticket: str
 
-    def __post_init__(self) -> None:
-        _need(self.ticket, str, "ticket")
-
 
 @dataclass(frozen=True)
-class _Move(Action):
+class _Move(_Checked):
     """Preview fields shared by every move: never journaled, never compared."""
 
     to: str = field(compare=False, kw_only=True, default="")
@@ -51,9 +70,6 @@ class Enter(_Move):
     KIND: ClassVar[str] = "enter"
     car: int
 
-    def __post_init__(self) -> None:
-        _need(self.car, int, "car")
-
 
 @dataclass(frozen=True)
 class Forward(_Move):
@@ -62,10 +78,6 @@ class Forward(_Move):
     KIND: ClassVar[str] = "forward"
     car: int
     steps: int
-
-    def __post_init__(self) -> None:
-        _need(self.car, int, "car")
-        _need(self.steps, int, "steps")
 
 
 @dataclass(frozen=True)
@@ -76,10 +88,6 @@ class Backward(_Move):
     car: int
     steps: int
 
-    def __post_init__(self) -> None:
-        _need(self.car, int, "car")
-        _need(self.steps, int, "steps")
-
 
 @dataclass(frozen=True)
 class Swap(_Move):
@@ -88,10 +96,6 @@ class Swap(_Move):
     KIND: ClassVar[str] = "swap"
     car: int
     target: str
-
-    def __post_init__(self) -> None:
-        _need(self.car, int, "car")
-        _need(self.target, str, "target")
 
 
 @dataclass(frozen=True)
@@ -106,10 +110,6 @@ class Split(_Move):
     other_to: str = field(compare=False, kw_only=True, default="")
     """Position id where the second car ends."""
 
-    def __post_init__(self) -> None:
-        for name in ("car", "steps", "other", "other_steps"):
-            _need(getattr(self, name), int, name)
-
 
 @dataclass(frozen=True)
 class BumpTicket(_Move):
@@ -119,22 +119,14 @@ class BumpTicket(_Move):
     car: int
     target: str
 
-    def __post_init__(self) -> None:
-        _need(self.car, int, "car")
-        _need(self.target, str, "target")
-
 
 @dataclass(frozen=True)
-class Correct(Action):
+class Correct(_Checked):
     """RULINGS G1: set a piece ("red:2") to a position id; accepted whatever the turn."""
 
     KIND: ClassVar[str] = "correct"
     piece: str
     location: str
-
-    def __post_init__(self) -> None:
-        _need(self.piece, str, "piece")
-        _need(self.location, str, "location")
 
 
 ACTION_CLASSES: tuple[type[Action], ...] = (DrawTicket, Enter, Forward, Backward, Swap, Split,
