@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import shutil
 import stat
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.system_tools import require_command
 
 REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "systemd" / "install.sh"
@@ -23,10 +24,10 @@ def files_under(root: Path) -> set[str]:
     return {str(p.relative_to(root)) for p in root.rglob("*")}
 
 
-@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
 def test_scripts_are_shellcheck_clean() -> None:
+    shellcheck = require_command("shellcheck", "shellcheck")
     library = INSTALL.parent / "lib.sh"
-    result = subprocess.run(["shellcheck", "-x", str(INSTALL), str(UNINSTALL), str(library)],
+    result = subprocess.run([shellcheck, "-x", str(INSTALL), str(UNINSTALL), str(library)],
                             capture_output=True, text=True, cwd=INSTALL.parent.parent)
     assert result.returncode == 0, result.stdout
 

@@ -8,15 +8,13 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
+from tests.system_tools import require_command
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "cbrig.service"
 EXEC = "/opt/cbrig/venv/bin/cbrig"
 MAX_EXPOSURE = 1.0
 
-ANALYZE = shutil.which("systemd-analyze")
-needs_analyze = pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
 
 
 def directives(text: str) -> dict[tuple[str, str], list[str]]:
@@ -46,8 +44,8 @@ def unit_copy(tmp_path: Path, text: str | None = None) -> Path:
 
 
 def analyze(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    assert ANALYZE is not None
-    return subprocess.run([ANALYZE, *args], cwd=cwd, capture_output=True, text=True,
+    analyze = require_command("systemd-analyze", "systemd")
+    return subprocess.run([analyze, *args], cwd=cwd, capture_output=True, text=True,
                           timeout=120)
 
 
@@ -57,14 +55,12 @@ def unit_messages(result: subprocess.CompletedProcess[str]) -> list[str]:
             if "cbrig.service" in line]
 
 
-@needs_analyze
 def test_systemd_analyze_verify_passes(tmp_path: Path) -> None:
     result = analyze("verify", str(unit_copy(tmp_path)), cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert unit_messages(result) == []
 
 
-@needs_analyze
 def test_verify_would_catch_a_misspelt_directive(tmp_path: Path) -> None:
     broken = UNIT.read_text().replace("ProtectSystem=strict", "ProtectSytem=strict")
     result = analyze("verify", str(unit_copy(tmp_path, broken)), cwd=tmp_path)
@@ -79,14 +75,12 @@ def exposure(tmp_path: Path, text: str | None = None) -> float:
     return float(match.group(1))
 
 
-@needs_analyze
 def test_security_exposure_is_at_most_1(tmp_path: Path) -> None:
     score = exposure(tmp_path)
     print(f"systemd-analyze security exposure: {score}")
     assert score <= MAX_EXPOSURE
 
 
-@needs_analyze
 def test_the_score_reflects_the_hardening(tmp_path: Path) -> None:
     """Sanity check of the parsing: removing the hardening raises the score."""
     kept = [line for line in UNIT.read_text().splitlines()

@@ -49,6 +49,5 @@ def test_show_draws_a_png(tmp_path: Path) -> None:
 
 
 def test_bumpem_boards_dispatch_to_their_own_loader(capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("engine.bumpem")
     assert main(["board", "check", "default", "--game", "bumpem"]) == 0
     assert "bumpem_board.toml: OK" in capsys.readouterr().out
