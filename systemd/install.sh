@@ -3,14 +3,26 @@
 #
 #     sudo systemd/install.sh
 #
-# It creates the cbrig system user (groups gpio, i2c, dialout), a virtualenv at
-# /opt/cbrig/venv with `pip install <checkout>[pi]`, /etc/cbrig/config.toml from
-# wiring/config.toml (only if absent: an owner's config is never overwritten), the
-# state directory /var/lib/cbrig, and installs, enables and (re)starts cbrig.service.
-# Running it again upgrades the package and leaves everything else as it is.
+# It sets the boot options the rig needs (asking first, see --boot), creates the cbrig
+# system user (groups gpio, i2c, dialout), a virtualenv at /opt/cbrig/venv with the
+# program built as a wheel from a clean copy of the checkout (nothing is written into
+# the checkout; a module deleted from it is gone after the reinstall), the command
+# /usr/local/bin/cbrig, /etc/cbrig/config.toml from wiring/config.toml (only if
+# absent: an owner's config is never overwritten), the state directory /var/lib/cbrig,
+# and installs, enables and (re)starts cbrig.service. Running it again upgrades the
+# program and leaves everything else as it is.
+#
+# Boot options (on /boot/firmware/config.txt and cmdline.txt): I2C on at 400 kHz, the
+# UART on, no login console on the UART. The change is shown first, each file is
+# backed up once as <file>.cbrig-backup, and you are told when a reboot is needed.
 #
 # Options:
-#   --dry-run       print what would be done, change nothing
+#   --dry-run       print what would be done (with the boot options' diff), change nothing
+#   --boot          set the boot options without asking
+#   --no-boot       leave the boot options alone (without either, ask on a terminal;
+#                   otherwise only show the change)
+#   --boot-dir DIR  where config.txt and cmdline.txt are (default /boot/firmware, or
+#                   /boot on older systems, both under DESTDIR when it is given)
 #   --destdir DIR   install the files under DIR instead of / (also $DESTDIR); user,
 #                   group and systemctl steps are skipped (for packaging and tests)
 #   --no-venv       do not create or update the virtualenv
@@ -23,6 +35,8 @@ DESTDIR="${DESTDIR:-}"
 DRY_RUN=0
 DO_VENV=1
 DO_START=1
+BOOT=ask
+BOOT_DIR=""
 PYTHON="${PYTHON:-python3}"
 
 SERVICE_USER=cbrig
@@ -34,6 +48,7 @@ CONFIG="$CONFIG_DIR/config.toml"
 STATE_DIR=/var/lib/cbrig
 UNIT_DIR=/etc/systemd/system
 UNIT=cbrig.service
+BIN_LINK=/usr/local/bin/cbrig
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 
@@ -43,6 +58,11 @@ while [ $# -gt 0 ]; do
         --destdir) [ $# -ge 2 ] || { echo "install.sh: --destdir needs a directory" >&2; exit 2; }
                    DESTDIR="$2"; shift ;;
         --destdir=*) DESTDIR="${1#--destdir=}" ;;
+        --boot) BOOT=yes ;;
+        --no-boot) BOOT=no ;;
+        --boot-dir) [ $# -ge 2 ] || { echo "install.sh: --boot-dir needs a directory" >&2; exit 2; }
+                    BOOT_DIR="$2"; shift ;;
+        --boot-dir=*) BOOT_DIR="${1#--boot-dir=}" ;;
         --no-venv) DO_VENV=0 ;;
         --no-start) DO_START=0 ;;
         -h|--help) usage; exit 0 ;;
@@ -58,6 +78,96 @@ require_root install.sh
 for f in pyproject.toml systemd/$UNIT wiring/config.toml; do
     [ -f "$SRC/$f" ] || { echo "install.sh: $SRC is not a cb-rig checkout (no $f)" >&2; exit 1; }
 done
+
+# The checkout without what a build or a test leaves in it (and without .git).
+COPY_EXCLUDES=(--exclude=./.git --exclude=./.venv --exclude=./venv --exclude=./build
+               --exclude=./dist --exclude='*.egg-info' --exclude=__pycache__
+               --exclude=./.pytest_cache --exclude=./.mypy_cache --exclude=./.ruff_cache
+               --exclude=./.hypothesis --exclude=./out)
+
+# install_program PIP: build a wheel from a clean copy of the checkout in a temporary
+# directory (so root never writes into the owner's clone, and a stale build/ cannot
+# bring back a deleted module), install its dependencies, then reinstall the program
+# itself from the wheel: pip first removes every file the previous install recorded.
+install_program() {
+    local pip="$1"
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "+ copy $SRC to a temporary directory, without ${COPY_EXCLUDES[*]}"
+        echo "+ $pip wheel --no-deps --wheel-dir <tmp>/dist <tmp>/src"
+        echo "+ $pip install --upgrade <tmp>/dist/cbrig-*.whl[pi]"
+        echo "+ $pip install --no-deps --force-reinstall <tmp>/dist/cbrig-*.whl"
+        return
+    fi
+    WORK="$(mktemp -d -t cbrig-install.XXXXXX)"
+    trap 'rm -rf "$WORK"' EXIT
+    mkdir "$WORK/src" "$WORK/dist"
+    tar -C "$SRC" "${COPY_EXCLUDES[@]}" -cf - . | tar -C "$WORK/src" --no-same-owner -xf -
+    "$pip" wheel --disable-pip-version-check --quiet --no-deps --wheel-dir "$WORK/dist" "$WORK/src"
+    local wheels=("$WORK"/dist/cbrig-*.whl)
+    [ -f "${wheels[0]}" ] || { echo "install.sh: no wheel was built" >&2; exit 1; }
+    "$pip" install --disable-pip-version-check --upgrade "${wheels[0]}[pi]"
+    "$pip" install --disable-pip-version-check --no-deps --force-reinstall "${wheels[0]}"
+    echo "installed $(basename "${wheels[0]}")"
+}
+
+# boot_dir: where config.txt and cmdline.txt are, or nothing.
+boot_dir() {
+    if [ -n "$BOOT_DIR" ]; then
+        echo "$BOOT_DIR"
+    elif [ -f "$DESTDIR/boot/firmware/config.txt" ]; then
+        echo "$DESTDIR/boot/firmware"
+    elif [ -f "$DESTDIR/boot/config.txt" ]; then
+        echo "$DESTDIR/boot"
+    fi
+}
+
+# boot_options: show the change the rig needs, then make it (--boot, or yes on a
+# terminal). Sets REBOOT=1 when a file changed.
+REBOOT=0
+boot_options() {
+    local dir status=0 answer
+    dir="$(boot_dir)"
+    say "boot options: ${dir:-no config.txt found}"
+    if [ "$BOOT" = no ]; then
+        echo "left alone (--no-boot)"
+        return
+    fi
+    if [ -z "$dir" ] || [ ! -f "$dir/config.txt" ] || [ ! -f "$dir/cmdline.txt" ]; then
+        echo "no config.txt and cmdline.txt${dir:+ in $dir} (not Raspberry Pi OS?): boot options" \
+             "not set; see docs/INSTALL.md, step 1"
+        return
+    fi
+    "$PYTHON" "$SRC/systemd/bootconfig.py" "$dir" || status=$?
+    case "$status" in
+        0) return ;;
+        3) ;;
+        *) echo "install.sh: cannot check the boot options in $dir" >&2; exit 1 ;;
+    esac
+    if [ "$DRY_RUN" = 1 ]; then
+        echo "dry run: not changed (a backup would be kept, and a reboot would be needed)"
+        return
+    fi
+    if [ "$BOOT" = ask ]; then
+        if [ -t 0 ]; then
+            read -r -p "Make this change to the boot options? [Y/n] " answer || answer=n
+            case "$answer" in
+                [nN]*) echo "boot options left alone"; return ;;
+            esac
+        else
+            echo "not changed (no terminal to ask): run again with --boot, or see docs/INSTALL.md"
+            return
+        fi
+    fi
+    status=0
+    "$PYTHON" "$SRC/systemd/bootconfig.py" --apply --no-diff "$dir" || status=$?
+    case "$status" in
+        3) REBOOT=1 ;;
+        0) ;;
+        *) echo "install.sh: could not set the boot options in $dir" >&2; exit 1 ;;
+    esac
+}
+
+boot_options
 
 say "groups: ${SERVICE_GROUPS[*]}"
 for group in "${SERVICE_GROUPS[@]}"; do
@@ -113,7 +223,11 @@ if [ "$DO_VENV" = 1 ]; then
         fi
         run "$PYTHON" -m venv --system-site-packages "$DESTDIR$VENV"
     fi
-    run "$DESTDIR$VENV/bin/pip" install --disable-pip-version-check --upgrade "${SRC}[pi]"
+    say "program: a wheel built from a clean copy of $SRC"
+    install_program "$DESTDIR$VENV/bin/pip"
+    say "command: $BIN_LINK"
+    run install -d -m 0755 "$DESTDIR$(dirname "$BIN_LINK")"
+    run ln -sfn "$VENV/bin/cbrig" "$DESTDIR$BIN_LINK"
     if [ -z "$DESTDIR" ]; then
         run "$VENV/bin/cbrig" config check "$CONFIG" || {
             echo "install.sh: fix $CONFIG (see above), then run me again" >&2
@@ -136,4 +250,7 @@ fi
 say "done"
 if [ -z "$DESTDIR" ]; then
     echo "status: systemctl status $UNIT    log: journalctl -u $UNIT -f"
+fi
+if [ "$REBOOT" = 1 ]; then
+    echo "REBOOT NEEDED: the boot options changed; they take effect after: sudo reboot"
 fi

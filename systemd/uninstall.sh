@@ -5,9 +5,11 @@
 #     sudo systemd/uninstall.sh --purge    # removes the state directory too
 #
 # It stops and disables cbrig.service, removes the unit, /opt/cbrig (virtualenv and
-# documentation), /etc/cbrig (a copy of config.toml is kept in the state directory as
-# config.toml.saved unless --purge) and the cbrig user. The gpio, i2c and dialout groups
-# belong to the system and stay. Safe to run again: missing pieces are skipped.
+# documentation), the command /usr/local/bin/cbrig, /etc/cbrig (a copy of config.toml
+# is kept in the state directory as config.toml.saved unless --purge) and the cbrig
+# user. The gpio, i2c and dialout groups
+# belong to the system and stay, and so do the boot options install.sh set (its backups
+# are /boot/firmware/*.cbrig-backup). Safe to run again: missing pieces are skipped.
 #
 # Options:
 #   --purge         also delete /var/lib/cbrig
@@ -27,6 +29,7 @@ CONFIG_DIR=/etc/cbrig
 STATE_DIR=/var/lib/cbrig
 UNIT_DIR=/etc/systemd/system
 UNIT=cbrig.service
+BIN_LINK=/usr/local/bin/cbrig
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 
@@ -68,6 +71,13 @@ if [ -e "$DESTDIR$PREFIX" ]; then
     run rm -rf "$DESTDIR$PREFIX"
 else
     echo "$PREFIX is not there"
+fi
+
+say "command: $BIN_LINK"
+if [ -L "$DESTDIR$BIN_LINK" ] && [ "$(readlink "$DESTDIR$BIN_LINK")" = "$PREFIX/venv/bin/cbrig" ]; then
+    run rm -f "$DESTDIR$BIN_LINK"
+else
+    echo "$BIN_LINK is not ours (or not there): left alone"
 fi
 
 say "config: $CONFIG_DIR"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import stat
 import subprocess
 from pathlib import Path
@@ -15,9 +16,11 @@ INSTALL = REPO / "systemd" / "install.sh"
 UNINSTALL = REPO / "systemd" / "uninstall.sh"
 
 
-def sh(script: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def sh(script: Path, *args: str, env: dict[str, str] | None = None,
+       timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
-                          timeout=120, env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
+                          timeout=timeout, stdin=subprocess.DEVNULL,
+                          env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", **(env or {})})
 
 
 def files_under(root: Path) -> set[str]:
@@ -51,7 +54,10 @@ def test_install_dry_run_changes_nothing_and_lists_every_step(tmp_path: Path) ->
            f"{tmp_path}/etc/systemd/system/cbrig.service" in out
     assert f"+ install -d -m 0750 {tmp_path}/var/lib/cbrig" in out
     assert f"-m venv --system-site-packages {tmp_path}/opt/cbrig/venv" in out
-    assert f"pip install --disable-pip-version-check --upgrade {REPO}[pi]" in out
+    assert f"+ copy {REPO} to a temporary directory, without --exclude=./.git" in out
+    assert "pip wheel --no-deps --wheel-dir <tmp>/dist <tmp>/src" in out
+    assert "pip install --no-deps --force-reinstall <tmp>/dist/cbrig-*.whl" in out
+    assert f"+ ln -sfn /opt/cbrig/venv/bin/cbrig {tmp_path}/usr/local/bin/cbrig" in out
     assert "skipped (DESTDIR): systemctl enable cbrig.service" in out
     assert "skipped (DESTDIR): systemctl restart cbrig.service" in out
     assert "skipped (DESTDIR): user" in out or "skipped (DESTDIR): useradd" in out \
@@ -138,3 +144,40 @@ def test_help(script: Path) -> None:
     assert "--dry-run" in result.stdout
     assert "--destdir" in result.stdout
     assert "set -euo" not in result.stdout
+
+
+def _checkout_copy(dest: Path) -> Path:
+    """The checkout as an owner's clone would hold it (sources, no virtualenv)."""
+    shutil.copytree(REPO, dest, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"))
+    return dest
+
+
+def test_a_reinstall_builds_from_a_clean_copy_and_drops_a_deleted_module(
+        tmp_path: Path) -> None:
+    """Nothing is written into the clone (no build/, no *.egg-info left by root), and a
+    module deleted from the clone is gone from the virtualenv after the reinstall."""
+    clone = _checkout_copy(tmp_path / "cb-rig")
+    probe = clone / "rig" / "obsolete_probe.py"
+    probe.write_text('"""A module that a later version deletes."""\n')
+    before = files_under(clone)
+    root = tmp_path / "root"
+    # Dependencies are pip's business; only the program itself is tried here.
+    env = {"PIP_NO_DEPS": "1", "HOME": str(tmp_path / "home")}
+    script = clone / "systemd" / "install.sh"
+    first = sh(script, "--destdir", str(root), "--no-start", env=env, timeout=600)
+    assert first.returncode == 0, first.stdout + first.stderr
+    venv = root / "opt/cbrig/venv"
+    installed = list(venv.glob("lib/python*/site-packages/rig/obsolete_probe.py"))
+    assert len(installed) == 1
+    assert files_under(clone) == before
+    link = root / "usr/local/bin/cbrig"
+    assert link.is_symlink() and str(link.readlink()) == "/opt/cbrig/venv/bin/cbrig"
+    assert (venv / "bin/cbrig").is_file()
+
+    probe.unlink()
+    second = sh(script, "--destdir", str(root), "--no-start", env=env, timeout=600)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert not installed[0].exists()
+    assert (installed[0].parent / "cli.py").is_file()
+    assert files_under(clone) == before - {"rig/obsolete_probe.py"}
