@@ -28,7 +28,7 @@ from PIL import Image
 
 from hardware.buzzer import Alerts, AlertSink, MockAlerts
 from hardware.clock import Clock
-from hardware.display.base import Display, MemoryDisplay
+from hardware.display.base import Display, MemoryDisplay, NullDisplay
 from hardware.display.oled import OledDisplay, i2c_device_factory
 from hardware.display.terminal import TerminalDisplay
 from hardware.events import Emit
@@ -114,7 +114,7 @@ def config_from_sections(pins: Any, encoder: Any, reader: Any, display: Any) -> 
         reader_port=reader.port,
         reader_baud=getattr(reader, "baud", None),
         removal_after=reader.removal_ms / 1000,
-        removal_misses=misses if misses else None,
+        removal_misses=misses,  # 0 is a real setting: `is None` means the protocol's
         display_driver=display.driver,
         i2c_port=display.i2c_port,
         i2c_address=display.address,
@@ -188,7 +188,7 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
     if config.display_driver == "terminal":
         display = TerminalDisplay()
     elif config.display_driver == "none":
-        display = MemoryDisplay()
+        display = NullDisplay()
     else:
         display = OledDisplay(
             i2c_device_factory(

@@ -83,8 +83,20 @@ class FrameSink:
             self.show(persist_message)
 
 
+class NullDisplay(FrameSink):
+    """No display fitted (``display.driver = "none"``): frames are counted and dropped.
+
+    Only the last frame is kept (``last_frame``), so a rig that runs for weeks without
+    a panel uses the same memory on day one and day thirty.
+    """
+
+    def _send(self, frame: Image.Image) -> None:
+        pass
+
+
 class MemoryDisplay(FrameSink):
-    """Keeps every frame sent (tests, headless emulator scripts)."""
+    """Keeps every frame sent (tests, headless emulator scripts; never the daemon: it
+    grows without end)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -108,6 +120,7 @@ __all__ = [
     "DisplayStats",
     "FrameSink",
     "MemoryDisplay",
+    "NullDisplay",
     "check_frame",
     "new_frame",
 ]

@@ -85,7 +85,11 @@ class Response:
 
 @dataclass(frozen=True, slots=True)
 class FrameError:
+    """A frame that could not be used. ``checksum`` marks a bad LCS or DCS: line noise
+    that spoiled one answer (the session is fine), unlike any other broken frame."""
+
     reason: str
+    checksum: bool = False
 
 
 Pn532Frame = Ack | Nack | Response | FrameError
@@ -127,7 +131,7 @@ class Pn532FrameParser:
                 continue
             if (length + lcs) & 0xFF:
                 self.errors += 1
-                out.append(FrameError("bad length checksum"))
+                out.append(FrameError("bad length checksum", checksum=True))
                 del self._buf[:2]
                 continue
             total = 2 + 2 + length + 1  # start code, LEN, LCS, body, DCS
@@ -138,7 +142,7 @@ class Pn532FrameParser:
             del self._buf[:total]
             if (sum(body) + dcs) & 0xFF:
                 self.errors += 1
-                out.append(FrameError("bad data checksum"))
+                out.append(FrameError("bad data checksum", checksum=True))
                 continue
             if len(body) < 2 or body[0] != PN532_TFI:
                 if body[:1] == b"\x7f":
@@ -181,6 +185,10 @@ class Pn532Error(OSError):
     """The PN532 did not answer as expected (treated like a lost port: reconnect)."""
 
 
+class Pn532ChecksumError(Pn532Error):
+    """One answer arrived with a bad checksum: a rejected frame, not a lost session."""
+
+
 class Pn532Protocol:
     """Active polling over a serial port; used by :class:`~hardware.rfid.reader.CardReader`."""
 
@@ -212,7 +220,7 @@ class Pn532Protocol:
                 elif isinstance(item, Nack):
                     raise Pn532Error("PN532 sent NACK")
                 elif isinstance(item, FrameError):
-                    raise Pn532Error(item.reason)
+                    raise (Pn532ChecksumError if item.checksum else Pn532Error)(item.reason)
         raise Pn532Error(
             f"no {'response' if acked else 'ACK'} to command 0x{code:02X} from the PN532"
         )
@@ -227,10 +235,8 @@ class Pn532Protocol:
     def read(self, port: PortLike) -> list[Reading]:
         try:
             response = self._transact(port, in_list_passive_target(), CMD_IN_LIST_PASSIVE_TARGET)
-        except Pn532Error as exc:
-            if "checksum" in str(exc):
-                return [Rejection(str(exc))]
-            raise
+        except Pn532ChecksumError as exc:
+            return [Rejection(str(exc))]
         try:
             uid = target_uid(response.payload)
         except ValueError as exc:
@@ -248,6 +254,7 @@ __all__ = [
     "Ack",
     "FrameError",
     "Nack",
+    "Pn532ChecksumError",
     "Pn532Error",
     "Pn532FrameParser",
     "Pn532Protocol",

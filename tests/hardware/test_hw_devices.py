@@ -107,12 +107,13 @@ def test_config_from_rig_sections() -> None:
     assert cfg.knobs["lo"].reverse and cfg.knobs["lo"].button == 26
     assert cfg.knobs["hi"].edges_per_detent == 2
     assert cfg.gestures.flick_window == 0.12 and cfg.gestures.long_press == 1.0
-    assert cfg.button_bounce is None and cfg.removal_misses is None
+    assert cfg.button_bounce is None and cfg.removal_misses == 0
     assert (cfg.display_rotate, cfg.i2c_address, cfg.display_contrast) == (2, 0x3D, 128)
     assert cfg.buzzer_pin == 12 and cfg.led_pin is None
     q: queue.Queue[HardwareEvent] = queue.Queue()
     hw = build_real(cfg, q.put)
     try:
+        assert hw.reader.presence.misses_to_remove == 0, "removal_misses = 0 is honoured"
         assert isinstance(hw.knobs["lo"], Knob)
         drv = QuadratureDriver.for_factory(hw.pin_factory, 5, 6, edges_per_detent=2)
         drv.turn(1)
@@ -141,3 +142,32 @@ def test_no_reader_fitted() -> None:
     hw.start()
     hw.close()
     assert q.empty()
+
+
+def test_a_rig_without_a_display_keeps_no_frames() -> None:
+    """display.driver = "none" runs for days: the frames it is shown must not pile up."""
+    import gc
+
+    from PIL import Image
+
+    from hardware.display.base import new_frame
+
+    hw = build_real(
+        HardwareConfig(pin_factory="mock", reader_type="none", display_driver="none"), print
+    )
+
+    def images_alive() -> int:
+        gc.collect()
+        return sum(isinstance(o, Image.Image) for o in gc.get_objects())
+
+    try:
+        before = images_alive()
+        for i in range(300):
+            frame = new_frame()
+            frame.putpixel((i % 128, i // 128), 1)  # every frame differs: none is skipped
+            assert hw.display.show(frame)
+            del frame
+        assert images_alive() - before <= 2, "at most the last frame is kept"
+        assert hw.display.stats.sent == 300
+    finally:
+        hw.close()

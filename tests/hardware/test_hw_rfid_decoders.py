@@ -317,3 +317,49 @@ def test_mock_reader_same_rules() -> None:
         FrameRejected("deck", "checksum mismatch"),
         ReaderStatus("deck", False, "mock reader unplugged"),
     ]
+
+
+class CorruptingPn532(FakePn532):
+    """A PN532 whose answers to polls arrive with a broken data checksum (line noise)."""
+
+    def write(self, data: bytes) -> int:
+        before = len(self.buf)
+        written = super().write(data)
+        if self.commands and self.commands[-1] == pn532.CMD_IN_LIST_PASSIVE_TARGET:
+            answer = self.buf[before + len(pn532.ACK):]
+            damaged = answer[:-2] + bytes([answer[-2] ^ 0xFF]) + answer[-1:]
+            self.buf = self.buf[: before + len(pn532.ACK)] + damaged
+        return written
+
+
+def test_pn532_checksum_errors_are_a_typed_rejection_not_a_reconnect() -> None:
+    port = CorruptingPn532()
+    proto = pn532.Pn532Protocol()
+    proto.on_connect(port)
+    port.uid = bytes.fromhex("04A1B2C3")
+    got = proto.read(port)
+    assert len(got) == 1 and isinstance(got[0], Rejection), got
+    assert issubclass(pn532.Pn532ChecksumError, pn532.Pn532Error)
+
+
+def test_pn532_other_errors_still_reconnect_even_if_they_mention_checksums() -> None:
+    """Only the typed checksum error is a rejected frame; a NACK is a lost session."""
+
+    class Nacking(FakePn532):
+        def write(self, data: bytes) -> int:
+            written = super().write(data)
+            if self.commands and self.commands[-1] == pn532.CMD_IN_LIST_PASSIVE_TARGET:
+                self.buf = bytearray(pn532.NACK)
+            return written
+
+    port = Nacking()
+    proto = pn532.Pn532Protocol()
+    proto.on_connect(port)
+    try:
+        proto.read(port)
+    except pn532.Pn532ChecksumError:
+        raise AssertionError("a NACK is not a checksum error") from None
+    except pn532.Pn532Error:
+        pass
+    else:
+        raise AssertionError("expected the session to be reported lost")
