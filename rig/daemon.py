@@ -78,7 +78,9 @@ class Daemon:
             self.app.menu = None
         self.loop.refresh()
         self._handle_signals()
-        self.notifier.ready(status=self._status_text())
+        status = self._status_text()
+        log.info("rig up: %s", status)
+        self.notifier.ready(status=status)
 
     def _handle_signals(self) -> None:
         """SIGTERM and SIGINT become a Stop event, handled like any other (before READY,

@@ -4,6 +4,11 @@ No dependency: one AF_UNIX datagram per message to ``$NOTIFY_SOCKET`` (a path, o
 abstract socket written ``@name``). Without the variable (not started by systemd, or
 ``Type=`` is not ``notify``) every call is a cheap no-op, so the daemon calls these
 unconditionally.
+
+Sends never block: the socket is non-blocking, so a service manager that stopped
+reading (its queue holds about ten datagrams) costs a dropped message, never a stuck
+game loop or an unanswered SIGTERM. ``WATCHDOG=1`` is sent only when systemd asked this
+process for pings (``WATCHDOG_USEC``, and ``WATCHDOG_PID`` if set, naming us).
 """
 
 from __future__ import annotations
@@ -38,15 +43,20 @@ class Notifier:
         """Send ``fields`` (e.g. "READY=1") as one message. True if it was sent.
 
         Errors (systemd gone, socket removed) are swallowed: a missed notification must
-        never stop the game. The watchdog then restarts us if we really are stuck.
+        never stop the game. The watchdog then restarts us if we really are stuck. A full
+        queue (nobody reading) drops this message and keeps the socket for the next one.
         """
         if self.address is None or not fields:
             return False
         message = "\n".join(fields).encode("utf-8")
         try:
             if self._sock is None:
-                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+                self._sock = socket.socket(
+                    socket.AF_UNIX,
+                    socket.SOCK_DGRAM | socket.SOCK_CLOEXEC | socket.SOCK_NONBLOCK)
             self._sock.sendto(message, self.address)
+        except BlockingIOError:
+            return False
         except OSError:
             self.close()
             return False
@@ -57,7 +67,12 @@ class Notifier:
         return self.notify("READY=1", *([f"STATUS={_one_line(status)}"] if status else []))
 
     def watchdog(self) -> bool:
-        """Still healthy: call from the main loop at least every ``watchdog_interval()``."""
+        """Still healthy: call from the main loop at least every ``watchdog_interval()``.
+
+        Sent only when systemd asked this process for pings: an unasked ``WATCHDOG=1``
+        is at best noise and, with ``WatchdogSec=`` set later, a lie about who pings."""
+        if self.watchdog_interval() is None:
+            return False
         return self.notify("WATCHDOG=1")
 
     def status(self, text: str) -> bool:

@@ -91,3 +91,65 @@ def test_a_resumed_game_keeps_its_seats_and_hints(tmp_path):
     resumed = Daemon(config=config, notifier=Quiet())._resume()
     assert resumed is not None
     assert [seat.level for seat in resumed.seats] == ["hint", "strong", "random"]
+
+
+def _full_notify_socket(path):
+    """A notify socket whose queue is already full and that nobody reads (a hung
+    service manager): the daemon's next datagram would wait for ever if it blocked."""
+    import socket
+
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    server.bind(str(path))
+    client = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    client.setblocking(False)
+    try:
+        while True:
+            client.sendto(b"STATUS=filler", str(path))
+    except BlockingIOError:
+        pass
+    finally:
+        client.close()
+    return server
+
+
+class _Socket:
+    def __init__(self, path):
+        self.path = path
+
+
+def test_a_notify_socket_nobody_reads_blocks_neither_the_game_nor_sigterm(tmp_path):
+    """Autoplay sends a STATUS per input: the whole game still plays to its end. Then a
+    daemon at the setup menu pinging the watchdog still stops on SIGTERM."""
+    from tests.daemon.helpers import write_config as config_in
+
+    path = tmp_path / "notify"
+    server = _full_notify_socket(path)
+    try:
+        played = tmp_path / "played"
+        played.mkdir()
+        game = start_daemon(config_in(played), _Socket(path), "--autoplay", "3",
+                            watchdog_usec=20_000)
+        try:
+            _, err = game.communicate(timeout=120)
+        finally:
+            if game.poll() is None:
+                game.kill()
+        assert game.returncode == 0, err
+        assert list((played / "state" / "games").glob("*.jsonl")), "the game was finished"
+
+        idle = tmp_path / "idle"
+        idle.mkdir()
+        daemon = start_daemon(config_in(idle), _Socket(path), watchdog_usec=20_000)
+        try:
+            for line in daemon.stderr:
+                if "rig up" in line:
+                    break
+            daemon.send_signal(signal.SIGTERM)
+            _, err = daemon.communicate(timeout=20)
+        finally:
+            if daemon.poll() is None:
+                daemon.kill()
+                daemon.communicate()
+        assert daemon.returncode == 0, err
+    finally:
+        server.close()

@@ -38,7 +38,7 @@ def received(sock: socket.socket) -> list[str]:
 
 def test_messages_reach_a_path_socket(listener: tuple[socket.socket, str]) -> None:
     sock, path = listener
-    with Notifier({"NOTIFY_SOCKET": path}) as notifier:
+    with Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"}) as notifier:
         assert notifier.enabled
         assert notifier.ready()
         assert notifier.status("Waiting for\nRed to draw")
@@ -74,7 +74,7 @@ def test_without_notify_socket_everything_is_a_no_op() -> None:
 def test_a_vanished_socket_is_not_an_error(tmp_path: Path,
                                            listener: tuple[socket.socket, str]) -> None:
     sock, path = listener
-    notifier = Notifier({"NOTIFY_SOCKET": path})
+    notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"})
     assert notifier.watchdog()
     sock.close()
     os.unlink(path)
@@ -86,6 +86,8 @@ def test_module_functions_use_the_environment(monkeypatch: pytest.MonkeyPatch,
                                               listener: tuple[socket.socket, str]) -> None:
     sock, path = listener
     monkeypatch.setenv("NOTIFY_SOCKET", path)
+    monkeypatch.setenv("WATCHDOG_USEC", "1000000")
+    monkeypatch.delenv("WATCHDOG_PID", raising=False)
     monkeypatch.setattr(sdnotify, "_default", None)
     assert sdnotify.ready("hardware up")
     assert sdnotify.watchdog()
@@ -115,3 +117,43 @@ def test_watchdog_interval_reads_os_environ(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("WATCHDOG_USEC", "20000000")
     monkeypatch.delenv("WATCHDOG_PID", raising=False)
     assert watchdog_interval() == 10.0
+
+
+@pytest.mark.parametrize("env", [{}, {"WATCHDOG_USEC": "0"}, {"WATCHDOG_USEC": "30000000",
+                                                              "WATCHDOG_PID": "1"}])
+def test_no_watchdog_ping_unless_systemd_asked_this_process(
+        env: dict[str, str], listener: tuple[socket.socket, str]) -> None:
+    sock, path = listener
+    with Notifier({"NOTIFY_SOCKET": path, **env}) as notifier:
+        assert notifier.watchdog() is False
+        assert notifier.status("still here")
+    assert received(sock) == ["STATUS=still here"]
+
+
+class _Hung(Exception):
+    pass
+
+
+def test_a_notify_socket_nobody_reads_never_blocks_the_sender(
+        listener: tuple[socket.socket, str]) -> None:
+    """A stuck service manager fills the socket's queue (about 10 datagrams on Linux):
+    later messages are dropped, never waited for. The alarm turns a hang into a failure."""
+    import signal
+
+    _, path = listener
+
+    def hung(signum: int, frame: object) -> None:
+        raise _Hung
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, 10.0)
+    try:
+        with Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000"}) as notifier:
+            sent = [notifier.watchdog() for _ in range(200)]
+            assert notifier.stopping() is False, "the queue is full: dropped, not waited for"
+    except _Hung:
+        raise AssertionError("sending to a full notify socket blocked") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert any(sent) and not all(sent)
