@@ -49,6 +49,9 @@ class EmulatedRig:
     virtual_deck: bool = False
     """The emulated rig has a card reader (cards are tapped); True deals by knob press."""
     screens: list[Screen] = field(default_factory=list)
+    pause: Callable[[float], Any] | None = None
+    """Called with the seconds before the clock moves on: a paced demo waits them out in
+    real time; by default time just jumps (scripts and tests never wait)."""
 
     def __post_init__(self) -> None:
         from rig.views import view_for
@@ -102,9 +105,9 @@ class EmulatedRig:
             due = self.controller.next_deadline()
             if due is None or due > end:
                 break
-            self.clock.now = max(self.clock.now, due)
+            self._advance_to(due)
             self.loop.step(Tick(self.clock.now))
-        self.clock.now = end
+        self._advance_to(end)
         self.loop.step(Tick(end))
 
     def settle(self) -> None:
@@ -114,9 +117,15 @@ class EmulatedRig:
         while self.controller.animation is not None:
             due = self.controller.next_deadline()
             assert due is not None
-            self.clock.now = max(self.clock.now, due)
+            self._advance_to(due)
             self.loop.step(Tick(self.clock.now))
         self.loop.run_due()
+
+    def _advance_to(self, when: float) -> None:
+        """Move the clock to the deadline `when` (after the pause, if there is one)."""
+        if when > self.clock.now and self.pause is not None:
+            self.pause(when - self.clock.now)
+        self.clock.now = max(self.clock.now, when)
 
 
 def new_emulated_rig(game_name: str, players: int, *, variant: str | None = None,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
+import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rig.commands._gameargs import add_game_arguments, options_for, seats_for, variant_for
@@ -18,30 +19,49 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser, default_players=3)
     parser.add_argument("--delay", type=float, default=None,
-                        help="seconds between screens (default: a little on a terminal)")
+                        help=f"seconds between gestures (default {PACE} on a terminal, "
+                             "0 when the output is not a terminal)")
+    parser.add_argument("--fast", action="store_true",
+                        help="no pause between gestures and no spin animation time")
     parser.add_argument("--oled", action="store_true",
                         help="draw every screen as the OLED's pixels, not as text")
     parser.add_argument("--frames", action="store_true",
                         help="also show every frame of the spin animations")
 
 
-def run(args: argparse.Namespace) -> int:
+PACE = 1.5
+"""Seconds between a person's gestures: time to read the screen before the next one."""
+
+
+def pace_for(args: argparse.Namespace, watched: bool) -> float:
+    """The pause between gestures: a person's pace when someone watches a terminal."""
+    if args.fast:
+        return 0.0
+    if args.delay is not None:
+        return max(0.0, float(args.delay))
+    return PACE if watched else 0.0
+
+
+def real_pause(seconds: float) -> None:
+    """Wait out the time to the loop's next deadline (the paced demo runs in real time)."""
+    threading.Event().wait(seconds)
+
+
+def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None) -> int:
     from rig.autopilot import describe, gestures_for
     from rig.emulated import new_emulated_rig
     from rig.games import GAME_TITLES, GameSetupError
     from rig.render import boxed, render_terminal
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    delay = args.delay if args.delay is not None else (0.02 if sys.stdout.isatty() else 0.0)
+    pace = pace_for(args, sys.stdout.isatty())
     holder: list[EmulatedRig] = []
 
     def show(screen: Screen) -> None:
         animating = holder and holder[0].controller.animation is not None
         if animating and not args.frames:
             return
-        print(render_terminal(screen) if args.oled else boxed(screen))
-        if delay:
-            time.sleep(delay)
+        print(render_terminal(screen) if args.oled else boxed(screen), flush=True)
 
     try:
         seats = seats_for(args, seed)
@@ -52,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"cbrig demo: {exc}", file=sys.stderr)
         return 2
     holder.append(rig)
+    if pace:
+        rig.pause = pause or real_pause
     rng = random.Random(seed)
     gestures = 0
     while not rig.session.state.is_terminal():
@@ -62,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
             rig.loop.step(gesture)
             rig.settle()
             gestures += 1
+            if pace:
+                rig.wait(pace)
     state = rig.session.state
     names = ", ".join(rig.session.game.seat_name(s) for s in state.winners())
     print(f"Game over after {gestures} gestures and {rig.session.steps} inputs: {names} won.")

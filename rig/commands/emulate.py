@@ -1,4 +1,10 @@
-"""`cbrig emulate`: the whole rig on a desktop, or a hardware script run headlessly."""
+"""`cbrig emulate`: the whole rig on a desktop (terminal or browser), or a script run
+headlessly.
+
+The interactive rig is the daemon on emulated devices (rig.desk): it starts at the setup
+menu, and the game it plays is journalled in the emulator's state directory, so the
+same command after a quit, a crash or a kill picks the unfinished game up where it was.
+"""
 
 from __future__ import annotations
 
@@ -7,43 +13,115 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rig.commands._gameargs import add_game_arguments, options_for, seats_for, variant_for
+from rig.commands._gameargs import add_game_arguments, options_for, variant_for
 
 if TYPE_CHECKING:
+    from rig.config import GameConfig
+    from rig.desk import DeskRig
     from rig.emulated import EmulatedRig
-
-KEYS_HELP = """keys: Hi knob  a/d turn  w flick-spin  s press  S long press
-      Lo knob  j/l turn  i flick-spin  k press  K long press
-      c tap a card (type its id)   n tap a random undrawn card   q quit"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
+    parser.add_argument("--hints", action="store_true",
+                        help="start the setup menu with hints on (as the Pi's config can)")
+    parser.add_argument("--new", action="store_true",
+                        help="put the unfinished game aside (in games/) and start over")
+    parser.add_argument("--state", type=Path, default=None, metavar="DIR",
+                        help="where games are kept (default $XDG_STATE_HOME/cbrig/emulator)")
     parser.add_argument("--script", type=Path, help="run a hardware event script headlessly")
     parser.add_argument("--journal", type=Path, default=None,
-                        help="journal file for the game (default: none)")
+                        help="with --script: a new journal file for the scripted game")
 
 
 def run(args: argparse.Namespace) -> int:
-    from rig.emulated import new_emulated_rig
+    if args.script is not None:
+        return _run_script(args)
     from rig.games import GameSetupError
 
     try:
-        seats = seats_for(args, args.seed)
-        rig = new_emulated_rig(args.game, args.players, variant=variant_for(args),
-                               seed=args.seed, journal=args.journal, seats=seats,
-                               options=options_for(args))
-    except (GameSetupError, ValueError, OSError) as exc:
+        rig = _desk_rig(args)
+    except (GameSetupError, ValueError) as exc:
         print(f"cbrig emulate: {exc}", file=sys.stderr)
         return 2
-    if args.script is not None:
-        return _run_script(rig, args.script)
-    from rig.terminal import interactive
-
-    return interactive(rig, KEYS_HELP)
+    return _run_terminal(rig, new=args.new)
 
 
-def _run_script(rig: EmulatedRig, path: Path) -> int:
+def game_config(args: argparse.Namespace) -> GameConfig:
+    """The setup menu's defaults from the command line (like [game] in the Pi's config)."""
+    from types import MappingProxyType
+
+    from rig.config import GameConfig
+
+    levels = tuple(s.strip() for s in args.seats.split(",")) if args.seats else ()
+    if levels and len(levels) != args.players:
+        raise ValueError(f"--seats names {len(levels)} seats for {args.players} players")
+    return GameConfig(name=args.game, players=args.players, variant=variant_for(args) or "",
+                      levels=levels or ("human",) * args.players, hints=args.hints,
+                      options=MappingProxyType(options_for(args)))
+
+
+def _desk_rig(args: argparse.Namespace) -> DeskRig:
+    from rig.desk import DeskRig, default_state_dir, desk_config
+
+    state_dir = args.state or default_state_dir()
+    return DeskRig(config=desk_config(game_config(args), state_dir), seed=args.seed,
+                   signals=False)
+
+
+def _run_terminal(rig: DeskRig, new: bool) -> int:
+    from rig.desk import start_desk
+    from rig.terminal import TerminalScreen, interactive
+
+    if not sys.stdin.isatty():
+        print("cbrig emulate: needs a terminal (or use --web, or --script FILE)",
+              file=sys.stderr)
+        return 2
+    term = TerminalScreen(rig.screen_now)
+    rig.devices.display = term
+    try:
+        greeting = start_desk(rig, new)
+    except Exception as exc:  # a broken state directory must not end in a traceback
+        print(f"cbrig emulate: cannot start: {exc}", file=sys.stderr)
+        return 1
+    try:
+        return interactive(rig, term, greeting)
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        rig.stop()
+        _farewell(rig)
+
+
+def _farewell(rig: DeskRig) -> None:
+    controller = rig.controller
+    if controller is not None and not controller.session.state.is_terminal():
+        print(f"The game is saved in {rig.config.state.current}; "
+              "`cbrig emulate` picks it up again.")
+
+
+def _run_script(args: argparse.Namespace) -> int:
+    from rig.emulated import new_emulated_rig
+    from rig.games import GameSetupError
+    from rig.journal import JournalError
+
+    if args.journal is not None and args.journal.exists():
+        print(f"cbrig emulate: {args.journal} exists; a script starts a new game, so give a "
+              "new journal file", file=sys.stderr)
+        return 2
+    try:
+        from rig.commands._gameargs import seats_for
+
+        rig = new_emulated_rig(args.game, args.players, variant=variant_for(args),
+                               seed=args.seed, journal=args.journal,
+                               seats=seats_for(args, args.seed), options=options_for(args))
+    except (GameSetupError, JournalError, ValueError, OSError) as exc:
+        print(f"cbrig emulate: {exc}", file=sys.stderr)
+        return 2
+    return _execute_script(rig, args.script)
+
+
+def _execute_script(rig: EmulatedRig, path: Path) -> int:
     from rig.script import ScriptError, execute, parse
 
     try:

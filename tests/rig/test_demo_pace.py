@@ -1,0 +1,45 @@
+"""`cbrig demo` goes at a person's pace by default, timed by the loop's deadlines."""
+
+from __future__ import annotations
+
+import argparse
+
+from rig.commands import demo
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser()
+    demo.add_arguments(parser)
+    return parser.parse_args(list(argv))
+
+
+def test_a_watched_demo_is_paced_and_fast_is_not():
+    assert demo.pace_for(_args(), watched=True) == demo.PACE
+    assert demo.pace_for(_args("--fast"), watched=True) == 0.0
+    assert demo.pace_for(_args(), watched=False) == 0.0
+    assert demo.pace_for(_args("--delay", "0.4"), watched=False) == 0.4
+
+
+def test_paced_demo_waits_between_gestures_and_plays_spins_in_time(capsys):
+    pauses: list[float] = []
+    args = _args("--game", "bumpem", "--players", "2", "--seed", "3", "--delay", "1.5")
+    assert demo.run(args, pause=pauses.append) == 0
+    out = capsys.readouterr().out
+    gestures = int(out.split("Game over after ")[1].split()[0])
+    assert sum(pauses) >= 1.5 * gestures  # every gesture is followed by the pace
+    assert all(p > 0 for p in pauses)
+
+
+def test_paced_tenfour_spins_take_their_animation_time(capsys):
+    pauses: list[float] = []
+    args = _args("--players", "2", "--seed", "2", "--delay", "1")
+    assert demo.run(args, pause=pauses.append) == 0
+    # animation frames (70 ms) are waited out one deadline at a time, not skipped
+    assert any(abs(p - 0.07) < 1e-6 for p in pauses)
+
+
+def test_fast_demo_never_pauses(capsys):
+    pauses: list[float] = []
+    assert demo.run(_args("--game", "bumpem", "--players", "2", "--seed", "3", "--fast"),
+                    pause=pauses.append) == 0
+    assert pauses == []

@@ -1,0 +1,189 @@
+"""The terminal emulator as a person meets it: on a real pseudo-terminal, killed -9 and
+started again with the same command, at 80x24 and bigger."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+from rig.config import GameConfig
+from rig.desk import DeskRig, desk_config, start_desk, valid_cards
+from rig.render import render
+from rig.screen import Screen
+from rig.terminal import TerminalScreen, compose, layout_for
+from tests.rig.ptyscreen import PtyProgram
+
+EMULATE = [sys.executable, "-m", "rig.cli", "emulate", "--players", "2", "--seed", "5"]
+
+
+def _env(state_home: Path) -> dict[str, str]:
+    return dict(os.environ, XDG_STATE_HOME=str(state_home), TERM="xterm")
+
+
+def test_killed_emulator_resumes_on_the_same_prompt(tmp_path):
+    first = PtyProgram(EMULATE, _env(tmp_path), (80, 24))
+    try:
+        first.wait_for("NEW GAME")
+        first.send("a")
+        first.wait_for("> START")
+        first.send("s")
+        first.wait_for("Red: spin for start")
+        first.send("w")
+        first.wait_for("Blue: spin for start")
+        first.send("w")
+        before = first.wait_for("Blue: put a Smokey")
+    finally:
+        first.kill()
+    journal = tmp_path / "cbrig" / "emulator" / "current.jsonl"
+    assert len(journal.read_text().splitlines()) == 3  # header + two spins
+
+    again = PtyProgram(EMULATE, _env(tmp_path), (80, 24))
+    try:
+        after = again.wait_for("Picked up the unfinished game")
+        assert "(2 inputs)" in " ".join(after.split())
+        prompt = [line for line in before.splitlines() if "Put Smokey 1 in" in line]
+        assert prompt and prompt[0] in after  # the same choice, under the cursor
+        again.send("q")
+        assert again.wait_exit() == 0
+        assert "picks it up again" in again.screen()
+    finally:
+        again.close()
+
+
+def test_new_starts_over_and_keeps_the_old_game(tmp_path):
+    state = tmp_path / "cbrig" / "emulator"
+    rig = DeskRig(config=desk_config(GameConfig(players=2), state), seed=5, signals=False)
+    start_desk(rig, new=False)
+    _start_from_menu(rig)
+    rig.stop()
+    program = PtyProgram([*EMULATE, "--new"], _env(tmp_path), (80, 24))
+    try:
+        screen = program.wait_for("Started over")
+        assert "NEW GAME" in screen
+        assert list((state / "games").glob("abandoned-*.jsonl"))
+    finally:
+        program.close()
+
+
+def test_a_damaged_journal_is_set_aside_without_a_traceback(tmp_path):
+    state = tmp_path / "cbrig" / "emulator"
+    state.mkdir(parents=True)
+    (state / "current.jsonl").write_text("not a journal\n{}\n")
+    program = PtyProgram(EMULATE, _env(tmp_path), (80, 24))
+    try:
+        screen = program.wait_for("NEW GAME")
+        assert "Traceback" not in program.output
+        assert "Games are kept in" in screen
+        assert list((state / "games").glob("damaged-*.jsonl"))
+    finally:
+        program.close()
+
+
+def _start_from_menu(rig: DeskRig) -> None:
+    from hardware.events import KnobPress, KnobTurn
+
+    assert rig.loop is not None
+    rig.loop.step(KnobTurn("hi", -1))
+    rig.loop.step(KnobPress("hi"))
+    assert rig.controller is not None
+
+
+def test_layout_follows_the_terminal_size():
+    assert layout_for((130, 38)) == "full"
+    assert layout_for((129, 38)) == "compact"
+    assert layout_for((80, 24)) == "compact"
+    assert layout_for((79, 24)) == "small"
+    assert layout_for((200, 23)) == "small"
+
+
+def test_every_layout_fits_its_terminal():
+    screen = Screen(title="10-4  RED", lines=("Red: spin to move", "Flick the HI knob"),
+                    menu=("Move truck 1 to R13 and beyond", "Stay"), cursor=0)
+    frame = render(screen)
+    for size in ((80, 24), (100, 30), (130, 38), (200, 60), (40, 10)):
+        lines = compose(frame, screen, size, "tapped C07\nanother note")
+        assert len(lines) <= size[1]
+        assert all(len(line) <= size[0] for line in lines)
+    full = compose(frame, screen, (130, 38))
+    assert any("\u2588" in line or "\u2580" in line for line in full)  # the pixels
+    compact = compose(frame, screen, (80, 24))
+    assert any("Red: spin to move" in line for line in compact)  # the text rows
+    assert "at least 80x24" in " ".join(compose(frame, screen, (60, 20)))
+
+
+class _Stream:
+    def __init__(self) -> None:
+        self.writes: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.writes.append(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_painting_is_in_place_and_skips_an_unchanged_picture():
+    screen = Screen(title="T", lines=("one",))
+    stream = _Stream()
+    term = TerminalScreen(lambda: screen, stream=stream, size=lambda: (80, 24))  # type: ignore[arg-type]
+    term.active = True
+    term.show(render(screen))
+    screen = Screen(title="T", lines=("two",))
+    term.show(render(screen))
+    term.paint()
+    assert stream.writes[0].startswith("\x1b[H\x1b[2J")  # the first paint clears once
+    assert stream.writes[1].startswith("\x1b[H") and "\x1b[2J" not in stream.writes[1]
+    assert "two" in stream.writes[1] and "\x1b[K" in stream.writes[1]
+    assert len(stream.writes) == 2  # the last paint changed nothing, so wrote nothing
+
+
+def test_cards_listed_are_the_ones_the_reader_takes_now(tmp_path):
+    rig = DeskRig(config=desk_config(GameConfig(name="bumpem", players=2), tmp_path),
+                  seed=3, signals=False)
+    start_desk(rig, new=False)
+    _start_from_menu(rig)
+    controller = rig.controller
+    assert controller is not None
+    cards = valid_cards(controller)
+    assert cards and set(cards) <= set(controller.view.card_ids(controller.session.game))
+    from rig.terminal import Keyboard
+
+    stream = _Stream()
+    term = TerminalScreen(rig.screen_now, stream=stream, size=lambda: (80, 24))  # type: ignore[arg-type]
+    term.active, term.frame = True, Image.new("1", (128, 64))
+    keys = Keyboard(rig, term)
+    for key in "cZZ9\r":
+        keys.key(key)
+    assert "No card 'ZZ9' in this deck" in term.message
+    assert cards[0] in term.message
+    steps = controller.session.steps
+    for key in "c" + cards[0] + "\r":
+        keys.key(key)
+    assert controller.session.steps == steps + 1
+    rig.stop()
+
+
+def test_game_over_leads_back_to_the_setup_menu(tmp_path):
+    from hardware.events import KnobLongPress
+    from rig.autopilot import gestures_for
+    from rig.daemon import StepSeeded
+
+    rig = DeskRig(config=desk_config(GameConfig(name="bumpem", players=2), tmp_path),
+                  seed=4, signals=False)
+    start_desk(rig, new=False)
+    _start_from_menu(rig)
+    controller = rig.controller
+    assert controller is not None and rig.loop is not None
+    rng = StepSeeded(4, lambda: controller.session.steps, "pick")
+    while not controller.session.state.is_terminal():
+        for gesture in gestures_for(controller, rng):
+            rig.loop.step(gesture)
+            controller.animation = None
+    rig.loop.step(KnobLongPress("hi"))
+    assert rig.controller is None
+    assert rig.screen_now().title == "NEW GAME"
+    assert list((tmp_path / "games").glob("*bumpem.jsonl"))
+    rig.stop()
