@@ -23,6 +23,7 @@ from engine.bumpem.actions import (
     Split,
     Swap,
 )
+from engine.bumpem.names import car_at, colour_word, destination_phrase, position_name
 from engine.bumpem.rules import PIT, Effect, Outcome, Rules
 from engine.bumpem.tickets import TICKET_IDS, ticket_label
 from engine.errors import IllegalAction, Reason
@@ -34,8 +35,6 @@ TICKET = "ticket"
 MOVE = "move"
 OVER = "over"
 PHASES = (TICKET, MOVE, OVER)
-DESCRIBE_WIDTH = 40
-"""Longest description the rig's screen shows on one line."""
 
 
 @dataclass(frozen=True)
@@ -188,27 +187,27 @@ class BumpemState:
         for e in effects:
             seat = e.car // rules.cars
             piece = rules.piece_id(e.car)
-            name = f"{self.game.seat_name(seat)} car {e.car % rules.cars + 1}"
             src = rules.position_id(seat, e.src)
             dst = rules.position_id(seat, e.dst)
+            name = car_at(rules.seats[seat], src)
             data: dict[str, JSON] = {"seat": seat, "piece": piece, "from": src, "to": dst}
             if e.kind == "entry":
                 events.append(Event("entry", f"{name} enters at its start {dst}", data))
             elif e.kind == "bump":
-                events.append(Event("bump", f"{name} bumped from {src}: back to its pit row",
-                                    data))
+                events.append(Event("bump", f"{name} bumped: back to its pit", data))
             elif e.kind == "slide":
-                events.append(Event("oil_slide", f"{name} slides on the oil from {src} to {dst}",
-                                    data))
+                events.append(Event("oil_slide", f"{name} slides on the oil "
+                                    f"{destination_phrase(dst)}", data))
             elif e.kind == "zoom":
-                where = "its finish area" if e.dst == rules.finish else dst
-                events.append(Event("turbo_zoom", f"{name} zooms from {src} to {where}", data))
-            elif e.kind == "home":
-                events.append(Event("home_stretch_entry", f"{name} enters its home stretch",
+                events.append(Event("turbo_zoom", f"{name} zooms {destination_phrase(dst)}",
                                     data))
+            elif e.kind == "home":
+                events.append(Event("home_stretch_entry", f"{name} enters its home stretch "
+                                    f"at {position_name(dst)}", data))
             elif e.kind == "finish":
                 finished.append(seat)
-                events.append(Event("finish", f"{name} reaches its finish area", data))
+                events.append(Event("finish", f"{colour_word(rules.seats[seat])} car reaches "
+                                    "its finish", data))
         return finished
 
     def _check_winner(self, mover: int, finished: list[int], events: list[Event]) -> bool:
@@ -275,8 +274,9 @@ class BumpemState:
         assert place is not None
         old = rules.position_id(seat, self.pos[car])
         self.pos[car] = place
-        name = f"{self.game.seat_name(seat)} car {car % rules.cars + 1}"
-        events = [Event("correction", f"Corrected: {name} from {old} to {action.location}",
+        name = car_at(rules.seats[seat], old)
+        events = [Event("correction", f"Correction: {name} set "
+                        f"{destination_phrase(action.location)}",
                         {"seat": seat, "piece": action.piece, "from": old,
                          "to": action.location})]
         self._moves = None
@@ -291,53 +291,70 @@ class BumpemState:
     # ----- text ---------------------------------------------------------------------
 
     def describe(self, action: Action) -> str:
-        """Plain words a person can carry out on the board (about 40 characters)."""
+        """Plain words a person can carry out on the board: the car named by where it
+        stands ("Red car at T35"), how far, and where it ends (RULINGS G4)."""
         colour = self.game.seat_name(self.turn)
         if isinstance(action, DrawTicket):
             return f"{colour} draws {ticket_label(action.ticket)}"
         if isinstance(action, Correct):
-            return f"Set {action.piece} to {action.location}"
+            return f"Set {self.piece_name(action.piece)} {destination_phrase(action.location)}"
         if isinstance(action, Enter):
-            text = f"{colour} car {action.car}: pit to start"
+            text = f"{self._own(action.car)} enters at {position_name(action.to)}"
         elif isinstance(action, Forward):
-            text = f"{colour} car {action.car}: {action.steps} ahead"
+            text = (f"{self._own(action.car)}: {action.steps} "
+                    f"{destination_phrase(self._landing(action))}")
         elif isinstance(action, Backward):
-            text = f"{colour} car {action.car}: {action.steps} back"
+            text = (f"{self._own(action.car)}: {action.steps} back "
+                    f"{destination_phrase(self._landing(action))}")
         elif isinstance(action, Swap):
-            return f"{colour} car {action.car}: swap with {self._car_name(action.target)}"
+            return f"{self._own(action.car)}: swap with {self.piece_name(action.target)}"
         elif isinstance(action, Split):
-            text = (f"{colour} car {action.car}: {action.steps}, "
-                    f"car {action.other}: {action.other_steps} ahead")
+            second = self._own(action.other).partition(" ")[2]  # "car at T12"
+            return (f"{self._own(action.car)}: {action.steps} "
+                    f"{destination_phrase(action.to)}, {second}: {action.other_steps} "
+                    f"{destination_phrase(action.other_to)}")
         elif isinstance(action, BumpTicket):
-            return f"{colour} car {action.car}: pit onto {self._car_name(action.target)}"
+            return f"{self._own(action.car)} onto {self.piece_name(action.target)}"
         else:
             return action.key()
-        for consequence in self._consequences(action):
-            if len(text) + len(consequence) <= DESCRIBE_WIDTH:
-                return text + consequence
-        return text
+        return text + self._consequence(action)
 
-    def _car_name(self, piece: str) -> str:
+    def piece_name(self, piece: str) -> str:
+        """A car by where it stands now: "Blue car at T40" (piece id "blue:2")."""
+        rules = self.rules
         colour, _, number = piece.partition(":")
-        return f"{colour.capitalize()} {number}"
+        seat = rules.seats.index(colour)
+        car = seat * rules.cars + int(number) - 1
+        return car_at(colour, rules.position_id(seat, self.pos[car]))
 
-    def _consequences(self, action: Enter | Forward | Backward | Split) -> list[str]:
-        """The most telling effect of a move, longest wording first (the caller keeps the
-        first that fits the screen)."""
-        if action.to.startswith("finish:") or (
-                isinstance(action, Split) and action.other_to.startswith("finish:")):
-            return [", finishes"]
+    def _own(self, car: int) -> str:
+        return self.piece_name(f"{self.rules.seats[self.turn]}:{car}")
+
+    def _landing(self, action: Forward | Backward) -> str:
+        """Where the car lands before any slide or zoom (the space a person counts to)."""
+        rules = self.rules
+        seat = self.turn
+        here = self.pos[seat * rules.cars + action.car - 1]
+        if isinstance(action, Forward):
+            dest = rules.forward_dest(seat, here, action.steps)
+        else:
+            dest = rules.backward_dest(seat, here, action.steps)
+        return action.to if dest is None else rules.position_id(seat, dest)
+
+    def _consequence(self, action: Enter | Forward | Backward) -> str:
+        """The move's telling effect, after where the car lands."""
+        landing = action.to if isinstance(action, Enter) else self._landing(action)
         if action.slide:
-            bumped = f", slides, bumps {len(action.bumps)}"
-            return [bumped, ", slides"] if action.bumps else [", slides"]
+            bumped = f", bumps {len(action.bumps)}" if action.bumps else ""
+            return f", slides {destination_phrase(action.to)}{bumped}"
         if action.bumps:
             victims = sorted({p.partition(":")[0].capitalize() for p in action.bumps})
-            return [", bumps " + "+".join(victims), f", bumps {len(action.bumps)}"]
+            return ", bumps " + "+".join(victims)
         if action.zooms:
-            return [", zooms " + self._car_name(action.zooms[0]), ", zooms"]
-        if action.to.startswith("home:"):
-            return [", home " + action.to.rsplit(":", 1)[1]]
-        return [""]
+            return f", zooms {self.piece_name(action.zooms[0])}"
+        if action.to != landing:
+            return f", ends {destination_phrase(action.to)}"
+        return ""
 
     def prompt(self) -> Prompt:
         if self.phase == OVER:

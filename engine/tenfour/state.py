@@ -27,6 +27,14 @@ from engine.tenfour.actions import (
     Spin,
 )
 from engine.tenfour.game import BEAR, HOME, PARK, SIDE, SMOKEYS, TenFourGame
+from engine.tenfour.names import (
+    board_rank,
+    destination_phrase,
+    piece_at,
+    piece_name,
+    place_name,
+    trap_name,
+)
 
 START_SPIN = "start_spin"
 PLACE = "place_smokey"
@@ -283,26 +291,59 @@ class TenFourState:
         if isinstance(action, Draw):
             return f"Draw Mike card {action.card}"
         if isinstance(action, PlaceSmokey):
-            return f"Put {_smokey_name(action.smokey or 'smokey')} in trap {action.trap}"
+            smokey = piece_name(g, action.smokey) if action.smokey else "a Smokey"
+            return f"Put {smokey} {destination_phrase(g.board, action.trap)}"
         if isinstance(action, DeclareTruck):
             return f"{action.truck.capitalize()} truck" + (" (Hammer Up)" if action.hammer else "")
         if isinstance(action, ChooseTruck):
-            where = "home" if action.to == HOME else action.to
+            truck = g.truck_index[action.truck]
             caught = ", caught!" if action.caught else ""
-            return f"{action.truck.capitalize()} truck: {action.steps} to {where}{caught}"
+            return (f"{piece_at(g, action.truck, self.truck_where(truck))}: {action.steps} "
+                    f"{destination_phrase(g.board, action.to)}{caught}")
         if isinstance(action, Release):
-            return f"{_smokey_name(action.piece)} from the Park to {action.to}"
+            return (f"{piece_name(g, action.piece)} "
+                    f"{self._police_destination(action.piece, action.to)}")
         if isinstance(action, MoveSmokey):
-            if action.into_trap:
-                return f"{_smokey_name(action.smokey)}: {action.steps} into trap {action.to}"
-            how = f" via {action.via}" if action.via else ""
-            return f"{_smokey_name(action.smokey)}: {action.steps} ahead{how} to {action.to}"
+            how = " by short cut" if action.via else ""
+            where = destination_phrase(g.board, action.to)
+            catches = (", catches " + "+".join(c.capitalize() for c in action.catches)
+                       if action.catches else "")
+            return (f"{piece_at(g, action.smokey, self.police[action.smokey])}: "
+                    f"{action.steps} {where}{how}{catches}")
         if isinstance(action, MoveBear):
             watches = action.watches or g.bear_route.get(action.to, "")
-            return f"Bear to {action.to} (watches {watches.capitalize()})"
+            return f"Bear to the {watches.capitalize()} route"
         if isinstance(action, Correct):
-            return f"Set {_piece_name(action.piece)} at {action.location}"
+            where = destination_phrase(g.board, action.location)
+            return f"Set {piece_name(g, action.piece)} {where}"
         return action.key()
+
+    def _police_destination(self, piece: str, to: str) -> str:
+        if piece == BEAR:
+            return f"to the {self.g.bear_route[to].capitalize()} route"
+        return destination_phrase(self.g.board, to)
+
+    def in_board_order(self, actions: Sequence[Action]) -> list[Action]:
+        """The choices as a menu lists them (RULINGS G4): police moves piece by piece
+        (Smokey 1, Smokey 2, the Bear), in board order: a Smokey's moves from where it
+        stands onwards, traps and Bear spaces clockwise from the first route."""
+        return sorted(actions, key=self._board_key)
+
+    def _board_key(self, action: Action) -> tuple[int, int, int]:
+        g = self.g
+        board = g.board
+        if isinstance(action, ChooseTruck | DeclareTruck):
+            return (0, g.truck_index[action.truck], 0)
+        if isinstance(action, PlaceSmokey):
+            return (0, *board_rank(board, action.trap))
+        if isinstance(action, Release | MoveSmokey | MoveBear):
+            piece = action.piece if isinstance(action, Release) else (
+                action.smokey if isinstance(action, MoveSmokey) else BEAR)
+            rank, sub = board_rank(board, action.to)
+            if isinstance(action, MoveSmokey):  # ahead of where it stands, nearest first
+                rank = (rank - board_rank(board, self.police[piece])[0]) % (board.size + 2)
+            return (g.police.index(piece) + 1, rank, sub)
+        return (9, 0, 0)
 
     # -- apply -------------------------------------------------------------------------
 
@@ -350,9 +391,9 @@ class TenFourState:
             self._on_smokey(chosen, events)
         elif isinstance(chosen, MoveBear):
             self.police[BEAR] = chosen.to
-            events.append(Event("bear_move", f"Bear In The Air to {chosen.to}: watching the "
-                                f"{chosen.watches} route", {"to": chosen.to,
-                                                           "route": chosen.watches}))
+            events.append(Event("bear_move", f"Bear In The Air to the "
+                                f"{chosen.watches.capitalize()} route",
+                                {"to": chosen.to, "route": chosen.watches}))
             self._end_turn(events)
         return events
 
@@ -403,7 +444,8 @@ class TenFourState:
         self.police[smokey] = action.trap
         self.placed += 1
         events.append(Event("smokey_placed", f"{self.g.seat_name(seat)} puts "
-                            f"{_smokey_name(smokey)} in trap {action.trap}",
+                            f"{_smokey_name(smokey)} "
+                            f"{destination_phrase(self.g.board, action.trap)}",
                             {"seat": seat, "smokey": smokey, "to": action.trap}))
         if self.placed == len(SMOKEYS):
             self._begin_turn(events)
@@ -517,22 +559,27 @@ class TenFourState:
         if (steps >= g.bear_limit and bear_at != PARK
                 and g.bear_route[bear_at] == g.board.route_of[here]):
             moved = False
-            events.append(Event("bear_catch", f"BEAR IN THE AIR! {name} caught speeding "
-                                f"({steps}) on the {g.board.route_of[here]} route: no move",
+            events.append(Event("bear_catch", f"{name} at {g.board.loop[here]} caught "
+                                f"speeding ({steps}) on the "
+                                f"{g.board.route_of[here].capitalize()} route: no move",
                                 {"seat": self.turn, "truck": colour, "steps": steps,
                                  "bear": bear_at}))
         else:
             self.pos[truck] += steps
             if self.pos[truck] >= n:
-                events.append(Event("truck_move", f"{name}: {steps} ahead, home!",
-                                    {"truck": colour, "steps": steps, "to": HOME}))
+                events.append(Event("truck_move", f"{name} at {g.board.loop[here]}: {steps} "
+                                    "ahead, home!",
+                                    {"truck": colour, "steps": steps, "to": HOME,
+                                     "from": g.board.loop[here]}))
                 if all(self.pos[t] >= n for t in g.seat_trucks[self.turn]):
                     self._win(events)
                     return
             else:
                 to = g.board.loop[(here + steps) % n]
-                events.append(Event("truck_move", f"{name}: {steps} ahead to {to}",
-                                    {"truck": colour, "steps": steps, "to": to}))
+                events.append(Event("truck_move", f"{name} at {g.board.loop[here]}: {steps} "
+                                    f"ahead to {to}",
+                                    {"truck": colour, "steps": steps, "to": to,
+                                     "from": g.board.loop[here]}))
                 self._check_truck(truck, events)
         if card is not None and card.break_one_nine and (
                 moved or g.options["police_move_when_stuck"]):
@@ -554,27 +601,29 @@ class TenFourState:
 
     def _on_release(self, action: Release, events: list[Event]) -> None:
         self.police[action.piece] = action.to
-        where = f"Bear space {action.to}" if action.piece == BEAR else f"trap {action.to}"
-        events.append(Event("park_exit", f"{_smokey_name(action.piece)} leaves "
-                            f"{self.g.board.park} for {where}",
+        where = self._police_destination(action.piece, action.to)
+        events.append(Event("park_exit", f"{_smokey_name(action.piece)} out of "
+                            f"{self.g.board.park} {where}",
                             {"piece": action.piece, "to": action.to}))
         if self.g.options["trap_catches_on_entry"] and action.piece != BEAR:
             self._catch_by_smokey(action.piece, events)
         self._end_turn(events)
 
     def _on_smokey(self, action: MoveSmokey, events: list[Event]) -> None:
+        name = piece_at(self.g, action.smokey, self.police[action.smokey])
         self.police[action.smokey] = action.to
-        name = _smokey_name(action.smokey)
+        where = destination_phrase(self.g.board, action.to)
         data = {"smokey": action.smokey, "to": action.to, "steps": action.steps,
                 "via": action.via}
         if action.into_trap:
-            events.append(Event("smokey_trap_move", f"{name}: {action.steps} ahead into "
-                                f"Bear Trap {action.to}", data))
+            events.append(Event("smokey_trap_move", f"{name}: {action.steps} {where}", data))
         else:
-            events.append(Event("smokey_exact_move", f"{name}: {action.steps} ahead to "
-                                f"{action.to}", data))
+            how = f" by the {place_name(self.g.board, action.via)}" if action.via else ""
+            events.append(Event("smokey_exact_move", f"{name}: {action.steps}{how} {where}",
+                                data))
         if action.via:
-            events.append(Event("shortcut_move", f"{name} takes short cut {action.via}", data))
+            events.append(Event("shortcut_move", f"{_smokey_name(action.smokey)} takes the "
+                                f"{place_name(self.g.board, action.via)}", data))
         self._catch_by_smokey(action.smokey, events)
         self._end_turn(events)
 
@@ -635,10 +684,11 @@ class TenFourState:
         space = g.board.loop[self.location(truck)]
         self.side[truck] = True
         self.lose[owner] = True
-        where = "in a Bear Trap" if kind == "trap_catch" else "on the highway"
-        events.append(Event(kind, f"BEAR BITE! {g.trucks[truck].capitalize()} truck caught by "
-                            f"{_smokey_name(smokey)} {where} at {space}: to the side of the "
-                            "road, loses next turn",
+        where = (f"in the {trap_name(g.board, self.police[smokey])}"
+                 if kind == "trap_catch" else "on the highway")
+        events.append(Event(kind, f"{g.trucks[truck].capitalize()} truck at {space} caught by "
+                            f"{_smokey_name(smokey)} {where}: to the side of the road, loses "
+                            "next turn",
                             {"seat": owner, "truck": g.trucks[truck], "smokey": smokey,
                              "space": space}))
 
@@ -679,8 +729,9 @@ class TenFourState:
             raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.piece} cannot be set to "
                                 f"{action.location!r}")
         self._legal = None
-        events = [Event("correction", f"Correction: {_piece_name(action.piece)} is at "
-                        f"{action.location}", {"piece": action.piece,
+        events = [Event("correction", f"Correction: {piece_name(self.g, action.piece)} set "
+                        f"{destination_phrase(self.g.board, action.location)}",
+                        {"piece": action.piece,
                                                "location": action.location})]
         if action.piece in self.police:
             self.police[action.piece] = action.location
@@ -835,9 +886,3 @@ def _smokey_name(piece: str) -> str:
     if piece == BEAR:
         return "Bear"
     return f"Smokey {piece[-1]}" if piece.startswith("smokey") else piece
-
-
-def _piece_name(piece: str) -> str:
-    if piece == BEAR or piece.startswith("smokey"):
-        return _smokey_name(piece)
-    return f"{piece.capitalize()} truck"

@@ -265,7 +265,7 @@ def test_b6_oil_slide_bumps_every_car_on_the_six_spaces_own_too() -> None:
     move = next(a for a in state.legal_actions() if a == Forward(1, 4))
     assert move.slide and move.to == "T31"
     assert move.bumps == ("green:1", "red:2", "blue:1", "yellow:1")
-    assert state.describe(move) == "Red car 1: 4 ahead, slides, bumps 4"
+    assert state.describe(move) == "Red car at T21: 4 to T25, slides to T31, bumps 4"
     events = state.apply(move)
     assert kinds(events).count("bump") == 4 and kinds(events).count("oil_slide") == 1
     assert cars(state, "red")[:2] == ["T31", "pit:red"]
@@ -302,7 +302,7 @@ def test_b7_turbo_chain_zooms_each_car_in_turn() -> None:
     draw(state, "4")
     move = next(a for a in state.legal_actions() if a == Forward(1, 4))
     assert move.zooms == ("yellow:1", "green:1", "blue:1")
-    assert state.describe(move) == "Red car 1: 4 ahead, zooms Yellow 1"
+    assert state.describe(move) == "Red car at T9: 4 to T13, zooms Yellow car at T13"
     events = state.apply(move)
     assert kinds(events).count("turbo_zoom") == 3
     assert cars(state, "yellow")[0] == "T28"

@@ -16,6 +16,7 @@ from engine.tenfour import (
     Correct,
     DeclareTruck,
     Draw,
+    MoveBear,
     MoveSmokey,
     PlaceSmokey,
     Release,
@@ -24,6 +25,9 @@ from engine.tenfour import (
 )
 from rig.games import build_game
 from tests.tenfour.helpers import kinds, make, police_out, put, started, turn, where
+
+MENU_ITEM_LIMIT = 76
+"""The longest choice the rig shows whole when selected: four rows of 19 (the menu wraps it)."""
 
 
 def frozen(state) -> str:  # type: ignore[no-untyped-def]
@@ -233,7 +237,7 @@ def test_random_games_round_trip_prompt_and_describe(players: int, variant: str)
             else:
                 legal = state.legal_actions()
                 for option in legal:
-                    assert len(state.describe(option)) <= 40, state.describe(option)
+                    assert len(state.describe(option)) <= MENU_ITEM_LIMIT, state.describe(option)
                 action = legal[rng.randrange(len(legal))]
             state.apply(action)
     expected = {"start_spin", "draw", "spin", "over"}
@@ -304,11 +308,17 @@ def test_describe_reads_like_an_instruction() -> None:
     assert state.describe(Spin(7)) == "Spin 7"
     assert state.describe(Draw("HI")) == "Draw Mike card HI"
     via = MoveSmokey("smokey1", "G8", 10, "SC1")
-    assert state.describe(via) == "Smokey 1: 10 ahead via SC1 to G8"
-    assert state.describe(MoveSmokey("smokey2", "TR", 7, "", True)) == "Smokey 2: 7 into trap TR"
-    assert state.describe(Release("bear", "AR")) == "Bear from the Park to AR"
-    assert state.describe(ChooseTruck("green", 5, "R6", True)) == "Green truck: 5 to R6, caught!"
-    assert state.describe(Correct("red", "side:R4")) == "Set Red truck at side:R4"
+    assert state.describe(via) == "Smokey 1 in Yellowstone Park: 10 to G8 by short cut"
+    assert state.describe(MoveSmokey("smokey2", "TR", 7, "", True)) == (
+        "Smokey 2 in Yellowstone Park: 7 into the Bear Trap on Red")
+    assert state.describe(Release("bear", "AR")) == "Bear to the Red route"
+    assert state.describe(Release("smokey1", "TB")) == "Smokey 1 into the Bear Trap on Blue"
+    assert state.describe(MoveBear("AG", "green")) == "Bear to the Green route"
+    assert state.describe(ChooseTruck("green", 5, "R6", True)) == (
+        "Green truck at G1: 5 to R6, caught!")
+    assert state.describe(Correct("red", "side:R4")) == "Set Red truck to side of road R4"
+    assert state.describe(Correct("smokey1", "SC1")) == (
+        "Set Smokey 1 onto the short cut R16-G2")
 
 
 def test_a_journal_of_inputs_with_a_correction_replays_to_the_same_state() -> None:
