@@ -1,0 +1,28 @@
+"""One drawing of each board, shared by `cbrig board show`, `cbrig print` and the browser.
+
+`board_geometry(game, board)` turns a loaded board into millimetre geometry
+(`geometry.BoardGeometry`); `draw.draw_board` draws it through a small canvas protocol
+with Pillow (`pillow.render_png`), SVG (`svg.board_svg`) and PDF (`pdf`) backends;
+`piece_position` says where a piece at a location stands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rig.boardart.geometry import BoardGeometry, piece_position
+
+__all__ = ["BoardGeometry", "board_geometry", "piece_position"]
+
+
+def board_geometry(game: str, board: Any) -> BoardGeometry:
+    """The geometry of a loaded board of `game` ("tenfour" or "bumpem")."""
+    if game == "tenfour":
+        from rig.boardart.tenfour import tenfour_geometry
+
+        return tenfour_geometry(board)
+    if game == "bumpem":
+        from rig.boardart.bumpem import bumpem_geometry
+
+        return bumpem_geometry(board)
+    raise ValueError(f"no board drawing for game {game!r}")

@@ -1,0 +1,273 @@
+"""The 10-Four board as geometry: the loop, its shoulders and every special place.
+
+Positions come from the board file (`Board.xy`, a unit square the owner may override
+with [layout.at]); they are scaled so consecutive highway spaces sit `pitch` mm apart.
+Bear Traps are placed here in millimetres beside their three spaces, outside the
+shoulder, unless the owner placed them by hand.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from typing import Any
+
+from rig.boardart.geometry import (
+    BLACK,
+    FILL,
+    GREY,
+    INK,
+    RGB,
+    WHITE,
+    BoardGeometry,
+    Label,
+    LegendEntry,
+    Line,
+    Point,
+    Space,
+    finish,
+    fit_label,
+    grid_slots,
+    legend_size,
+)
+
+PITCH_MM = 16.0
+"""Default distance between neighbouring highway spaces; A2 holds the default board."""
+CURVE_INK: RGB = (230, 110, 0)
+TRAP_FILL: RGB = (60, 60, 60)
+SHOULDER_FILL: RGB = (236, 236, 236)
+PARK_FILL: RGB = (210, 235, 200)
+PARK_INK: RGB = (40, 100, 40)
+HOME_FILL: RGB = (250, 245, 225)
+SHORTCUT_INK: RGB = (70, 70, 70)
+SHOULDER_DEPTH = 6.0
+GAP = 1.0
+
+
+def _sub(a: Point, b: Point) -> Point:
+    return (a[0] - b[0], a[1] - b[1])
+
+
+def _along(p: Point, direction: Point, distance: float) -> Point:
+    return (p[0] + direction[0] * distance, p[1] + direction[1] * distance)
+
+
+def _unit(v: Point) -> Point:
+    length = math.hypot(*v) or 1.0
+    return (v[0] / length, v[1] / length)
+
+
+def _outward(prev: Point, here: Point, nxt: Point, centre: Point) -> Point:
+    """The unit normal of the road at `here`, pointing away from the board's centre."""
+    tx, ty = _sub(nxt, prev)
+    normal = _unit((ty, -tx))
+    away = _sub(here, centre)
+    if normal[0] * away[0] + normal[1] * away[1] < 0:
+        normal = (-normal[0], -normal[1])
+    return normal
+
+
+def _upright(normal: Point) -> bool:
+    """True where the road runs left-right (its normal points up or down)."""
+    return abs(normal[1]) >= abs(normal[0])
+
+
+def _clearance(normal: Point, half: float, w: float, h: float) -> float:
+    """How far along `normal` a w x h box must sit to clear a square of half-side `half`
+    round the starting point (it clears once it is past the square on one axis)."""
+    needs = [(half + size / 2) / abs(component)
+             for component, size in ((normal[0], w), (normal[1], h)) if abs(component) > 0.1]
+    return min(needs)
+
+
+def _hand_placed(board: Any) -> set[str]:
+    """Ids the owner placed with [layout.at] (they keep the owner's place)."""
+    from engine.tenfour import square_layout
+
+    default = square_layout(board)
+    return {ident for ident, xy in board.xy.items() if default.get(ident) != xy}
+
+
+def tenfour_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
+    """Every place of a 10-Four board in mm, labelled with its board-data id."""
+    loop = board.loop
+    n = len(loop)
+    unit = board.xy
+    steps = [math.dist(unit[loop[i]], unit[loop[(i + 1) % n]]) for i in range(n)]
+    scale = pitch / (statistics.median(steps) or 1.0)
+    at = {ident: (x * scale, y * scale) for ident, (x, y) in unit.items()}
+    centre = (statistics.fmean(at[s][0] for s in loop), statistics.fmean(at[s][1] for s in loop))
+    side = pitch * 0.94
+    normal = {s: _outward(at[loop[i - 1]], at[s], at[loop[(i + 1) % n]], centre)
+              for i, s in enumerate(loop)}
+    spaces: list[Space] = []
+    lines: list[Line] = [Line(tuple(at[s] for s in (*loop, loop[0])), GREY, 0.6)]
+    labels: list[Label] = []
+    starts = {route.spaces[0]: route.colour for route in board.routes}
+    for i, ident in enumerate(loop):
+        spaces.append(_highway(ident, at[ident], side, board.route_of[i], board.on_curve[i],
+                               starts.get(ident)))
+        spaces.append(_shoulder(ident, at[ident], normal[ident], side))
+    shoulder_out = side / 2 + GAP + SHOULDER_DEPTH
+    for curve in board.curves:
+        middle = curve.spaces[1]
+        text = f"HAMMER UP {curve.id}"
+        label = Label(text, 0, 0, 3.0, CURVE_INK, bold=True)
+        out = _clearance(normal[middle], shoulder_out + GAP, label.width, label.size)
+        x, y = _along(at[middle], normal[middle], out)
+        labels.append(Label(text, x, y, 3.0, CURVE_INK, bold=True))
+    hand = _hand_placed(board)
+    for trap in board.traps:
+        billboard = _trap(trap, at, normal, side, shoulder_out, trap.id in hand)
+        spaces.append(billboard)
+        lines.extend(Line(((billboard.x, billboard.y), at[s]), GREY, 0.3) for s in trap.spaces)
+    for cut in board.shortcuts:
+        spaces.append(_shortcut(cut.id, at[cut.id], pitch))
+        lines.append(Line((at[cut.entry], at[cut.id], at[cut.exit]), SHORTCUT_INK, 1.0,
+                          dashed=True))
+    for bear in board.bears:
+        spaces.append(_bear(bear, at[bear.id], pitch))
+        lines.append(Line((at[bear.id], at[bear.beside]), INK[bear.route], 0.5, dashed=True))
+    park, home = _park_and_home(board.park, centre, pitch)
+    spaces.extend([park, home])
+    top = park.box[1]
+    interior = _interior_width(at, loop, centre, pitch)
+    labels.append(fit_label(board.name, centre[0], top - 15, 4.5, interior, BLACK, bold=True))
+    labels.append(fit_label(_size_note(side, pitch), centre[0], top - 8, 3.0, interior))
+    legend = _legend(board)
+    width, _ = legend_size(legend, 2)
+    legend_at = (centre[0] - width / 2, home.box[3] + 5)
+    return finish("tenfour", board.name, side, piece_mm(side), spaces, lines, labels, legend,
+                  legend_at, legend_columns=2)
+
+
+def piece_mm(side: float) -> float:
+    """The largest token or standee base a space takes with room to pick it up."""
+    return math.floor(side * 0.8)
+
+
+def _size_note(side: float, pitch: float) -> str:
+    return (f"Spaces {side:.0f} mm, {pitch:.0f} mm apart: pieces up to "
+            f"{piece_mm(side):.0f} mm across")
+
+
+def _interior_width(at: dict[str, Point], loop: tuple[str, ...], centre: Point,
+                    pitch: float) -> float:
+    """Room for the title inside the loop, clear of the Bear spaces along the sides."""
+    xs = [at[s][0] for s in loop]
+    return max(pitch * 4, (max(xs) - min(xs)) - 6 * pitch)
+
+
+def _highway(ident: str, xy: Point, side: float, colour: str, on_curve: bool,
+             start_of: str | None) -> Space:
+    x, y = xy
+    labels = [fit_label(ident, x, y - side / 2 + 2.4, 3.2, side - 1.5, BLACK, bold=True)]
+    if start_of is not None:
+        labels.append(fit_label("START", x, y + side / 2 - 2.0, 2.4, side - 1.5,
+                                INK[colour], bold=True))
+    stroke = 1.2 if start_of is not None else 1.0 if on_curve else 0.4
+    return Space(ident, "start" if start_of else "curve" if on_curve else "space", colour,
+                 "rect", x, y, side, side, FILL[colour],
+                 CURVE_INK if on_curve else INK[colour], stroke, labels=tuple(labels),
+                 slots=grid_slots(x, y + 1.2, side - 5, side - 7, 2, 2))
+
+
+def _shoulder(ident: str, xy: Point, normal: Point, side: float) -> Space:
+    """The side of the road beside a space: where a caught truck waits (T7)."""
+    length = side * 0.86
+    diagonal = abs(abs(normal[0]) - abs(normal[1])) < 0.3
+    if diagonal:
+        w = h = SHOULDER_DEPTH + 1
+    elif _upright(normal):
+        w, h = length, SHOULDER_DEPTH
+    else:
+        w, h = SHOULDER_DEPTH, length
+    x, y = _along(xy, normal, _clearance(normal, side / 2 + GAP, w, h))
+    return Space(f"side:{ident}", "side", "", "rect", x, y, w, h, SHOULDER_FILL, GREY, 0.3,
+                 dashed=True, slots=((x, y),))
+
+
+def _trap(trap: Any, at: dict[str, Point], normal: dict[str, Point], side: float,
+          shoulder_out: float, hand: bool) -> Space:
+    """A Bear Trap billboard beside its three spaces (T6), room for both Smokeys."""
+    first, last = at[trap.spaces[0]], at[trap.spaces[2]]
+    span = math.dist(first, last) + side
+    n = normal[trap.spaces[1]]
+    text_w = Label("BEAR TRAP", 0, 0, 2.8, bold=True).width + 3
+    if _upright(n):
+        w, h = span, 11.0
+    else:
+        w, h = max(text_w, 13.0), span
+    if hand:
+        x, y = at[trap.id]
+    else:
+        mid = ((first[0] + last[0]) / 2, (first[1] + last[1]) / 2)
+        x, y = _along(mid, n, _clearance(n, shoulder_out + GAP, w, h))
+    labels = (Label(trap.id, x, y - 2.2, 3.6, WHITE, bold=True),
+              Label("BEAR TRAP", x, y + 2.4, 2.8, WHITE, bold=True))
+    slots = grid_slots(x, y, w - 4, h - 4, 2, 1) if _upright(n) else \
+        grid_slots(x, y, w - 4, h - 4, 1, 2)
+    return Space(trap.id, "trap", "", "rect", x, y, w, h, TRAP_FILL, BLACK, 0.5,
+                 labels=labels, slots=slots)
+
+
+def _shortcut(ident: str, xy: Point, pitch: float) -> Space:
+    """A "For Official Use Only" short cut: one space only Smokeys use (T11)."""
+    x, y = xy
+    size = pitch * 1.15
+    labels = (Label(ident, x, y, 3.0, BLACK, bold=True),
+              Label("FOR OFFICIAL", x, y + size / 2 + 2.0, 2.2, SHORTCUT_INK, bold=True),
+              Label("USE ONLY", x, y + size / 2 + 4.4, 2.2, SHORTCUT_INK, bold=True))
+    return Space(ident, "shortcut", "", "diamond", x, y, size, size, WHITE, SHORTCUT_INK, 0.8,
+                 labels=labels, slots=((x, y),))
+
+
+def _bear(bear: Any, xy: Point, pitch: float) -> Space:
+    """A Bear In The Air space; the Bear on it watches its route (T8)."""
+    x, y = xy
+    size = pitch * 1.25
+    labels = (Label(bear.id, x, y + size * 0.18, 3.0, BLACK, bold=True),
+              Label("BEAR IN THE AIR", x, y + size / 2 + 2.0, 2.2, INK[bear.route], bold=True),
+              Label(f"watches {bear.route}", x, y + size / 2 + 4.4, 2.2, INK[bear.route]))
+    return Space(bear.id, "bear", bear.route, "triangle", x, y, size, size, FILL[bear.route],
+                 INK[bear.route], 0.8, labels=labels, slots=((x, y + size * 0.12),))
+
+
+def _park_and_home(name: str, centre: Point, pitch: float) -> tuple[Space, Space]:
+    """Yellowstone Park (where the police start, T10) and Home for finished trucks."""
+    x, y = centre
+    w, h = pitch * 6.5, pitch * 2.6
+    park = Space("park", "park", "", "round", x, y, w, h, PARK_FILL, PARK_INK, 0.8,
+                 labels=(fit_label(name, x, y - h / 2 + 5, 4.2, w - 4, PARK_INK, bold=True),
+                         Label("the police start here", x, y - h / 2 + 10, 2.6, PARK_INK)),
+                 slots=grid_slots(x, y + 5, w * 0.6, 8, 3, 1))
+    hw, hh = pitch * 5, pitch * 1.6
+    hy = y + h / 2 + 4 + hh / 2
+    home = Space("home", "home", "", "round", x, hy, hw, hh, HOME_FILL, GREY, 0.5,
+                 labels=(Label("HOME: trucks that made it", x, hy - hh / 2 + 3.5, 2.6, BLACK,
+                               bold=True),),
+                 slots=grid_slots(x, hy + 2.5, hw - 6, hh - 9, 4, 1))
+    return park, home
+
+
+def _legend(board: Any) -> list[LegendEntry]:
+    entries = [
+        LegendEntry("rect", FILL["red"], INK["red"], "Highway space, in its route's colour"),
+        LegendEntry("rect", FILL["blue"], INK["blue"], "Start (and finish) of a colour", 1.2),
+        LegendEntry("rect", SHOULDER_FILL, GREY, "Side of the road: a caught truck", 0.3,
+                    dashed=True),
+        LegendEntry("rect", PARK_FILL, PARK_INK, "Yellowstone Park: police start", 0.8),
+        LegendEntry("rect", HOME_FILL, GREY, "Home: trucks that made it", 0.5),
+    ]
+    if board.curves:
+        entries.insert(2, LegendEntry("rect", FILL["green"], CURVE_INK,
+                                      "Hammer Up curve: next turn Lo-Band", 1.0))
+    if board.traps:
+        entries.append(LegendEntry("rect", TRAP_FILL, BLACK, "Bear Trap beside its 3 spaces"))
+    if board.shortcuts:
+        entries.append(LegendEntry("diamond", WHITE, SHORTCUT_INK,
+                                   "Short cut: For Official Use Only", 0.8))
+    if board.bears:
+        entries.append(LegendEntry("triangle", FILL["yellow"], INK["yellow"],
+                                   "Bear In The Air: watches its route", 0.8))
+    return entries
