@@ -13,6 +13,7 @@ import math
 import statistics
 from typing import Any
 
+from engine.bumpem.names import position_label
 from rig.boardart.geometry import (
     BLACK,
     FILL,
@@ -38,16 +39,6 @@ TRACK_FILL: RGB = (236, 236, 236)
 OIL_FILL: RGB = (60, 60, 60)
 TURBO_FILL: RGB = (255, 205, 90)
 TURBO_INK: RGB = (200, 90, 0)
-
-
-def place_label(position_id: str) -> str:
-    """How a position is printed on the board: its id ("T35"), a home step ("HOME 2")."""
-    kind, _, rest = position_id.partition(":")
-    if kind == "home":
-        return f"HOME {rest.rpartition(':')[2]}"
-    if kind in ("pit", "finish"):
-        return f"{rest.upper()} {kind.upper()}"
-    return position_id
 
 
 def bumpem_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
@@ -110,7 +101,7 @@ def _track_space(spot: Any, xy: Point, side: float) -> Space:
 def _home_space(colour: str, step: int, xy: Point, side: float) -> Space:
     x, y = xy
     ident = f"home:{colour}:{step}"
-    label = fit_label(place_label(ident), x, y - side / 2 + 2.8, 2.8, side - 2, INK[colour],
+    label = fit_label(position_label(ident), x, y - side / 2 + 2.8, 2.8, side - 2, INK[colour],
                       bold=True)
     return Space(ident, "home", colour, "round", x, y, side, side, FILL[colour], INK[colour],
                  0.8, labels=(label,), slots=((x, y + 1.5),))
@@ -120,7 +111,7 @@ def _finish_area(colour: str, entrance: Point, inward: Point, pitch: float,
                  board: Any) -> Space:
     """A round finish area with one place per car; its label always fits inside."""
     ident = f"finish:{colour}"
-    text = place_label(ident)
+    text = position_label(ident)
     cars = board.cars_per_player
     columns = math.ceil(math.sqrt(cars))
     rows = math.ceil(cars / columns)
@@ -141,7 +132,7 @@ def _pit(colour: str, start: Point, normal: Point, side: float, cars: int) -> Sp
     long, short = max(side * 2.2, cars * side * 0.6 + 2), side * 1.2
     w, h = (long, short) if _upright(normal) else (max(short, side * 1.4), long)
     x, y = _along(start, normal, _clearance(normal, side / 2 + GAP * 2, w, h))
-    label = fit_label(place_label(ident), x, y - h / 2 + 2.4, 2.6, w - 2, INK[colour],
+    label = fit_label(position_label(ident), x, y - h / 2 + 2.4, 2.6, w - 2, INK[colour],
                       bold=True)
     columns, rows = (cars, 1) if _upright(normal) else (1, cars)
     slots = grid_slots(x, y + 1.6, w - 3, h - 6, columns, rows)

@@ -1,5 +1,9 @@
 """The 10-Four board as geometry: the loop, its shoulders and every special place.
 
+Every place is labelled as the rig names it on screen (engine.tenfour.names): highway
+spaces by their board-data id ("R13"), traps, short cuts and Bear spaces by where they
+stand ("Bear Trap on Blue").
+
 Positions come from the board file (`Board.xy`, a unit square the owner may override
 with [layout.at]); they are scaled so consecutive highway spaces sit `pitch` mm apart.
 Bear Traps are placed here in millimetres beside their three spaces, outside the
@@ -12,6 +16,7 @@ import math
 import statistics
 from typing import Any
 
+from engine.tenfour import names
 from rig.boardart.geometry import (
     BLACK,
     FILL,
@@ -111,22 +116,23 @@ def tenfour_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
     shoulder_out = side / 2 + GAP + SHOULDER_DEPTH
     for curve in board.curves:
         middle = curve.spaces[1]
-        text = f"HAMMER UP {curve.id}"
+        text = "HAMMER UP"
         label = Label(text, 0, 0, 3.0, CURVE_INK, bold=True)
         out = _clearance(normal[middle], shoulder_out + GAP, label.width, label.size)
         x, y = _along(at[middle], normal[middle], out)
         labels.append(Label(text, x, y, 3.0, CURVE_INK, bold=True))
     hand = _hand_placed(board)
     for trap in board.traps:
-        billboard = _trap(trap, at, normal, side, shoulder_out, trap.id in hand)
+        billboard = _trap(trap, names.trap_name(board, trap.id), at, normal, side,
+                          shoulder_out, trap.id in hand)
         spaces.append(billboard)
         lines.extend(Line(((billboard.x, billboard.y), at[s]), GREY, 0.3) for s in trap.spaces)
     for cut in board.shortcuts:
-        spaces.append(_shortcut(cut.id, at[cut.id], pitch))
+        spaces.append(_shortcut(cut.id, names.shortcut_name(board, cut.id), at[cut.id], pitch))
         lines.append(Line((at[cut.entry], at[cut.id], at[cut.exit]), SHORTCUT_INK, 1.0,
                           dashed=True))
     for bear in board.bears:
-        spaces.append(_bear(bear, at[bear.id], pitch))
+        spaces.append(_bear(bear, names.bear_space_name(board, bear.id), at[bear.id], pitch))
         lines.append(Line((at[bear.id], at[bear.beside]), INK[bear.route], 0.5, dashed=True))
     park, home = _park_and_home(board.park, centre, pitch)
     spaces.extend([park, home])
@@ -187,13 +193,16 @@ def _shoulder(ident: str, xy: Point, normal: Point, side: float) -> Space:
                  dashed=True, slots=((x, y),))
 
 
-def _trap(trap: Any, at: dict[str, Point], normal: dict[str, Point], side: float,
+def _trap(trap: Any, name: str, at: dict[str, Point], normal: dict[str, Point], side: float,
           shoulder_out: float, hand: bool) -> Space:
-    """A Bear Trap billboard beside its three spaces (T6), room for both Smokeys."""
+    """A Bear Trap billboard beside its three spaces (T6), room for both Smokeys, named
+    as the rig names it ("Bear Trap on Red"), on two lines ("Bear Trap" / "on Red")."""
+    head, _, tail = name.partition(" on ")
+    lines = (head, f"on {tail}") if tail else (head,)
     first, last = at[trap.spaces[0]], at[trap.spaces[2]]
     span = math.dist(first, last) + side
     n = normal[trap.spaces[1]]
-    text_w = Label("BEAR TRAP", 0, 0, 2.8, bold=True).width + 3
+    text_w = max(Label(line, 0, 0, 3.0, bold=True).width for line in lines) + 3
     if _upright(n):
         w, h = span, 11.0
     else:
@@ -203,32 +212,34 @@ def _trap(trap: Any, at: dict[str, Point], normal: dict[str, Point], side: float
     else:
         mid = ((first[0] + last[0]) / 2, (first[1] + last[1]) / 2)
         x, y = _along(mid, n, _clearance(n, shoulder_out + GAP, w, h))
-    labels = (Label(trap.id, x, y - 2.2, 3.6, WHITE, bold=True),
-              Label("BEAR TRAP", x, y + 2.4, 2.8, WHITE, bold=True))
+    labels = tuple(Label(line, x, y + 3.4 * (i - (len(lines) - 1) / 2), 3.0, WHITE, bold=True)
+                   for i, line in enumerate(lines))
     slots = grid_slots(x, y, w - 4, h - 4, 2, 1) if _upright(n) else \
         grid_slots(x, y, w - 4, h - 4, 1, 2)
     return Space(trap.id, "trap", "", "rect", x, y, w, h, TRAP_FILL, BLACK, 0.5,
                  labels=labels, slots=slots)
 
 
-def _shortcut(ident: str, xy: Point, pitch: float) -> Space:
-    """A "For Official Use Only" short cut: one space only Smokeys use (T11)."""
+def _shortcut(ident: str, name: str, xy: Point, pitch: float) -> Space:
+    """A "For Official Use Only" short cut: one space only Smokeys use (T11), named as
+    the rig names it ("short cut R16-G2") under the diamond."""
     x, y = xy
     size = pitch * 1.15
-    labels = (Label(ident, x, y, 3.0, BLACK, bold=True),
-              Label("FOR OFFICIAL", x, y + size / 2 + 2.0, 2.2, SHORTCUT_INK, bold=True),
-              Label("USE ONLY", x, y + size / 2 + 4.4, 2.2, SHORTCUT_INK, bold=True))
+    labels = (Label(name, x, y + size / 2 + 2.2, 2.8, BLACK, bold=True),
+              Label("FOR OFFICIAL USE ONLY", x, y + size / 2 + 5.2, 2.2, SHORTCUT_INK,
+                    bold=True))
     return Space(ident, "shortcut", "", "diamond", x, y, size, size, WHITE, SHORTCUT_INK, 0.8,
                  labels=labels, slots=((x, y),))
 
 
-def _bear(bear: Any, xy: Point, pitch: float) -> Space:
-    """A Bear In The Air space; the Bear on it watches its route (T8)."""
+def _bear(bear: Any, name: str, xy: Point, pitch: float) -> Space:
+    """A Bear In The Air space; the Bear on it watches its route (T8). Named as the rig
+    names it ("Bear space on Red") under the triangle."""
     x, y = xy
     size = pitch * 1.25
-    labels = (Label(bear.id, x, y + size * 0.18, 3.0, BLACK, bold=True),
-              Label("BEAR IN THE AIR", x, y + size / 2 + 2.0, 2.2, INK[bear.route], bold=True),
-              Label(f"watches {bear.route}", x, y + size / 2 + 4.4, 2.2, INK[bear.route]))
+    labels = (Label(name, x, y + size / 2 + 2.2, 2.8, INK[bear.route], bold=True),
+              Label(f"the Bear here watches {bear.route}", x, y + size / 2 + 5.2, 2.2,
+                    INK[bear.route]))
     return Space(bear.id, "bear", bear.route, "triangle", x, y, size, size, FILL[bear.route],
                  INK[bear.route], 0.8, labels=labels, slots=((x, y + size * 0.12),))
 

@@ -84,8 +84,12 @@ def test_every_place_of_the_game_is_drawn(drawn: tuple[BoardGeometry, list[str]]
 
 def test_playing_spaces_are_labelled_with_their_board_ids() -> None:
     geometry = board_geometry("tenfour", tenfour_board())
-    for ident in [*tenfour_board().loop, "TR", "SC1", "AB"]:
+    for ident in tenfour_board().loop:
         assert geometry.by_id[ident].labels[0].text == ident
+    named = {"TR": "Bear Trap", "SC1": "short cut R16-G2", "AB": "Bear space on Blue",
+             "park": "Yellowstone Park"}
+    for ident, name in named.items():
+        assert geometry.by_id[ident].labels[0].text == name
     bumpem = board_geometry("bumpem", bumpem_board())
     assert [bumpem.by_id[f"T{n}"].labels[0].text for n in (1, 35, 60)] == ["T1", "T35", "T60"]
 
