@@ -7,7 +7,11 @@ the device only when called. :class:`OledDisplay` wraps any such factory:
 * the device is created lazily (first :meth:`~OledDisplay.show` or :meth:`~OledDisplay.open`)
   with ``persist = True`` so the last frame stays on screen at exit (luma blanks it
   otherwise);
-* unchanged frames are skipped;
+* unchanged frames are skipped, and for the I2C panels only what changed is sent: the
+  8-pixel pages and column ranges that differ from what the panel holds, with each
+  controller's address commands (:mod:`hardware.display.pages`); a whole frame after
+  the device is (re)created, since a reset or recovery leaves the panel unknown, and
+  after any failed write;
 * a failure to create the device (``DeviceNotFoundError``, ``DevicePermissionError``)
   or an ``OSError`` from ``display()`` mid-game (errno 121 remote I/O, 5 I/O error:
   loose cable, brown-out) drops the device and schedules a re-creation with exponential
@@ -16,19 +20,28 @@ the device only when called. :class:`OledDisplay` wraps any such factory:
   the outage once and the recovery once. While down, the newest frame is remembered and
   sent on recovery; call :meth:`~OledDisplay.poll` from the main loop so recovery
   happens even when the picture does not change.
+
+A failed device creation leaves nothing behind: the I2C interface is closed when the
+driver's constructor raises (its init sequence is the first thing that talks to the
+panel), and the ``atexit`` hook luma registers in every device constructor is removed
+again (:class:`OledDisplay` releases its devices itself), so a panel unplugged for
+days does not use up file descriptors or memory.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import sys
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Iterator
+from typing import Any, Protocol, TypeVar
 
 from PIL import Image
 
 from hardware.clock import Clock
 from hardware.display.base import HEIGHT, WIDTH, DisplayStats, check_frame
+from hardware.display.pages import ADDRESSING, Addressing, Pages, frame_pages, plan
 from hardware.events import DisplayStatus, Emit
 
 DRIVERS = ("ssd1306", "sh1106")
@@ -45,7 +58,110 @@ class LumaDevice(Protocol):
     def cleanup(self) -> None: ...
 
 
+class PagedDevice(LumaDevice, Protocol):
+    """A luma device that also takes raw commands and data (the SSD1306 and SH1106)."""
+
+    def command(self, *cmd: int) -> None: ...
+
+    def data(self, data: bytes) -> None: ...
+
+    def preprocess(self, image: Image.Image) -> Image.Image: ...
+
+
 DeviceFactory = Callable[[], LumaDevice]
+T = TypeVar("T")
+
+
+class _ExitHookCatcher:
+    """Stands in for the ``atexit`` module inside ``luma.core.device``, whose device
+    constructor registers a cleanup hook before it first talks to the panel: a
+    constructor that then raises leaves the hook (and the half-built device it holds,
+    with its buffers) registered for the life of the process. This one remembers the
+    hooks so :func:`_without_exit_hook` can take them off again."""
+
+    def __init__(self, real: Any) -> None:
+        self._real = real
+        self.caught: list[Callable[..., Any]] = []
+
+    def register(self, func: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        self.caught.append(func)
+        return self._real.register(func, *args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+def _without_exit_hook(build: Callable[[], T]) -> T:
+    """Build a luma device and unregister the atexit hook luma adds for it (whether the
+    build worked or not): :class:`OledDisplay` releases its devices itself."""
+    import luma.core.device as luma_device
+
+    catcher = luma_device.atexit
+    if not isinstance(catcher, _ExitHookCatcher):
+        catcher = _ExitHookCatcher(catcher)
+        luma_device.atexit = catcher
+    catcher.caught.clear()
+    try:
+        return build()
+    finally:
+        for hook in catcher.caught:
+            atexit.unregister(hook)
+        catcher.caught.clear()
+
+
+@contextlib.contextmanager
+def _smbus_module(stand_in: Any) -> Iterator[None]:
+    """Let luma's ``i2c`` import ``stand_in`` as ``smbus2`` (the fake bus of tests and
+    the bench); nothing changes when it is None."""
+    if stand_in is None:
+        yield
+        return
+    saved = sys.modules.get("smbus2")
+    sys.modules["smbus2"] = stand_in
+    try:
+        yield
+    finally:
+        if saved is None:
+            sys.modules.pop("smbus2", None)
+        else:
+            sys.modules["smbus2"] = saved
+
+
+class I2cDeviceFactory:
+    """Builds one I2C OLED device per call; ``addressing`` tells :class:`OledDisplay`
+    how to send partial updates to it."""
+
+    def __init__(self, driver: str, port: int, address: int, width: int, height: int,
+                 rotate: int, contrast: int | None, smbus: Any) -> None:
+        self.driver = driver
+        self.addressing: Addressing = ADDRESSING[driver]
+        self._port, self._address = port, address
+        self._size = (width, height)
+        self._rotate, self._contrast = rotate, contrast
+        self._smbus = smbus
+
+    def __call__(self) -> LumaDevice:
+        from luma.core.interface.serial import i2c
+
+        with _smbus_module(self._smbus):
+            serial = i2c(port=self._port, address=self._address)
+        try:
+            return _without_exit_hook(lambda: self._device(serial))
+        except BaseException:
+            with contextlib.suppress(Exception):
+                serial.cleanup()  # the /dev/i2c-N descriptor, else one leaks per attempt
+            raise
+
+    def _device(self, serial: Any) -> LumaDevice:
+        from luma.oled import device as oled
+
+        width, height = self._size
+        device: Any = getattr(oled, self.driver)(serial, width=width, height=height,
+                                                 rotate=self._rotate)
+        device.persist = True  # a failure below must not blank the panel on cleanup
+        if self._contrast is not None:
+            device.contrast(self._contrast)
+        return device  # type: ignore[no-any-return]
 
 
 def i2c_device_factory(
@@ -57,28 +173,20 @@ def i2c_device_factory(
     height: int = HEIGHT,
     rotate: int = 0,
     contrast: int | None = None,
-) -> DeviceFactory:
+    smbus: Any = None,
+) -> I2cDeviceFactory:
     """A factory for an I2C OLED. ``driver`` must match the panel (SSD1306 and SH1106
     look alike; the wrong one shows garbage columns). ``rotate`` is luma's quarter turns
     (0-3); ``contrast`` 0-255 or None to keep the driver default. Run the bus at
-    400 kHz (``dtparam=i2c_arm=on,i2c_arm_baudrate=400000``)."""
+    400 kHz (``dtparam=i2c_arm=on,i2c_arm_baudrate=400000``). ``smbus`` replaces the
+    ``smbus2`` module luma opens the bus with (:class:`hardware.display.fakebus.
+    FakeSmbus2` in tests and the bench)."""
     if rotate not in (0, 1, 2, 3):
         raise ValueError(f"rotate is in quarter turns (0-3), not {rotate!r}")
     driver = driver.lower()
     if driver not in DRIVERS:
         raise ValueError(f"unknown OLED driver {driver!r}; choose one of {', '.join(DRIVERS)}")
-
-    def make() -> LumaDevice:
-        from luma.core.interface.serial import i2c
-        from luma.oled import device as oled
-
-        serial = i2c(port=port, address=address)
-        device: Any = getattr(oled, driver)(serial, width=width, height=height, rotate=rotate)
-        if contrast is not None:
-            device.contrast(contrast)
-        return device  # type: ignore[no-any-return]
-
-    return make
+    return I2cDeviceFactory(driver, port, address, width, height, rotate, contrast, smbus)
 
 
 def dummy_device_factory(width: int = WIDTH, height: int = HEIGHT) -> DeviceFactory:
@@ -87,7 +195,8 @@ def dummy_device_factory(width: int = WIDTH, height: int = HEIGHT) -> DeviceFact
     def make() -> LumaDevice:
         from luma.core.device import dummy
 
-        device: Any = dummy(width=width, height=height, mode="1")
+        device: Any = _without_exit_hook(lambda: dummy(width=width, height=height,
+                                                        mode="1"))
         return device  # type: ignore[no-any-return]
 
     return make
@@ -105,8 +214,17 @@ class OledDisplay:
         backoff_initial: float = 1.0,
         backoff_max: float = 30.0,
         name: str = "oled",
+        addressing: Addressing | None = None,
+        partial: bool = True,
     ) -> None:
+        """``addressing`` (default: the factory's own, if it has one) lets frames be
+        sent as partial updates; without it, or with ``partial=False``, every frame goes
+        through the driver's ``display`` whole."""
         self._factory = device_factory
+        self.addressing = addressing or getattr(device_factory, "addressing", None)
+        self.partial = partial
+        self._panel: Pages | None = None
+        """The page bytes the panel holds, when known."""
         self._emit = emit
         self._clock = clock
         self._backoff_initial = backoff_initial
@@ -146,6 +264,7 @@ class OledDisplay:
         self.last_error = message
         self._drop_device()
         self._last = None  # whatever was on the panel is unknown now
+        self._panel = None
         self._retry_at = self._clock() + self._backoff
         self._backoff = min(self._backoff * 2, self._backoff_max)
         if not self._down:
@@ -154,6 +273,7 @@ class OledDisplay:
 
     def _drop_device(self) -> None:
         device, self.device = self.device, None
+        self._panel = None
         if device is not None:
             with contextlib.suppress(Exception):
                 device.cleanup()
@@ -185,7 +305,7 @@ class OledDisplay:
             return False
         assert self.device is not None
         try:
-            self.device.display(frame)
+            self._write(self.device, frame)
         except Exception as exc:
             self._failed(f"{self.name} write failed ({type(exc).__name__}: {exc})")
             self.stats.dropped += 1
@@ -198,6 +318,22 @@ class OledDisplay:
             self._status(True, f"{self.name} recovered")
         return True
 
+    def _write(self, device: LumaDevice, frame: Image.Image) -> None:
+        """Send ``frame``: only the changed windows when the controller's addressing is
+        known, else the whole frame through the driver. The panel's contents count as
+        unknown until every window has gone through."""
+        if self.addressing is None or not hasattr(device, "command"):
+            device.display(frame)
+            return
+        paged: PagedDevice = device  # type: ignore[assignment]
+        pages = frame_pages(paged.preprocess(frame))
+        known, self._panel = self._panel, None
+        addressing = self.addressing
+        for window in plan(known if self.partial else None, pages, addressing):
+            paged.command(*addressing.commands(window))
+            paged.data(window.data(pages))
+        self._panel = pages
+
     def close(self, persist_message: Image.Image | None = None) -> None:
         """Show ``persist_message`` (if given) and release the device; the panel keeps
         the last picture (``persist = True``)."""
@@ -207,6 +343,7 @@ class OledDisplay:
                 self._wanted = persist_message.copy()
                 self._send(self._wanted, persist_message.tobytes())
         device, self.device = self.device, None
+        self._panel = None
         if device is not None:
             device.persist = True
             with contextlib.suppress(Exception):
@@ -217,6 +354,7 @@ __all__ = [
     "DEFAULT_I2C_ADDRESS",
     "DRIVERS",
     "DeviceFactory",
+    "I2cDeviceFactory",
     "LumaDevice",
     "OledDisplay",
     "dummy_device_factory",
