@@ -6,8 +6,11 @@ from collections.abc import Callable
 
 from hardware.events import KnobLongPress
 from rig.controller import Controller
+from rig.enroll import EnrolScreen
 from rig.screen import Screen
 from rig.setup_menu import SetupChoice, SetupMenu
+
+ENROL = "Enrol cards"
 
 
 class App:
@@ -19,25 +22,44 @@ class App:
         finish_game: Callable[[Controller], None],
         controller: Controller | None = None,
         defaults: SetupChoice | None = None,
+        enrol: Callable[[SetupChoice], EnrolScreen] | None = None,
     ) -> None:
         self.start_game = start_game
         self.finish_game = finish_game
         self.controller = controller
         self.defaults = defaults
-        self.menu: SetupMenu | None = None if controller else SetupMenu(defaults)
+        self.enrol = enrol
+        """Builds the "Enrol cards" screen for the menu's game; None: no reader."""
+        self.enrolling: EnrolScreen | None = None
+        self.menu: SetupMenu | None = None if controller else self._new_menu(defaults)
         self.error = ""
+
+    def _new_menu(self, choice: SetupChoice | None) -> SetupMenu:
+        return SetupMenu(choice, actions=(ENROL,) if self.enrol is not None else ())
 
     def handle(self, event: object) -> None:
         if self.controller is not None:
             if self.controller.session.state.is_terminal() and isinstance(event, KnobLongPress):
                 self.finish_game(self.controller)
                 self.controller = None
-                self.menu = SetupMenu(self.defaults)
+                self.menu = self._new_menu(self.defaults)
                 return
             self.controller.handle(event)
             return
+        if self.enrolling is not None:
+            self.enrolling.handle(event)
+            if self.enrolling.closed:
+                self.enrolling = None
+            return
         assert self.menu is not None
         self.menu.handle(event)
+        if self.menu.requested == ENROL and self.enrol is not None:
+            self.menu.requested = None
+            try:
+                self.enrolling = self.enrol(self.menu.choice)
+            except (OSError, ValueError) as exc:
+                self.error = f"Cannot enrol: {exc}"
+            return
         if self.menu.started is not None:
             choice, self.menu.started = self.menu.started, None
             try:
@@ -51,6 +73,8 @@ class App:
     def screen(self) -> Screen:
         if self.controller is not None:
             return self.controller.screen()
+        if self.enrolling is not None:
+            return self.enrolling.screen()
         assert self.menu is not None
         screen = self.menu.screen()
         if self.error:

@@ -95,6 +95,7 @@ class Controller:
         self.rng = chance_rng or secrets.SystemRandom()
         self.on_alert = on_alert
         self.on_game_over = on_game_over
+        self._deck: frozenset[str] | None = None
         self.cursor = 0
         self.hinted = 0
         """The computer's choice (or a person's hint) at this decision."""
@@ -163,6 +164,9 @@ class Controller:
             if card_id is None:
                 self._refuse(f"Unknown card {event.tag}: enrol it (cbrig cards enroll)")
                 return
+            if card_id not in self._deck_ids():
+                self._refuse(f"Card {card_id} is not in this deck: enrol the cards again")
+                return
             action = self.view.action_for_card(state, card_id)
             if action is None:
                 self._refuse(f"Not now: {self._waiting_for()}")
@@ -181,6 +185,13 @@ class Controller:
                 self._apply(sample_chance(state.chance_outcomes(), self.rng))
             else:
                 self._refuse("Tap a Mike card on the reader")
+
+    def _deck_ids(self) -> frozenset[str]:
+        """The card ids of the deck in use (a tag map enrolled for another deck may name
+        cards this one lacks)."""
+        if self._deck is None:
+            self._deck = frozenset(self.view.card_ids(self.session.game))
+        return self._deck
 
     def _spin(self, strength: float) -> None:
         state = self.session.state

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rig.app import App
 from rig.config import RigConfig
@@ -27,6 +27,9 @@ from rig.loop import RigLoop, Stop
 from rig.screen import Screen
 from rig.session import Session
 from rig.setup_menu import SetupChoice
+
+if TYPE_CHECKING:
+    from rig.enroll import EnrolScreen
 
 log = logging.getLogger("cbrig")
 
@@ -67,7 +70,8 @@ class Daemon:
         self.cards = load_card_map(self.config.reader.cards)
         resumed = self._resume()
         self.app = App(self._start_game, self._finish_game, controller=resumed,
-                       defaults=self._defaults())
+                       defaults=self._defaults(),
+                       enrol=self._enrol if self.config.reader.type != "none" else None)
         self.loop = RigLoop(self.app, draw=lambda s: self._show(render(s)),
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
@@ -128,17 +132,39 @@ class Daemon:
             return tuple(str(level) for level in header_levels)
         return ("human",) * session.game.num_players
 
-    def _start_game(self, choice: SetupChoice) -> Controller:
+    def _build_game(self, choice: SetupChoice) -> Any:
+        """The game chosen on the menu, with the config's data files and rule options
+        when it is the configured game (the shipped ones otherwise)."""
         from rig.games import build_game
 
         game_cfg = self.config.game
         same = choice.game == game_cfg.name
-        game = build_game(
+        return build_game(
             choice.game, players=choice.players, variant=choice.variant,
             data=dict(game_cfg.data) if same else None,
             options=dict(game_cfg.options) if same else None,
             seats=choice.seats or (tuple(game_cfg.seats) if same and game_cfg.seats else None),
         )
+
+    def _enrol(self, choice: SetupChoice) -> EnrolScreen:
+        """"Enrol cards" on the menu: walk the deck of the game chosen there, with the
+        reader the daemon already holds."""
+        from rig.enroll import Enrolment, EnrolScreen, deck_cards
+
+        cards = deck_cards(self._build_game(choice))
+        return EnrolScreen(Enrolment(cards, dict(self.cards)), save=self._save_cards)
+
+    def _save_cards(self, tags: dict[str, str]) -> None:
+        """Write the map, then use it for the next game (controllers share the dict)."""
+        from rig.enroll import save_card_map
+
+        save_card_map(self.config.reader.cards, tags)
+        self.cards.clear()
+        self.cards.update(tags)
+        log.info("enrolled cards saved to %s (%d tags)", self.config.reader.cards, len(tags))
+
+    def _start_game(self, choice: SetupChoice) -> Controller:
+        game = self._build_game(choice)
         created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         session = Session.start(game, self.config.state.current,
                                 {"created": created, "levels": list(choice.levels),

@@ -41,12 +41,17 @@ class SetupChoice:
 
 
 class SetupMenu:
-    """Turn to move between items, press to change the item (or start)."""
+    """Turn to move between items, press to change the item (or start).
 
-    def __init__(self, choice: SetupChoice | None = None) -> None:
+    ``actions`` are extra rows after START (e.g. "Enrol cards"): pressing one sets
+    ``requested`` to its label for the app to act on."""
+
+    def __init__(self, choice: SetupChoice | None = None, actions: tuple[str, ...] = ()) -> None:
         self.choice = choice or SetupChoice()
         self.cursor = 0
         self.started: SetupChoice | None = None
+        self.actions = actions
+        self.requested: str | None = None
 
     def items(self) -> list[str]:
         c = self.choice
@@ -54,7 +59,7 @@ class SetupMenu:
         rows = [f"Game: {GAME_TITLES[c.game]}", f"Players: {c.players}",
                 "Colours: " + " ".join(colour[:3] for colour in colours)]
         rows += [f"{colours[i].capitalize()}: {c.levels[i]}" for i in range(c.players)]
-        rows += [f"Hints: {'on' if c.hints else 'off'}", "START"]
+        rows += [f"Hints: {'on' if c.hints else 'off'}", "START", *self.actions]
         return rows
 
     def handle(self, event: object) -> None:
@@ -65,6 +70,10 @@ class SetupMenu:
             self._press(self.cursor, len(items))
 
     def _press(self, index: int, count: int) -> None:
+        count -= len(self.actions)
+        if index >= count:
+            self.requested = self.actions[index - count]
+            return
         c = self.choice
         if index == count - 1:
             self.started = c

@@ -1,4 +1,10 @@
-"""`cbrig cards enroll`: tap each Mike card (or ticket card) and save which tag it is."""
+"""`cbrig cards enroll` and `cbrig cards show`: the tag -> card map of the deck in use.
+
+`enroll` walks the configured game's deck (``[game.data] deck`` when set) and asks for
+each card to be tapped on the configured reader. The rig's setup menu does the same on
+the OLED ("Enrol cards") while the service keeps the reader; this is the terminal way,
+with the service stopped.
+"""
 
 from __future__ import annotations
 
@@ -7,58 +13,98 @@ import queue
 import sys
 from pathlib import Path
 
+from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none, plural
+from rig.readercheck import add_reader_arguments
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="action", required=True)
-    enroll = sub.add_parser("enroll", help="walk through the deck and save the tag map")
-    enroll.add_argument("--config", type=Path, default=None)
-    enroll.add_argument("--game", choices=["tenfour", "bumpem"], default=None)
-    enroll.add_argument("--out", type=Path, default=None,
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    enroll = sub.add_parser("enroll", help="walk through the deck and save the tag map",
+                            description="Tap each card of the configured deck in turn and "
+                                        "save which tag it is.")
+    add_config_argument(enroll)
+    enroll.add_argument("--game", choices=["tenfour", "bumpem"], default=None,
+                        help="the game whose cards to enrol (default: the config's game)")
+    enroll.add_argument("--out", type=Path, default=None, metavar="FILE",
                         help="tag map file (default: the config's reader.cards)")
-    show = sub.add_parser("show", help="print the enrolled tags")
-    show.add_argument("--config", type=Path, default=None)
+    enroll.add_argument("--timeout", type=float, default=None, metavar="S",
+                        help="stop when no card is tapped for S seconds (default: wait)")
+    add_reader_arguments(enroll)
+    show = sub.add_parser("show", help="print the enrolled tags",
+                          description="Print each enrolled card and its tag.")
+    add_config_argument(show)
+    show.add_argument("--out", type=Path, default=None, metavar="FILE",
+                      help="tag map file (default: the config's reader.cards)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from rig.config import ConfigError, load_config
     from rig.daemon import load_card_map
 
-    try:
-        config = load_config(args.config)
-    except (ConfigError, OSError) as exc:
-        print(f"cbrig cards: {exc}", file=sys.stderr)
-        return 78
-    out = getattr(args, "out", None) or config.reader.cards
+    config = config_or_none(args.config, "cards")
+    if config is None:
+        return EXIT_CONFIG
+    out = args.out or config.reader.cards
     known = load_card_map(out)
     if args.action == "show":
+        if not known:
+            print(f"no cards enrolled in {out} (enrol them with: cbrig cards enroll, or "
+                  "\"Enrol cards\" on the rig's setup menu)")
+            return 0
         for tag, card in sorted(known.items(), key=lambda i: i[1]):
             print(f"{card}  {tag}")
+        print(f"{plural(len(known), 'card')} enrolled in {out}")
         return 0
-    if config.reader.type == "none":
-        print("cbrig cards: no reader configured ([reader] type = \"none\")", file=sys.stderr)
-        return 2
-    from hardware.devices import make_protocol
-    from hardware.rfid.reader import CardReader
-    from rig.enroll import enroll, save_card_map
-    from rig.games import build_game
-    from rig.views import view_for
+    return _enroll(args, config, out, known)
 
-    game = build_game(args.game or config.game.name, players=config.game.players)
-    view = view_for(game)
-    cards = [(card, card) for card in view.card_ids(game)]
-    texts = {c.id: c.text for c in getattr(getattr(game, "deck", None), "cards", ())}
-    cards = [(card, texts.get(card, card)) for card, _ in cards]
+
+def _enroll(args: argparse.Namespace, config: object, out: Path,
+            known: dict[str, str]) -> int:
+    from rig.config import RigConfig
+    from rig.enroll import deck_cards, enroll, save_card_map
+    from rig.games import GameSetupError, build_game
+    from rig.readercheck import open_reader, port_advice, reader_settings, wait_for_connection
+
+    assert isinstance(config, RigConfig)
+    if args.reader is None and config.reader.type == "none":
+        print(f"cbrig cards: {config.source} has no reader ([reader] type = \"none\"); "
+              "name one with --reader", file=sys.stderr)
+        return EXIT_CONFIG
+    game_cfg = config.game
+    name = args.game or game_cfg.name
+    same = name == game_cfg.name
+    try:
+        game = build_game(name, players=game_cfg.players,
+                          variant=(game_cfg.variant or None) if same else None,
+                          data=dict(game_cfg.data) if same else None,
+                          options=dict(game_cfg.options) if same else None)
+    except (GameSetupError, ValueError) as exc:
+        print(f"cbrig cards: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    cards = deck_cards(game)
+    settings = reader_settings(config.reader, args)
     events: queue.Queue[object] = queue.Queue()
-    reader = CardReader("enroll", events.put, make_protocol(config.reader.type),
-                        url=config.reader.port)
+    reader = open_reader(settings, events.put, name="enroll")
     reader.start()
     tags = dict(known)
     try:
-        enroll(cards, events, input, print, tags)
+        status = wait_for_connection(events)
+        if not status.connected:
+            print(f"cbrig cards: {status.message}", file=sys.stderr)
+            print(f"cbrig cards: {port_advice(settings)}", file=sys.stderr)
+            return 1
+        print(f"{len(cards)} cards to enrol, reader {status.message}; "
+              "Ctrl-C stops and saves what was enrolled")
+        enroll(cards, events, input, print, tags, timeout=args.timeout)
     except (KeyboardInterrupt, EOFError):
         print("\nstopped; saving what was enrolled")
     finally:
         reader.stop()
-    save_card_map(out, tags)
-    print(f"saved {len(tags)} tags to {out}")
+    try:
+        save_card_map(out, tags)
+    except OSError as exc:
+        print(f"cbrig cards: cannot save {out}: {exc.strerror or exc} (run it as the "
+              "service user: sudo -u cbrig cbrig cards enroll, or give --out)",
+              file=sys.stderr)
+        return 1
+    print(f"saved {plural(len(tags), 'tag')} to {out}")
     return 0

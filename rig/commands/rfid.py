@@ -1,26 +1,40 @@
 """`cbrig rfid listen`: one line per card presented or removed and per rejected frame.
 
 The wiring check: run it, tap a card, and see its number (the number printed on most
-125 kHz cards) or the reason a frame was refused.
+125 kHz cards) or the reason a frame was refused. The reader type, port and baud come
+from the config (``--config``), each overridable; a port that will not open is said at
+once and the command exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import queue
+import sys
 import time
 
 from hardware.events import CardPresented, CardRemoved, FrameRejected, ReaderStatus
+from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none
+from rig.readercheck import (
+    add_reader_arguments,
+    open_reader,
+    port_advice,
+    reader_settings,
+    wait_for_connection,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    sub = parser.add_subparsers(dest="action", required=True)
-    listen = sub.add_parser("listen", help="print card events until Ctrl-C")
-    listen.add_argument("--reader", choices=["rdm6300", "pn532"], default="rdm6300")
-    listen.add_argument("--port", default="/dev/serial0")
-    listen.add_argument("--count", type=int, default=None,
+    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    listen = sub.add_parser("listen", help="print card events until Ctrl-C",
+                            description="Print each card presented or removed, and each "
+                                        "refused frame, until Ctrl-C.")
+    add_config_argument(listen)
+    add_reader_arguments(listen)
+    listen.add_argument("--count", type=int, default=None, metavar="N",
                         help="stop after N card events (presented, removed, rejected)")
-    listen.add_argument("--seconds", type=float, default=None, help="stop after S seconds")
+    listen.add_argument("--seconds", type=float, default=None, metavar="S",
+                        help="stop after S seconds")
 
 
 def describe(event: object) -> str | None:
@@ -31,20 +45,41 @@ def describe(event: object) -> str | None:
     if isinstance(event, FrameRejected):
         return f"rejected  {event.reason}"
     if isinstance(event, ReaderStatus):
-        return f"{'connected' if event.connected else 'lost     '} {event.message}"
+        return f"reader    {event.message}"
     return None
 
 
 def run(args: argparse.Namespace) -> int:
-    from hardware.devices import make_protocol
-    from hardware.rfid.reader import CardReader
-
+    config = config_or_none(args.config, "rfid")
+    if config is None:
+        return EXIT_CONFIG
+    if args.reader is None and config.reader.type == "none":
+        print(f"cbrig rfid: {config.source} has no reader ([reader] type = \"none\"); "
+              "name one with --reader", file=sys.stderr)
+        return EXIT_CONFIG
+    settings = reader_settings(config.reader, args)
     events: queue.Queue[object] = queue.Queue()
-    reader = CardReader("rfid", events.put, make_protocol(args.reader), url=args.port)
+    reader = open_reader(settings, events.put, name="rfid")
+    print(f"listening on {settings.port} ({settings.type}, {settings.baud} baud); "
+          "Ctrl-C to stop", flush=True)
+    reader.start()
+    try:
+        status = wait_for_connection(events)
+        if not status.connected:
+            print(f"cbrig rfid: {status.message}", file=sys.stderr)
+            print(f"cbrig rfid: {port_advice(settings)}", file=sys.stderr)
+            return 1
+        print(describe(status), flush=True)
+        return _listen(events, args)
+    finally:
+        reader.stop()
+
+
+def _listen(events: queue.Queue[object], args: argparse.Namespace) -> int:
+    """Print events until the count, the time, or Ctrl-C; 1 if the reader was lost."""
     deadline = None if args.seconds is None else time.monotonic() + args.seconds
     seen = 0
-    print(f"listening on {args.port} ({args.reader}); Ctrl-C to stop", flush=True)
-    reader.start()
+    lost = False
     try:
         while args.count is None or seen < args.count:
             timeout = None if deadline is None else deadline - time.monotonic()
@@ -57,11 +92,13 @@ def run(args: argparse.Namespace) -> int:
             line = describe(event)
             if line:
                 print(line, flush=True)
-            if not isinstance(event, ReaderStatus) and line:
+            if isinstance(event, ReaderStatus):
+                lost = lost or not event.connected
+            elif line:
                 seen += 1
     except KeyboardInterrupt:
         pass
-    finally:
-        reader.stop()
+    if lost:
+        print("cbrig rfid: the reader was lost during the run", file=sys.stderr)
+        return 1
     return 0 if seen or args.count is None else 1
-

@@ -24,7 +24,7 @@ def test_rfid_listen_prints_a_presented_card_and_its_removal():
     try:
         assert listener.stdout is not None
         lines = [listener.stdout.readline(), listener.stdout.readline()]
-        assert lines[1].startswith("connected"), lines
+        assert lines[1].startswith("reader    connected"), lines
         bad = bytearray(encode_frame(1, 0))
         bad[5] ^= 0x01  # a flipped bit: wrong checksum
         os.write(master, b"noise" + bytes(bad) + encode_frame(3887558, 0x67))

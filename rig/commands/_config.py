@@ -1,0 +1,42 @@
+"""The config as every command loads it: one ``--config`` argument, one way to report
+its mistakes, and one exit status for a bad config (78, EX_CONFIG from sysexits.h,
+which systemd shows as a configuration error)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from rig.config import DEFAULT_PATH, ConfigError, RigConfig, load_config
+
+EXIT_CONFIG = 78
+
+
+def plural(count: int, noun: str) -> str:
+    """"1 problem", "2 problems"."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, default=None, metavar="FILE",
+                        help=f"the rig config (default {DEFAULT_PATH} if it exists, "
+                             "else the built-in defaults)")
+
+
+def report_problems(exc: ConfigError, stream: object = None) -> None:
+    """Each mistake on its own line (file:line: field: message), then the count."""
+    out = stream if stream is not None else sys.stderr
+    for problem in exc.problems:
+        print(problem, file=out)  # type: ignore[arg-type]
+    print(f"{plural(len(exc.problems), 'problem')} found", file=sys.stderr)
+
+
+def config_or_none(path: Path | None, command: str) -> RigConfig | None:
+    """The config, or None after saying what is wrong with it (return EXIT_CONFIG)."""
+    try:
+        return load_config(path)
+    except ConfigError as exc:
+        print(f"cbrig {command}: the config has mistakes:", file=sys.stderr)
+        report_problems(exc)
+        return None

@@ -1,0 +1,76 @@
+"""The card reader for the terminal commands (`rfid listen`, `cards enroll`): built from
+the config's ``[reader]`` (type, port, baud), and checked before anyone is asked to tap,
+so a missing or wrong port is said at once instead of a silent wait."""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import time
+from dataclasses import replace
+from typing import Any
+
+from hardware.events import ReaderStatus
+from rig.config import READER_BAUD, ReaderConfig
+
+CONNECT_SECONDS = 5.0
+"""How long the first open (and a PN532's handshake) may take before it counts as lost."""
+
+
+def add_reader_arguments(parser: argparse.ArgumentParser) -> None:
+    """--reader, --port and --baud override the config's [reader] for this run."""
+    parser.add_argument("--reader", choices=["rdm6300", "pn532"], default=None,
+                        help="reader type (default: the config's reader.type)")
+    parser.add_argument("--port", default=None,
+                        help="serial port (default: the config's reader.port, /dev/serial0)")
+    parser.add_argument("--baud", type=int, default=None,
+                        help="serial speed (default: the config's reader.baud)")
+
+
+def reader_settings(reader: ReaderConfig, args: argparse.Namespace) -> ReaderConfig:
+    """The config's reader with the command line's overrides; a type given without a
+    baud takes that type's own speed."""
+    kind = args.reader or reader.type
+    baud = args.baud or (READER_BAUD[kind] if args.reader and args.reader != reader.type
+                         else reader.baud)
+    return replace(reader, type=kind, port=args.port or reader.port, baud=baud)
+
+
+def open_reader(reader: ReaderConfig, emit: Any, name: str = "check") -> Any:
+    """A started-not CardReader for these settings (the caller starts and stops it)."""
+    from hardware.devices import make_protocol
+    from hardware.rfid.reader import CardReader
+
+    return CardReader(name, emit, make_protocol(reader.type), url=reader.port,
+                      baudrate=reader.baud, removal_after=reader.removal_ms / 1000,
+                      misses_to_remove=reader.removal_misses)
+
+
+def wait_for_connection(events: queue.Queue[object], timeout: float = CONNECT_SECONDS,
+                        clock: Any = time.monotonic) -> ReaderStatus:
+    """The reader's first status: connected, or why not (also when nothing is heard
+    within `timeout`). Other events seen meanwhile are put back, in order."""
+    deadline = clock() + timeout
+    held: list[object] = []
+    try:
+        while True:
+            left = deadline - clock()
+            if left <= 0:
+                return ReaderStatus("check", False, f"no answer within {timeout:g} s")
+            try:
+                event = events.get(timeout=left)
+            except queue.Empty:
+                continue
+            if isinstance(event, ReaderStatus):
+                return event
+            held.append(event)
+    finally:
+        for event in held:
+            events.put(event)
+
+
+def port_advice(reader: ReaderConfig) -> str:
+    """What to check when the port will not open."""
+    return (f"check the wiring and [reader] in the config (type {reader.type}, port "
+            f"{reader.port}, {reader.baud} baud), that the serial console is off, and that "
+            "the service is stopped (sudo systemctl stop cbrig): it holds the port")
