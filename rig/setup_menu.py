@@ -43,7 +43,8 @@ class SetupChoice:
 class SetupMenu:
     """Turn to move between items, press to change the item (or start).
 
-    ``actions`` are extra rows after START (e.g. "Enrol cards"): pressing one sets
+    ``actions`` are extra rows just before START (e.g. "Enrol cards"), so START stays
+    the last row, one turn back from the top; pressing an action sets
     ``requested`` to its label for the app to act on."""
 
     def __init__(self, choice: SetupChoice | None = None, actions: tuple[str, ...] = ()) -> None:
@@ -59,7 +60,7 @@ class SetupMenu:
         rows = [f"Game: {GAME_TITLES[c.game]}", f"Players: {c.players}",
                 "Colours: " + " ".join(colour[:3] for colour in colours)]
         rows += [f"{colours[i].capitalize()}: {c.levels[i]}" for i in range(c.players)]
-        rows += [f"Hints: {'on' if c.hints else 'off'}", "START", *self.actions]
+        rows += [f"Hints: {'on' if c.hints else 'off'}", *self.actions, "START"]
         return rows
 
     def handle(self, event: object) -> None:
@@ -70,14 +71,16 @@ class SetupMenu:
             self._press(self.cursor, len(items))
 
     def _press(self, index: int, count: int) -> None:
-        count -= len(self.actions)
-        if index >= count:
-            self.requested = self.actions[index - count]
-            return
-        c = self.choice
         if index == count - 1:
-            self.started = c
-        elif index == 0:
+            self.started = self.choice
+            return
+        first_action = count - 1 - len(self.actions)
+        if index >= first_action:
+            self.requested = self.actions[index - first_action]
+            return
+        count -= len(self.actions)  # the rows below as if there were no actions
+        c = self.choice
+        if index == 0:
             games = list(GAME_TITLES)
             game = games[(games.index(c.game) + 1) % len(games)]
             self.choice = replace(c, game=game, seats=())
