@@ -29,6 +29,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="put the unfinished game aside (in games/) and start over")
     parser.add_argument("--state", type=Path, default=None, metavar="DIR",
                         help="where games are kept (default $XDG_STATE_HOME/cbrig/emulator)")
+    parser.add_argument("--web", action="store_true",
+                        help="serve the rig as a web page (knobs, cards, OLED, live board)")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address the page is served on with --web (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8411,
+                        help="port for --web (default 8411; 0 picks a free one)")
     parser.add_argument("--script", type=Path, help="run a hardware event script headlessly")
     parser.add_argument("--journal", type=Path, default=None,
                         help="with --script: a new journal file for the scripted game")
@@ -44,6 +50,10 @@ def run(args: argparse.Namespace) -> int:
     except (GameSetupError, ValueError) as exc:
         print(f"cbrig emulate: {exc}", file=sys.stderr)
         return 2
+    if args.web:
+        from rig.web.serve import serve_desk
+
+        return serve_desk(rig, args.host, args.port, new=args.new)
     return _run_terminal(rig, new=args.new)
 
 
@@ -66,7 +76,7 @@ def _desk_rig(args: argparse.Namespace) -> DeskRig:
 
     state_dir = args.state or default_state_dir()
     return DeskRig(config=desk_config(game_config(args), state_dir), seed=args.seed,
-                   signals=False)
+                   signals=bool(args.web))
 
 
 def _run_terminal(rig: DeskRig, new: bool) -> int:

@@ -1,0 +1,107 @@
+"""What the live board shows: every piece where the rig thinks it is, and the card tray.
+
+The board itself is print's one drawing of each board (`rig.boardart`, SVG backend);
+this module only says which piece stands on which location, and where on that drawing
+(`piece_position`, one slot per piece sharing a location). Locations are the rig's own
+ids, the same the correction menu uses: "R13", "side:R13" (a caught truck at the side of
+the road), "park" (police in Yellowstone Park), "pit:red", "T12", ...
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from engine.api import Game, State
+
+
+@dataclass(frozen=True)
+class Piece:
+    id: str
+    kind: str
+    """"truck", "smokey", "bear" or "car"."""
+    colour: str
+    location: str
+    mark: str
+    """The short text on the marker ("1", "S2", "B")."""
+
+
+def piece_places(game: Game, state: State) -> list[Piece]:
+    """Every piece of the game and its location id, in a fixed order."""
+    if game.name == "tenfour":
+        return _tenfour_pieces(game, state)
+    if game.name == "bumpem":
+        return _bumpem_pieces(game, state)
+    raise ValueError(f"no live board for the game {game.name!r}")
+
+
+def _tenfour_pieces(game: Any, state: Any) -> list[Piece]:
+    pieces = []
+    for index, colour in enumerate(game.trucks):
+        number = game.trucks[:index].count(colour) + 1
+        ident = colour if game.trucks.count(colour) == 1 else f"{colour}:{number}"
+        pieces.append(Piece(ident, "truck", colour, state.truck_where(index),
+                            colour[:1].upper()))
+    for police, where in state.police.items():
+        if police == "bear":
+            pieces.append(Piece(police, "bear", "brown", where, "B"))
+        else:
+            pieces.append(Piece(police, "smokey", "black", where, "S" + police[-1]))
+    return pieces
+
+
+def _bumpem_pieces(game: Any, state: Any) -> list[Piece]:
+    rules = game.rules
+    pieces = []
+    for car, position in enumerate(state.pos):
+        seat = car // rules.cars
+        ident = rules.piece_id(car)
+        pieces.append(Piece(ident, "car", rules.seats[seat], rules.position_id(seat, position),
+                            ident.rsplit(":", 1)[-1]))
+    return pieces
+
+
+class LiveBoard:
+    """One game's board drawing and the positions of its pieces on it."""
+
+    def __init__(self, game: Game) -> None:
+        from rig.boardart import board_geometry
+        from rig.boardart.svg import board_svg
+
+        self.game = game
+        self.geometry = board_geometry(game.name, game.board)  # type: ignore[attr-defined]
+        self.svg = board_svg(self.geometry)
+
+    def pieces(self, state: State) -> list[dict[str, Any]]:
+        """Each piece with the mm position it is drawn at (pieces sharing a location
+        take its successive slots)."""
+        from rig.boardart import piece_position
+
+        taken: dict[str, int] = {}
+        out = []
+        for piece in piece_places(self.game, state):
+            slot = taken.get(piece.location, 0)
+            taken[piece.location] = slot + 1
+            try:
+                x, y = piece_position(self.geometry, piece.location, slot)
+            except KeyError:
+                continue  # a location the drawing lacks: say so in the list, not on the board
+            out.append({**asdict(piece), "x": round(x, 2), "y": round(y, 2),
+                        "size": round(self.geometry.piece_mm, 2)})
+        return out
+
+
+def card_tray(game: Game, valid: list[str]) -> list[dict[str, Any]]:
+    """The cards (or tickets) a person can tap, with their printed texts."""
+    if game.name == "tenfour":
+        deck: Any = game.deck  # type: ignore[attr-defined]
+        return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
+                 "copies": card.copies, "can": card.id in valid} for card in deck.cards]
+    from engine.bumpem import TICKET_IDS
+    from engine.bumpem.tickets import ticket_label
+
+    tickets: Any = game.tickets  # type: ignore[attr-defined]
+    return [{"id": ticket, "title": ticket_label(ticket), "band": "", "text": text,
+             "copies": count, "can": ticket in valid}
+            for ticket, count, text in zip(TICKET_IDS, tickets.counts, tickets.texts,
+                                           strict=True)]

@@ -1,0 +1,284 @@
+// The rig's page: everything it shows arrives by server-sent events (/events); every
+// input is a small JSON POST (/input) of the hardware event a real knob or reader makes.
+"use strict";
+
+const SVG = "http://www.w3.org/2000/svg";
+const LIT = [200, 232, 255];          // OLED pixels: lit / dark
+const DETENT_DEGREES = 18;            // one click of the encoder per 18 degrees of drag
+const HOLD_MS = 1500;                 // a long press, as the rig's default config
+const FLICK_DEGREES_PER_S = 540;      // faster than this at release is a flick (a spin)
+const COLOURS = { red: "#d62828", green: "#2a9d3a", blue: "#1d4ed8", yellow: "#f2c200",
+                  black: "#111111", brown: "#7a4a1e" };
+const NAMES = { truck: "truck", smokey: "Smokey", bear: "Bear", car: "car" };
+
+const $ = (selector) => document.querySelector(selector);
+const rig = { cards: [], pieces: [], frames: 0, buzzes: 0 };
+window.cbrig = rig;
+
+// ---------------------------------------------------------------- inputs, in order
+let chain = Promise.resolve();
+function post(input) {
+  // one at a time: the next input leaves only after the rig has queued this one
+  chain = chain.then(() => fetch("/input", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(input),
+  })).catch(() => {});
+  return chain;
+}
+rig.post = post;
+
+// ---------------------------------------------------------------- the OLED
+function drawFrame(b64) {
+  const canvas = $("#oled");
+  if (!canvas) return;
+  const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+  const ctx = canvas.getContext("2d");
+  const image = ctx.createImageData(128, 64);
+  for (let y = 0; y < 64; y++) {
+    for (let x = 0; x < 128; x++) {
+      const on = (bytes[y * 16 + (x >> 3)] >> (7 - (x & 7))) & 1;
+      const i = (y * 128 + x) * 4;
+      image.data[i] = on ? LIT[0] : 0;
+      image.data[i + 1] = on ? LIT[1] : 0;
+      image.data[i + 2] = on ? LIT[2] : 0;
+      image.data[i + 3] = 255;
+    }
+  }
+  ctx.putImageData(image, 0, 0);
+  rig.frames += 1;
+  rig.frame = b64;
+}
+
+// ---------------------------------------------------------------- the knobs
+function angleOf(el, event) {
+  const box = el.getBoundingClientRect();
+  const dx = event.clientX - (box.left + box.width / 2);
+  const dy = event.clientY - (box.top + box.height / 2);
+  return Math.atan2(dy, dx) * 180 / Math.PI;
+}
+
+function setupKnob(el) {
+  const knob = el.dataset.knob;
+  const cap = el.querySelector(".cap");
+  let position = 0;
+  let drag = null;
+  let holdTimer = null;
+
+  function turn(steps) {
+    position += steps;
+    cap.style.transform = `rotate(${position * DETENT_DEGREES}deg)`;
+    post({ type: "turn", knob, steps });
+  }
+  el.turn = turn;
+
+  el.addEventListener("pointerdown", (event) => {
+    el.setPointerCapture(event.pointerId);
+    el.focus();
+    drag = { angle: angleOf(el, event), pending: 0, total: 0, detents: 0, held: false,
+             samples: [[event.timeStamp, 0]] };
+    holdTimer = setTimeout(() => {
+      if (drag && drag.detents === 0) {
+        drag.held = true;
+        el.classList.add("held");
+        post({ type: "hold", knob });
+      }
+    }, HOLD_MS);
+  });
+  el.addEventListener("pointermove", (event) => {
+    if (!drag) return;
+    const angle = angleOf(el, event);
+    let delta = angle - drag.angle;
+    if (delta > 180) delta -= 360;
+    if (delta < -180) delta += 360;
+    drag.angle = angle;
+    drag.pending += delta;
+    drag.total += delta;
+    drag.samples.push([event.timeStamp, drag.total]);
+    while (Math.abs(drag.pending) >= DETENT_DEGREES) {
+      const step = Math.sign(drag.pending);
+      drag.pending -= step * DETENT_DEGREES;
+      drag.detents += 1;
+      turn(step);
+    }
+  });
+  el.addEventListener("pointerup", (event) => {
+    clearTimeout(holdTimer);
+    el.classList.remove("held");
+    const done = drag;
+    drag = null;
+    if (!done || done.held) return;
+    const recent = done.samples.filter(([t]) => event.timeStamp - t <= 120);
+    const [t0, a0] = recent[0] || done.samples[0];
+    const seconds = Math.max(0.016, (event.timeStamp - t0) / 1000);
+    const speed = Math.abs(done.total - a0) / seconds;
+    if (done.detents >= 2 && speed >= FLICK_DEGREES_PER_S) {
+      post({ type: "spin", knob, strength: Math.min(1, speed / (FLICK_DEGREES_PER_S * 4)) });
+    } else if (done.detents === 0) {
+      post({ type: "press", knob });
+    }
+  });
+  el.addEventListener("pointercancel", () => { clearTimeout(holdTimer); drag = null; });
+  el.addEventListener("wheel", (event) => {
+    event.preventDefault();
+    if (event.deltaY) turn(event.deltaY > 0 ? 1 : -1);
+  }, { passive: false });
+}
+
+const KEYS = {
+  a: ["turn", "hi", -1], d: ["turn", "hi", 1], w: ["spin", "hi"], s: ["press", "hi"],
+  S: ["hold", "hi"], j: ["turn", "lo", -1], l: ["turn", "lo", 1], i: ["spin", "lo"],
+  k: ["press", "lo"], K: ["hold", "lo"],
+};
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const known = KEYS[event.key];
+  if (known) {
+    const [type, knob, steps] = known;
+    if (type === "turn") $(`#knob-${knob}`).turn(steps);
+    else if (type === "spin") post({ type, knob, strength: 0.7 });
+    else post({ type, knob });
+    event.preventDefault();
+  } else if (event.key === "n") {
+    const can = rig.cards.filter((card) => card.can);
+    if (can.length) post({ type: "tap", card: can[Math.floor(Math.random() * can.length)].id });
+  }
+}
+
+// ---------------------------------------------------------------- the card reader
+function setCards(cards) {
+  rig.cards = cards;
+  const tray = $("#tray");
+  if (!tray) return;
+  tray.replaceChildren(...cards.map((card) => {
+    const button = document.createElement("button");
+    button.className = "card" + (card.can ? "" : " spent");
+    button.dataset.card = card.id;
+    const band = card.band ? `${card.band.toUpperCase()} band` : "";
+    const copies = card.copies > 1 ? ` x${card.copies}` : "";
+    button.innerHTML = `<span class="band"></span><b></b><span class="text"></span>`;
+    button.querySelector(".band").textContent = band + copies;
+    button.querySelector("b").textContent = card.title;
+    button.querySelector(".text").textContent = card.text;
+    button.title = card.can ? "tap this card on the reader" : "drawn since the last reshuffle";
+    button.addEventListener("click", () => post({ type: "tap", card: card.id }));
+    return button;
+  }));
+  const hint = $("#tray-hint");
+  if (hint) hint.textContent = cards.length
+    ? "Tap a card on the reader: click it (dimmed cards are out of the pile)."
+    : "The tray fills when a game starts.";
+}
+
+// ---------------------------------------------------------------- the live board
+function setBoard(svgText) {
+  const holder = $("#board");
+  if (!svgText) {
+    holder.innerHTML = '<p class="hint">The board appears when a game starts.</p>';
+    return;
+  }
+  holder.innerHTML = svgText;
+  const svg = holder.querySelector("svg");
+  svg.removeAttribute("width");
+  svg.removeAttribute("height");
+  const layer = document.createElementNS(SVG, "g");
+  layer.id = "pieces";
+  svg.appendChild(layer);
+  drawPieces();
+}
+
+function setPieces(pieces) {
+  rig.pieces = pieces;
+  drawPieces();
+  const list = $("#where");
+  list.replaceChildren(...pieces.map((piece) => {
+    const item = document.createElement("li");
+    item.textContent = `${piece.id} (${NAMES[piece.kind]}): ${piece.location}`;
+    return item;
+  }));
+}
+
+function drawPieces() {
+  const layer = document.querySelector("#board svg #pieces");
+  if (!layer) return;
+  layer.replaceChildren(...rig.pieces.map((piece) => {
+    const g = document.createElementNS(SVG, "g");
+    g.setAttribute("class", `piece ${piece.kind}`);
+    g.id = `piece-${piece.id.replace(":", "-")}`;
+    g.dataset.piece = piece.id;
+    g.dataset.location = piece.location;
+    g.setAttribute("transform", `translate(${piece.x} ${piece.y})`);
+    const r = piece.size / 2;
+    const fill = COLOURS[piece.colour] || "#888";
+    const shape = document.createElementNS(SVG, piece.kind === "truck" || piece.kind === "car"
+      ? "circle" : "rect");
+    if (shape.tagName === "circle") {
+      shape.setAttribute("r", r);
+    } else {
+      shape.setAttribute("x", -r); shape.setAttribute("y", -r);
+      shape.setAttribute("width", 2 * r); shape.setAttribute("height", 2 * r);
+      shape.setAttribute("rx", r / 3);
+    }
+    shape.setAttribute("fill", fill);
+    shape.setAttribute("stroke", "#fff");
+    shape.setAttribute("stroke-width", 0.6);
+    const text = document.createElementNS(SVG, "text");
+    text.textContent = piece.mark;
+    text.setAttribute("fill", piece.colour === "yellow" ? "#000" : "#fff");
+    text.setAttribute("font-size", Math.max(2.5, r));
+    const title = document.createElementNS(SVG, "title");
+    title.textContent = `${piece.id}: ${piece.location}`;
+    g.append(shape, text, title);
+    return g;
+  }));
+}
+
+// ---------------------------------------------------------------- the buzzer
+let audio = null;
+function wakeAudio() {
+  if (!window.AudioContext) return;
+  if (!audio) audio = new AudioContext();
+  else if (audio.state === "suspended") audio.resume();
+}
+function buzz(pattern) {
+  rig.buzzes += 1;
+  const bezel = $("#bezel");
+  const total = (pattern.on_time + pattern.off_time) * pattern.count * 1000;
+  if (bezel) {
+    bezel.classList.add("buzz");
+    setTimeout(() => bezel.classList.remove("buzz"), total);
+  }
+  if (!audio || !pattern.buzzer) return;
+  let t = audio.currentTime + 0.01;
+  for (let n = 0; n < pattern.count; n++) {
+    const tone = audio.createOscillator();
+    const gain = audio.createGain();
+    tone.type = "square";
+    tone.frequency.value = 2300;
+    gain.gain.value = 0.08;
+    tone.connect(gain).connect(audio.destination);
+    tone.start(t);
+    tone.stop(t + pattern.on_time);
+    t += pattern.on_time + pattern.off_time;
+  }
+}
+
+// ---------------------------------------------------------------- wiring
+function connect() {
+  const events = new EventSource("/events");
+  events.addEventListener("frame", (e) => drawFrame(e.data));
+  events.addEventListener("boardsvg", (e) => setBoard(e.data));
+  events.addEventListener("pieces", (e) => setPieces(JSON.parse(e.data)));
+  events.addEventListener("cards", (e) => setCards(JSON.parse(e.data)));
+  events.addEventListener("screen", (e) => { const el = $("#screen"); if (el) el.textContent = e.data; });
+  events.addEventListener("buzz", (e) => buzz(JSON.parse(e.data)));
+  events.addEventListener("open", () => { document.body.dataset.connected = "yes"; });
+  events.addEventListener("error", () => { document.body.dataset.connected = "no"; });
+}
+
+document.querySelectorAll(".knob").forEach(setupKnob);
+if (document.body.classList.contains("desk")) {
+  document.addEventListener("keydown", onKey);
+  document.addEventListener("pointerdown", wakeAudio);
+  document.addEventListener("keydown", wakeAudio);
+}
+connect();
