@@ -24,6 +24,8 @@ class Piece:
     location: str
     mark: str
     """The short text on the marker ("1", "S2", "B")."""
+    says: str
+    """The piece and its place in words, as the rig's screens name them."""
 
 
 def piece_places(game: Game, state: State) -> list[Piece]:
@@ -36,28 +38,32 @@ def piece_places(game: Game, state: State) -> list[Piece]:
 
 
 def _tenfour_pieces(game: Any, state: Any) -> list[Piece]:
+    from engine.tenfour.names import piece_at
+
     pieces = []
     for index, colour in enumerate(game.trucks):
-        number = game.trucks[:index].count(colour) + 1
-        ident = colour if game.trucks.count(colour) == 1 else f"{colour}:{number}"
-        pieces.append(Piece(ident, "truck", colour, state.truck_where(index),
-                            colour[:1].upper()))
+        where = state.truck_where(index)
+        pieces.append(Piece(colour, "truck", colour, where, colour[:1].upper(),
+                            piece_at(game, colour, where)))
     for police, where in state.police.items():
-        if police == "bear":
-            pieces.append(Piece(police, "bear", "brown", where, "B"))
-        else:
-            pieces.append(Piece(police, "smokey", "black", where, "S" + police[-1]))
+        kind, colour, mark = (("bear", "brown", "B") if police == "bear"
+                              else ("smokey", "black", "S" + police[-1]))
+        pieces.append(Piece(police, kind, colour, where, mark, piece_at(game, police, where)))
     return pieces
 
 
 def _bumpem_pieces(game: Any, state: Any) -> list[Piece]:
+    from engine.bumpem.names import colour_word, position_phrase
+
     rules = game.rules
     pieces = []
     for car, position in enumerate(state.pos):
         seat = car // rules.cars
-        ident = rules.piece_id(car)
-        pieces.append(Piece(ident, "car", rules.seats[seat], rules.position_id(seat, position),
-                            ident.rsplit(":", 1)[-1]))
+        colour, ident = rules.seats[seat], rules.piece_id(car)
+        number = ident.rsplit(":", 1)[-1]
+        where = rules.position_id(seat, position)
+        pieces.append(Piece(ident, "car", colour, where, number,
+                            f"{colour_word(colour)} car {number} {position_phrase(where)}"))
     return pieces
 
 

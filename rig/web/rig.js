@@ -9,20 +9,21 @@ const HOLD_MS = 1500;                 // a long press, as the rig's default conf
 const FLICK_DEGREES_PER_S = 540;      // faster than this at release is a flick (a spin)
 const COLOURS = { red: "#d62828", green: "#2a9d3a", blue: "#1d4ed8", yellow: "#f2c200",
                   black: "#111111", brown: "#7a4a1e" };
-const NAMES = { truck: "truck", smokey: "Smokey", bear: "Bear", car: "car" };
 
 const $ = (selector) => document.querySelector(selector);
-const rig = { cards: [], pieces: [], frames: 0, buzzes: 0 };
+const rig = { cards: [], pieces: [], frames: 0, buzzes: 0, sent: 0, acked: 0 };
 window.cbrig = rig;
 
 // ---------------------------------------------------------------- inputs, in order
 let chain = Promise.resolve();
 function post(input) {
   // one at a time: the next input leaves only after the rig has queued this one
+  const events = input.type === "tap" ? 2 : 1;   // a tap is the card on, then off
+  rig.sent += events;
   chain = chain.then(() => fetch("/input", {
     method: "POST", headers: { "Content-Type": "application/json" },
     body: JSON.stringify(input),
-  })).catch(() => {});
+  })).catch(() => {}).then(() => { rig.acked += events; });
   return chain;
 }
 rig.post = post;
@@ -192,7 +193,8 @@ function setPieces(pieces) {
   const list = $("#where");
   list.replaceChildren(...pieces.map((piece) => {
     const item = document.createElement("li");
-    item.textContent = `${piece.id} (${NAMES[piece.kind]}): ${piece.location}`;
+    item.textContent = piece.says;
+    item.dataset.piece = piece.id;
     return item;
   }));
 }
@@ -226,7 +228,7 @@ function drawPieces() {
     text.setAttribute("fill", piece.colour === "yellow" ? "#000" : "#fff");
     text.setAttribute("font-size", Math.max(2.5, r));
     const title = document.createElementNS(SVG, "title");
-    title.textContent = `${piece.id}: ${piece.location}`;
+    title.textContent = piece.says;
     g.append(shape, text, title);
     return g;
   }));

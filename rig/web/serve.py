@@ -58,17 +58,20 @@ class WebAlerts:
 
 
 class Observed:
-    """The loop's driven object, with a call after every input (not after clock ticks:
-    only inputs change the game)."""
+    """The loop's driven object, with a call after every event (saying whether it was
+    an input: clock ticks change the screen, only inputs change the game)."""
 
-    def __init__(self, inner: Any, after: Callable[[], None]) -> None:
+    def __init__(self, inner: Any, after: Callable[[bool], None]) -> None:
         self.inner = inner
         self.after = after
+        self.inputs = 0
+        """Inputs handled so far (tests wait on it instead of sleeping)."""
 
     def handle(self, event: object) -> None:
         self.inner.handle(event)
-        if not isinstance(event, Tick):
-            self.after()
+        is_input = not isinstance(event, Tick)
+        self.inputs += is_input
+        self.after(is_input)
 
     def screen(self) -> Screen:
         return self.inner.screen()  # type: ignore[no-any-return]
@@ -87,15 +90,18 @@ class BoardPublisher:
         self.controller = controller
         self.screen = screen
         self.board: Any = None
+        self.observed: Observed | None = None
         self._game: object = None
         self._sent: dict[str, str] = {}
 
-    def changed(self) -> None:
+    def changed(self, is_input: bool = True) -> None:
         from rig.desk import valid_cards
         from rig.web.live import LiveBoard, card_tray
 
         controller = self.controller()
         self._publish("screen", self.screen().text())
+        if not is_input:
+            return
         if controller is None:
             self._game, self.board = None, None
             for topic in ("boardsvg", "pieces", "cards"):
@@ -119,7 +125,8 @@ def attach(daemon: Any, hub: Hub) -> BoardPublisher:
     loop = daemon.loop
     app = daemon.app
     publisher = BoardPublisher(hub, lambda: app.controller, app.screen)
-    loop.controller = Observed(app, publisher.changed)
+    publisher.observed = Observed(app, publisher.changed)
+    loop.controller = publisher.observed
     publisher.changed()
     return publisher
 

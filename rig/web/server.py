@@ -89,7 +89,8 @@ class RigServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        return f"http://{name}:{port}/"
 
     def stop(self) -> None:
         self.stopping = True

@@ -1,0 +1,269 @@
+"""The rig in a real browser: Debian's Chromium, headless, driven by selenium.
+
+A short seeded game is played by clicking the knobs and the cards on the page (a flick
+for each spin, the wheel for a turn). After every gesture the test waits, with a bounded
+deadline, until the rig has handled every input the page sent, then checks that the
+OLED canvas shows exactly the frame the controller rendered and that every piece of the
+board stands where the rig's game state puts it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
+from rig.autopilot import gestures_for
+from rig.config import GameConfig
+from rig.desk import DeskRig, desk_config
+from rig.loop import Stop
+from rig.render import render
+from rig.web.live import LiveBoard
+from rig.web.serve import WebDesk
+from tests.system_tools import require_commands
+
+CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync", "--no-first-run", "--window-size=1500,1100")
+README_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "web-rig.png"
+"""Rewritten when UPDATE_GOLDEN=1 (as the golden screens are); look at it after."""
+
+READ_CANVAS = """
+const data = document.querySelector('#oled').getContext('2d')
+  .getImageData(0, 0, 128, 64).data;
+let bits = '';
+for (let i = 0; i < data.length; i += 4) bits += data[i] > 0 ? '1' : '0';
+return bits;
+"""
+READ_PIECES = """
+return Array.from(document.querySelectorAll('#pieces .piece')).map(g => ({
+  id: g.dataset.piece, location: g.dataset.location,
+  transform: g.getAttribute('transform')}));
+"""
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[object]:
+    tools = require_commands({"chromium": "chromium", "chromedriver": "chromium-driver"})
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = tools["chromium"]
+    for flag in CHROMIUM_FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
+    driver = webdriver.Chrome(service=Service(tools["chromedriver"]), options=options)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture
+def desk(tmp_path: Path) -> Iterator[WebDesk]:
+    config = desk_config(GameConfig(name="tenfour", players=2, levels=("human", "human")),
+                         tmp_path / "state")
+    rig = DeskRig(config=config, seed=5, signals=False)
+    web = WebDesk(rig, "127.0.0.1", 0)
+    web.start()
+    assert rig.loop is not None
+    loop = threading.Thread(target=rig.serve, name="rig-loop")
+    loop.start()
+    try:
+        yield web
+    finally:
+        rig.loop.post(Stop())
+        loop.join(timeout=10)
+        web.stop()
+
+
+def _wait(driver: object, condition: object, what: str, timeout: float = 20) -> None:
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    try:
+        WebDriverWait(driver, timeout, poll_frequency=0.05).until(condition)  # type: ignore[arg-type]
+    except TimeoutException:
+        raise AssertionError(f"timed out waiting for {what}") from None
+
+
+def _settled(driver: object, web: WebDesk) -> None:
+    """Until the rig has handled every input the page sent and nothing is animating."""
+    observed = web.publisher.observed if web.publisher else None
+    assert observed is not None
+
+    def quiet(d: object) -> bool:
+        sent, acked = d.execute_script("return [cbrig.sent, cbrig.acked];")  # type: ignore[attr-defined]
+        drawn = _frame_b64(web)
+        return bool(sent == acked and observed.inputs >= sent
+                    and web.rig.app.next_deadline() is None
+                    and drawn == _b64(render(web.rig.app.screen()))
+                    and d.execute_script("return cbrig.frame") == drawn)  # type: ignore[attr-defined]
+
+    _wait(driver, quiet, "the rig to handle the page's inputs")
+
+
+def _b64(frame: Image.Image) -> str:
+    import base64
+
+    return base64.b64encode(frame.tobytes()).decode()
+
+
+def _frame_b64(web: WebDesk) -> str | None:
+    frame = web.display.last_frame
+    return None if frame is None else _b64(frame)
+
+
+def _bits(frame: Image.Image) -> str:
+    return "".join("1" if p else "0" for p in frame.convert("L").tobytes())
+
+
+def _check_oled(driver: object, web: WebDesk) -> None:
+    shown = driver.execute_script(READ_CANVAS)  # type: ignore[attr-defined]
+    rendered = render(web.rig.app.screen())
+    assert web.display.last_frame is not None
+    assert _bits(web.display.last_frame) == _bits(rendered)
+    assert shown == _bits(rendered)
+
+
+def _check_board(driver: object, web: WebDesk) -> dict[str, str]:
+    controller = web.rig.controller
+    assert controller is not None
+    expected = LiveBoard(controller.session.game).pieces(controller.session.state)
+    drawn = {p["id"]: p for p in driver.execute_script(READ_PIECES)}  # type: ignore[attr-defined]
+    assert set(drawn) == {p["id"] for p in expected}
+    for piece in expected:
+        on_page = drawn[piece["id"]]
+        assert on_page["location"] == piece["location"]
+        x, y = map(float, re.findall(r"[-\d.]+", on_page["transform"]))
+        assert (x, y) == pytest.approx((piece["x"], piece["y"]))
+    return {p["id"]: p["location"] for p in expected}
+
+
+def _knob(driver: object, name: str) -> object:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.ID, f"knob-{name}")  # type: ignore[attr-defined]
+
+
+def _flick(driver: object, name: str) -> None:
+    """A quick quarter turn and let go: the way a person spins a knob."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    knob = _knob(driver, name)
+    chain = ActionChains(driver, duration=5)  # type: ignore[arg-type]
+    chain.move_to_element_with_offset(knob, 40, 0).click_and_hold()
+    for x, y in ((35, 20), (20, 35), (0, 40), (-20, 35)):
+        chain.move_to_element_with_offset(knob, x, y)
+    chain.release().perform()
+
+
+def _wheel(driver: object, name: str, steps: int) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+
+    origin = ScrollOrigin.from_element(_knob(driver, name))
+    for _ in range(abs(steps)):
+        ActionChains(driver).scroll_from_origin(origin, 0, 100 if steps > 0 else -100).perform()
+
+
+def _tap(driver: object, card: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    button = driver.find_element(By.CSS_SELECTOR, f'.card[data-card="{card}"]')  # type: ignore[attr-defined]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)  # type: ignore[attr-defined]
+    button.click()
+
+
+def _do(driver: object, web: WebDesk, gesture: object) -> None:
+    controller = web.rig.controller
+    assert controller is not None
+    if isinstance(gesture, KnobSpin):
+        _flick(driver, gesture.knob)
+    elif isinstance(gesture, KnobPress):
+        _knob(driver, gesture.knob).click()  # type: ignore[attr-defined]
+    elif isinstance(gesture, KnobTurn):
+        _wheel(driver, gesture.knob, gesture.steps)
+    elif isinstance(gesture, CardPresented):
+        _tap(driver, controller.options.cards[gesture.tag])
+    elif not isinstance(gesture, CardRemoved):  # the click above took the card off too
+        raise AssertionError(f"no page gesture for {gesture!r}")
+
+
+def test_a_seeded_game_played_in_the_browser(browser: object, desk: WebDesk,
+                                             tmp_path: Path) -> None:
+    driver = browser
+    driver.get(desk.url)  # type: ignore[attr-defined]
+    _wait(driver, lambda d: d.execute_script("return cbrig.frames") > 0, "the first frame")
+    _settled(driver, desk)
+    _check_oled(driver, desk)  # the setup menu
+
+    _wheel(driver, "hi", -1)  # from the first item round to START
+    _settled(driver, desk)
+    assert "> START" in desk.rig.app.screen().text()
+    _knob(driver, "hi").click()  # type: ignore[attr-defined]
+    _settled(driver, desk)
+    _check_oled(driver, desk)
+    start = _check_board(driver, desk)
+    assert start["smokey1"] == "park"
+
+    controller = desk.rig.controller
+    assert controller is not None
+    rng = random.Random(11)
+    moved: set[str] = set()
+    kinds: set[str] = set()
+    while controller.session.steps < 14:
+        for gesture in gestures_for(controller, rng):
+            kinds.add(type(gesture).__name__)
+            _do(driver, desk, gesture)
+        _settled(driver, desk)
+        _check_oled(driver, desk)
+        where = _check_board(driver, desk)
+        moved |= {piece for piece, place in where.items() if place != start[piece]}
+    assert {"KnobSpin", "KnobPress", "CardPresented"} <= kinds
+    assert any(piece in moved for piece in ("red", "green", "blue", "yellow"))  # a truck
+    assert "smokey1" in moved  # into a Bear Trap
+
+    driver.execute_script("window.scrollTo(0, 0); document.querySelector('#tray').scrollTop = 0;")  # type: ignore[attr-defined]
+    shot = tmp_path / "web-rig.png"
+    driver.save_screenshot(str(shot))  # type: ignore[attr-defined]
+    picture = Image.open(shot).convert("RGB")
+    assert picture.size[0] >= 1200
+    assert len(set(picture.resize((64, 48)).getdata())) > 50  # a page, not a blank
+    if os.environ.get("UPDATE_GOLDEN"):
+        README_SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
+        README_SCREENSHOT.write_bytes(shot.read_bytes())
+
+
+def test_the_read_only_board_has_no_input(tmp_path: Path) -> None:
+    """The Pi's live board: the page and the stream, but nothing can be posted."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    from rig.web.hub import Hub
+    from rig.web.server import RigServer
+
+    server = RigServer(("127.0.0.1", 0), Hub(), post=None)
+    thread = threading.Thread(target=server.serve_forever)
+    thread.start()
+    try:
+        page = urllib.request.urlopen(server.url).read().decode()
+        assert 'id="board"' in page and "knob" not in page
+        request = urllib.request.Request(server.url + "input", method="POST",
+                                         data=json.dumps({"type": "press", "knob": "hi"}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        assert refused.value.code == 404
+    finally:
+        server.stop()
+        thread.join()
