@@ -4,12 +4,28 @@ Start-up: read the config, claim the hardware, resume the game in progress (or s
 the setup menu), tell systemd READY=1, then serve the one event loop. Every accepted
 input is fsynced before the screen acknowledges it; SIGTERM and SIGINT end cleanly with
 the journal closed and "RIG OFF" left on the display.
+
+Exit codes of `cbrig run` (systemd shows them in `systemctl status cbrig`):
+
+* 0: stopped cleanly (SIGTERM, SIGINT, the end of an autoplay game);
+* 1: could not start for another reason (the message says which);
+* 73 (EX_CANTCREAT): the state directory, the game in progress or a data file it names
+  exists but cannot be written or read (root-owned after `sudo cbrig run`, read-only
+  file system, missing mount). Nothing was moved: fix what the message names and start
+  again, the game resumes where it was;
+* 75 (EX_TEMPFAIL): another cbrig daemon already uses this state directory;
+* 78 (EX_CONFIG): the config file has mistakes (see `rig.commands.run`).
+
+A journal that is itself wrong (damaged before its last line, a header the games do
+not accept, seats or levels that do not fit) is set aside in ``games/damaged-*.jsonl``
+and the rig starts at the setup menu, saying why: a bad file must not keep the rig down.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import queue
 import random
 import signal
@@ -31,7 +47,31 @@ from rig.setup_menu import SetupChoice
 if TYPE_CHECKING:
     from rig.enroll import EnrolScreen
 
-log = logging.getLogger("cbrig")
+log = logging.getLogger(__name__)
+
+EXIT_FAILED = 1
+EXIT_UNWRITABLE = 73
+"""EX_CANTCREAT: a file the rig needs cannot be used here; fix it, nothing was moved."""
+EXIT_BUSY = 75
+"""EX_TEMPFAIL: another daemon holds the state directory's lock."""
+
+
+class StartRefused(Exception):
+    """The daemon must not start; the message says what to fix."""
+
+    exit_code = EXIT_FAILED
+
+
+class StateBusy(StartRefused):
+    exit_code = EXIT_BUSY
+
+
+class StateUnwritable(StartRefused):
+    exit_code = EXIT_UNWRITABLE
+
+
+class HeaderError(Exception):
+    """A journal header whose seats (levels, hints) do not fit its game."""
 
 DISPLAY_POLL_SECONDS = 5.0
 """How often an idle rig wakes to ping the watchdog and let a lost display recover."""
@@ -60,18 +100,28 @@ class Daemon:
     loop: RigLoop | None = None
     app: App | None = None
     cards: dict[str, str] = field(default_factory=dict)
+    lock_fd: int | None = None
+    not_resumed: str = ""
+    """Why a game on disk was not resumed (said on the setup menu)."""
 
     # ------------------------------------------------------------- start-up
     def start(self) -> None:
         from rig.render import render
 
         state = self.config.state
-        state.directory.mkdir(parents=True, exist_ok=True)
+        try:
+            state.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StateUnwritable(f"cannot make the state directory {state.directory}: "
+                                  f"{exc.strerror or exc}") from exc
+        self.lock_fd = lock_state_directory(state.directory)
         self.cards = load_card_map(self.config.reader.cards)
         resumed = self._resume()
         self.app = App(self._start_game, self._finish_game, controller=resumed,
                        defaults=self._defaults(),
                        enrol=self._enrol if self.config.reader.type != "none" else None)
+        if self.not_resumed:
+            self.app.error = self.not_resumed
         self.loop = RigLoop(self.app, draw=lambda s: self._show(render(s)),
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
@@ -105,32 +155,61 @@ class Daemon:
                            hints=game.hints)
 
     def _resume(self) -> Controller | None:
+        """The game in progress, or None for the setup menu.
+
+        A journal that cannot be used as it is gets set aside (the rig must come up);
+        a healthy one the rig cannot write or whose data files it cannot read refuses
+        the start instead (`StateUnwritable`): moving it would lose the table's game
+        over a permission that one command fixes.
+        """
         current = self.config.state.current
         if not current.exists():
             return None
-        from rig.games import GameSetupError
-        from rig.journal import JournalError
+        from rig.games import DataFileUnreadable, GameSetupError
+        from rig.journal import JournalError, JournalWriteError
         from rig.replay import ReplayError
 
         try:
             session = Session.resume(current)
-        except (JournalError, ReplayError, GameSetupError) as exc:
-            aside = self._set_aside(current)
-            log.error("cannot resume %s: %s; moved it to %s", current, exc, aside)
+        except JournalWriteError as exc:
+            raise StateUnwritable(_fix_advice(current, exc)) from exc
+        except DataFileUnreadable as exc:
+            raise StateUnwritable(f"{exc}; the game in progress {current} was left in "
+                                  "place: restore the file (or move the journal away)"
+                                  ) from exc
+        except (JournalError, ReplayError) as exc:
+            self._refuse_journal(current, str(exc), "damaged file")
             return None
-        if session.state.is_terminal():
-            self._archive(session)
+        except GameSetupError as exc:
+            self._refuse_journal(current, str(exc), "unknown settings")
+            return None
+        try:
+            levels, hints = seats_from_header(session)
+            if session.state.is_terminal():
+                self._archive(session)
+                return None
+            controller = self._controller(session, levels, hints=hints)
+        except JournalWriteError as exc:
+            raise StateUnwritable(_fix_advice(current, exc)) from exc
+        except (HeaderError, ValueError) as exc:
+            session.close()
+            self._refuse_journal(current, str(exc), "unknown seats")
             return None
         log.info("resumed %s at input %d", current, session.steps)
-        header = session.journal.header if session.journal else {}
-        return self._controller(session, self._levels_from(session),
-                                hints=bool(header.get("hints", False)))
+        return controller
 
-    def _levels_from(self, session: Session) -> tuple[str, ...]:
-        header_levels = session.journal.header.get("levels") if session.journal else None
-        if isinstance(header_levels, list):
-            return tuple(str(level) for level in header_levels)
-        return ("human",) * session.game.num_players
+    def _refuse_journal(self, current: Path, why: str, short: str) -> None:
+        """Set a journal the rig cannot use aside, log why in full and say it in a short
+        line on the setup menu (the table needs the fact; the owner reads the log)."""
+        from rig.journal import JournalWriteError
+
+        try:
+            aside = self._set_aside(current)
+        except JournalWriteError as exc:
+            raise StateUnwritable(f"cannot resume {current} ({why}) nor set it aside: "
+                                  f"{exc}") from exc
+        log.error("cannot resume %s: %s; set aside as %s", current, why, aside)
+        self.not_resumed = f"Old game set aside: {short}"
 
     def _build_game(self, choice: SetupChoice) -> Any:
         """The game chosen on the menu, with the config's data files and rule options
@@ -186,21 +265,31 @@ class Daemon:
                           chance_rng=rng, on_alert=self._alert)
 
     def _finish_game(self, controller: Controller) -> None:
-        self._archive(controller.session)
+        """GAME OVER -> setup menu. Filing the journal must not crash the loop: if the
+        file was damaged or removed on disk meanwhile, say so and go on."""
+        from rig.journal import JournalError
+
+        try:
+            self._archive(controller.session)
+        except (JournalError, OSError) as exc:
+            log.error("finished game not filed: %s", exc)
+            if self.app is not None:
+                self.app.error = f"Finished game not filed: {exc}"
 
     def _archive(self, session: Session) -> None:
-        from rig.journal import archive
+        """Move the finished game to games/, named from the header already in memory
+        (the file is not read again: damage on disk since must not stop the filing)."""
+        from rig.journal import archive, archive_name
 
         session.close()
-        games = self.config.state.games
-        games.mkdir(parents=True, exist_ok=True)
-        archive(self.config.state.current, games)
+        header = session.journal.header if session.journal is not None else {}
+        archive(self.config.state.current, self.config.state.games,
+                name=archive_name(header))
 
     def _set_aside(self, current: Path) -> Path:
         from rig.journal import archive
 
         games = self.config.state.games
-        games.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
         return archive(current, games, name=f"damaged-{stamp}.jsonl")
 
@@ -287,12 +376,77 @@ class Daemon:
             self.app.controller.session.close()
         if self.hardware is not None:
             self.hardware.close(goodbye)
+        if self.lock_fd is not None:
+            fd, self.lock_fd = self.lock_fd, None
+            os.close(fd)  # releases the lock
 
 
 def goodbye_screen() -> Screen:
     """What stays on the OLED after the daemon stops."""
     return Screen(title="CB RIG", big="RIG OFF", lines=("ADIOS, good buddies.", "Game saved."),
                   footer="power off is safe")
+
+
+def seats_from_header(session: Session) -> tuple[tuple[str, ...], bool]:
+    """The computer levels and hints a journal's header gives each seat.
+
+    Every level must be one the rig knows and there must be one per player: a short
+    list used to resume and then crash at the first turn of an uncovered seat. A header
+    without levels (journals from the emulator) seats people only.
+    """
+    from engine.players import chooser_for
+
+    header = session.journal.header if session.journal is not None else {}
+    players = session.game.num_players
+    levels = header.get("levels", ["human"] * players)
+    if not isinstance(levels, list) or not all(isinstance(lv, str) for lv in levels):
+        raise HeaderError(f"journal header: levels is {levels!r}, not a list of levels")
+    if len(levels) != players:
+        raise HeaderError(f"journal header: {len(levels)} levels for {players} players")
+    for level in levels:
+        if level != "human":
+            chooser_for(session.game.name, level)  # ValueError names the known levels
+    hints = header.get("hints", False)
+    if not isinstance(hints, bool):
+        raise HeaderError(f"journal header: hints is {hints!r}, not true or false")
+    return tuple(levels), hints
+
+
+def lock_state_directory(directory: Path) -> int:
+    """Hold an exclusive lock on the state directory for the life of this process.
+
+    Two daemons on one journal both took inputs and corrupted it; the second now stops
+    here, before it opens anything. The lock is on the directory itself (read access is
+    enough, so a read-only state still starts and says why at START) and goes with the
+    process, even after SIGKILL.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise StateUnwritable(f"cannot open the state directory {directory}: "
+                              f"{exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        raise StateBusy(f"another cbrig is already running on {directory}; stop it first "
+                        "(systemctl status cbrig)") from exc
+    return fd
+
+
+def _fix_advice(current: Path, exc: Exception) -> str:
+    """What to tell a person whose healthy journal the rig cannot write."""
+    import getpass
+
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):
+        user = str(os.geteuid())
+    return (f"{exc}; the game in progress was left in place. Fix: sudo chown {user}: "
+            f"{current} (and its directory), or remount the file system writable, then "
+            "start again")
 
 
 def load_card_map(path: Path) -> dict[str, str]:
@@ -320,7 +474,7 @@ def run_daemon(config: RigConfig, autoplay: int | None = None) -> int:
         log.error("cannot start: %s", exc)
         print(f"cbrig run: cannot start: {exc}", file=sys.stderr)
         daemon.stop()
-        return 1
+        return exc.exit_code if isinstance(exc, StartRefused) else EXIT_FAILED
     try:
         daemon.serve()
     finally:

@@ -76,12 +76,24 @@ def _first_fitting_variant(module: ModuleType, players: int, texts: dict[str, tu
 
 
 def game_from_identity(identity: Mapping[str, Any]) -> Game:
-    """Rebuild the exact game a journal header describes, refusing changed data files."""
+    """Rebuild the exact game a journal header describes, refusing changed data files.
+
+    Anything a header may hold is checked before the engine sees it, and whatever the
+    engine then refuses is a ``GameSetupError`` too: a hand-edited or damaged header is
+    reported (and set aside by the daemon), never a crash at every start. A data file
+    that exists but cannot be read is ``DataFileUnreadable``: the journal is fine, the
+    machine is not.
+    """
+    if not isinstance(identity, Mapping):
+        raise GameSetupError("journal header: 'game' is not an object")
+    name = identity.get("game")
+    if not isinstance(name, str):
+        raise GameSetupError(f"journal header: game name is {name!r}, not a name")
+    module = game_module(name)
+    _check_identity_fields(identity)
     try:
-        name = identity["game"]
-        module = game_module(name)
         texts: dict[str, tuple[str, str]] = {}
-        for role, info in identity["data"].items():
+        for role, info in _identity_data(identity, module).items():
             text, source = read_data(info["source"])
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if digest != info["sha256"]:
@@ -90,6 +102,10 @@ def game_from_identity(identity: Mapping[str, Any]) -> Game:
                     f"(sha256 {digest[:12]}, journal says {info['sha256'][:12]})"
                 )
             texts[role] = (text, source)
+    except OSError as exc:
+        raise DataFileUnreadable(
+            f"cannot read a data file named in the journal: {exc}") from exc
+    try:
         return module.build(  # type: ignore[no-any-return]
             players=identity["players"],
             variant=identity["variant"],
@@ -97,7 +113,47 @@ def game_from_identity(identity: Mapping[str, Any]) -> Game:
             options=identity.get("options"),
             seats=identity.get("seats"),
         )
-    except (KeyError, TypeError) as exc:
-        raise GameSetupError(f"journal header does not describe a game: missing {exc}") from exc
-    except OSError as exc:
-        raise GameSetupError(f"cannot read a data file named in the journal: {exc}") from exc
+    except GameSetupError:
+        raise
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise GameSetupError(f"journal header does not describe a playable game: {exc}") \
+            from exc
+
+
+class DataFileUnreadable(GameSetupError):
+    """A data file a journal names exists in the header but cannot be read here (missing
+    mount, permissions): nothing is wrong with the journal itself."""
+
+
+def _check_identity_fields(identity: Mapping[str, Any]) -> None:
+    """The JSON shape of a header's game identity (the engine checks the values)."""
+    players = identity.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise GameSetupError(f"journal header: players is {players!r}, not a number")
+    if not isinstance(identity.get("variant"), str):
+        raise GameSetupError(f"journal header: variant is {identity.get('variant')!r}")
+    options = identity.get("options")
+    if options is not None and not isinstance(options, Mapping):
+        raise GameSetupError(f"journal header: options is {options!r}, not an object")
+    seats = identity.get("seats")
+    if seats is not None and (not isinstance(seats, list)
+                              or not all(isinstance(seat, str) for seat in seats)):
+        raise GameSetupError(f"journal header: seats is {seats!r}, not a list of names")
+
+
+def _identity_data(identity: Mapping[str, Any], module: ModuleType) -> dict[str, Any]:
+    """The header's data files: exactly the game's roles, each a source and a sha256."""
+    data = identity.get("data")
+    if not isinstance(data, Mapping):
+        raise GameSetupError(f"journal header: data is {data!r}, not an object")
+    roles = set(module.DATA_ROLES)
+    if set(data) != roles:
+        raise GameSetupError(
+            f"journal header: data roles are {sorted(data)}, {identity['game']} has "
+            f"{sorted(roles)}")
+    for role, info in data.items():
+        if not (isinstance(info, Mapping) and isinstance(info.get("source"), str)
+                and isinstance(info.get("sha256"), str)):
+            raise GameSetupError(
+                f"journal header: data {role!r} needs a source and a sha256, not {info!r}")
+    return dict(data)
