@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-SECTION_NAMES = ("engine", "input_to_frame", "frame_render", "daemon")
+SECTION_NAMES = ("calibration", "engine", "input_to_frame", "frame_render", "bus", "daemon")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -14,7 +14,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="short run for CI (well under a minute)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", action="append", choices=SECTION_NAMES, default=None,
-                        help="run only this section (repeatable); no target check")
+                        help="run only this section (repeatable); no target check "
+                             "(the calibration always runs)")
     parser.add_argument("--journal-dir", type=Path, default=None,
                         help="where the input-to-frame journal goes (default: the temp "
                              "dir; put it on the filesystem the rig's state lives on)")
@@ -29,4 +30,4 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(summary(report))
-    return 0
+    return int(report["gate"]["exit_code"])

@@ -23,6 +23,22 @@ KINDS = ("setup_menu", "draw_prompt", "spin_animation", "move_menu", "police_men
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 
 
+def screen_kind(controller: Any, screen: Any) -> str:
+    """Which of KINDS a game screen is ("" for none of them)."""
+    state = controller.session.state
+    if state.is_terminal():
+        return "winner" if controller.animation is None else ""
+    if screen.alert:
+        return "alert"
+    if controller.animation is not None:
+        return "spin_animation"
+    if state.is_chance_node():
+        return "draw_prompt" if state.prompt().kind == "draw" else ""
+    if not screen.menu:
+        return ""
+    return "police_menu" if state.prompt().kind == "police" else "move_menu"
+
+
 def collect_screens(max_games: int = 40) -> dict[str, Any]:
     """One Screen of each kind from the real controller."""
     from rig.autopilot import gestures_for
@@ -37,23 +53,10 @@ def collect_screens(max_games: int = 40) -> dict[str, Any]:
             rig = current.get("rig")
             if rig is None:
                 return
-            controller = rig.controller
-            state = controller.session.state
-            if state.is_terminal():
-                kind = "winner" if controller.animation is None else ""
-            elif screen.alert:
-                kind = "alert"
-                if "BEAR" in screen.title and "BEAR" not in found.get(kind, screen).title:
-                    found.pop(kind)  # a BEAR BITE is the alert that matters most
-            elif controller.animation is not None:
-                kind = "spin_animation"
-            elif state.is_chance_node():
-                kind = "draw_prompt" if state.prompt().kind == "draw" else ""
-            else:
-                prompt = state.prompt().kind
-                kind = "police_menu" if prompt == "police" else "move_menu"
-                if not screen.menu:
-                    kind = ""
+            kind = screen_kind(rig.controller, screen)
+            if kind == "alert" and "BEAR" in screen.title \
+                    and "BEAR" not in found.get(kind, screen).title:
+                found.pop(kind)  # a BEAR BITE is the alert that matters most
             if kind and kind not in found:
                 found[kind] = screen
 

@@ -3,7 +3,11 @@
 An :class:`rig.emulated.EmulatedRig` (the real Controller and RigLoop, manual clock)
 with its journal in a temporary directory (every accepted input is written and
 fsynced), drawing with :func:`rig.render.render` onto an
-:class:`hardware.display.OledDisplay` over luma's in-memory ``dummy`` device. The
+:class:`hardware.display.OledDisplay` with luma's real SSD1306 driver and I2C interface
+over a fake bus that only records the transfers (:mod:`hardware.display.fakebus`, no
+decoding), so the display's CPU cost is the rig's (partial updates included);
+input_to_frame_bus_ms_400khz is the I2C time those transfers take at 400 kHz, beside the
+CPU figures (on the Pi the frame is on the glass that much later). The
 autopilot (:func:`rig.autopilot.gestures_for`) makes the events a table would make:
 knob turns and presses, spins, Mike cards presented and removed. The main figures have
 every seat human without hints; input_to_frame_hints_* repeat 10-Four 4p and Bump 'Em
@@ -96,7 +100,8 @@ class _TimedOs:
 def play_game(game_name: str, variant: str | None, players: int, seed: int,
               directory: Path, samples: dict[str, list[Any]], hints: bool = False) -> None:
     """Play one whole game through the rig, appending per-event timings to `samples`."""
-    from hardware.display import OledDisplay, dummy_device_factory
+    from hardware.display import OledDisplay, i2c_device_factory
+    from hardware.display.fakebus import FakeSmbus2, bits_of, fake_bus
     from rig.emulated import EmulatedRig
     from rig.games import build_game
     from rig.render import render
@@ -105,7 +110,8 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     game = build_game(game_name, players=players, variant=variant)
     session = Session.start(game, directory / f"{game_name}-{players}-{seed}-{hints}.jsonl",
                             {"created": "bench"})
-    display = OledDisplay(dummy_device_factory())
+    bus = fake_bus("ssd1306", decode=False)
+    display = OledDisplay(i2c_device_factory("ssd1306", smbus=FakeSmbus2(bus)))
     display.open()
     timer = _Timer()
     handed: list[tuple[float, float]] = []
@@ -115,6 +121,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     def draw(screen: Any) -> None:
         show(render_timed(screen))
         handed.append((time.perf_counter(), time.thread_time()))
+        timer.spent["bus_bits"] += bits_of(bus.take())
 
     seats = None
     if hints:
@@ -172,10 +179,12 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
                 assert due is not None
                 rig.clock.now = max(rig.clock.now, due)
                 handed.clear()
+                cpu_start = time.thread_time()
                 start = time.perf_counter()
                 loop.step(_tick(rig.clock.now))
                 parts = timer.take()
                 if handed:
+                    parts["cpu"] = handed[0][1] - cpu_start
                     samples["tick"].append(("tick", handed[0][0] - start, parts))
             steps += 1
             if steps > 50_000:
@@ -249,6 +258,11 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
         "journaled_inputs": len(journaled),
         "events_without_new_frame_ms": summary_ms([t for _, t, _ in samples["no_frame"]]),
         "spin_animation_tick_to_frame_ms": summary_ms([t for _, t, _ in samples["tick"]]),
+        "spin_animation_tick_cpu_ms": summary_ms([p["cpu"] for _, _, p in samples["tick"]]),
+        "input_to_frame_bus_ms_400khz": summary_ms([p.get("bus_bits", 0) / 400_000
+                                                    for _, _, p in inputs]),
+        "spin_animation_tick_bus_ms_400khz": summary_ms([p.get("bus_bits", 0) / 400_000
+                                                         for _, _, p in samples["tick"]]),
         "journal_filesystem": fs_type,
         "display_frames_sent": sum(samples["display_sent"]),
         "display_frames_skipped_identical": sum(samples["display_skipped"]),

@@ -195,7 +195,8 @@ PANELS: dict[str, type[Panel]] = {"ssd1306": Ssd1306Panel, "sh1106": Sh1106Panel
 class FakeBus:
     """The wire: every transfer, the panel on it, and the faults to inject."""
 
-    panel: Panel
+    panel: Panel | None
+    """None: record the transfers without decoding them (the bench's timing runs)."""
     address: int = 0x3C
     transfers: list[Transfer] = field(default_factory=list)
     fail_after: int | None = None
@@ -211,12 +212,20 @@ class FakeBus:
         if self.fail_after is not None and self.fail_after < len(data):
             done, self.fail_after = data[:self.fail_after], None
             self.transfers.append(Transfer(address, done))
-            self.panel.receive(done)
+            if self.panel is not None:
+                self.panel.receive(done)
             raise OSError(errno.EREMOTEIO, "Remote I/O error")
         if self.fail_after is not None:
             self.fail_after -= len(data)
         self.transfers.append(Transfer(address, data))
-        self.panel.receive(data)
+        if self.panel is not None:
+            self.panel.receive(data)
+
+    def image(self) -> Image.Image:
+        """What the panel shows now."""
+        if self.panel is None:
+            raise RuntimeError("this bus keeps no panel (decode=False)")
+        return self.panel.image()
 
     def take(self) -> list[Transfer]:
         """The transfers since the last call."""
@@ -293,9 +302,10 @@ class FakeSmbus2:
         return handle
 
 
-def fake_bus(driver: str, address: int = 0x3C) -> FakeBus:
-    """An empty bus with a freshly powered ``driver`` panel on it."""
-    return FakeBus(PANELS[driver](), address)
+def fake_bus(driver: str, address: int = 0x3C, decode: bool = True) -> FakeBus:
+    """An empty bus with a freshly powered ``driver`` panel on it (``decode=False``: no
+    panel model, only the transfers are kept)."""
+    return FakeBus(PANELS[driver]() if decode else None, address)
 
 
 __all__ = [

@@ -102,17 +102,21 @@ class Addressing:
     multi_page = False
     """Whether one window may span several pages (the address pointer moves on to the
     next page at the end of a row)."""
+    command_bytes = 0
+    """Length of the address commands before each window."""
 
     def commands(self, window: Window) -> tuple[int, ...]:
         raise NotImplementedError
 
+    @property
+    def overhead_bits(self) -> int:
+        """What a window costs beyond its data bytes: its command transfer and the
+        framing of its data transfer (address and control byte, start, stop)."""
+        return transfer_bits(1 + self.command_bytes) + transfer_bits(1)
+
     def window_bits(self, window: Window) -> int:
         """Bus bits to send ``window``: its command transfer plus its data transfer."""
-        return transfer_bits(1 + len(self.commands(window))) + transfer_bits(1 + window.size)
-
-    def overhead_bits(self) -> int:
-        """What one more window costs beyond its data bytes."""
-        return self.window_bits(Window(0, 0, 0, 0)) - 9
+        return self.overhead_bits + 9 * window.size
 
     def full(self) -> list[Window]:
         """The whole frame, as luma's own ``display`` sends it."""
@@ -124,6 +128,7 @@ class Addressing:
 class Ssd1306Addressing(Addressing):
     name = "ssd1306"
     multi_page = True
+    command_bytes = 6
 
     def commands(self, window: Window) -> tuple[int, ...]:
         return (0x21, window.first_column, window.last_column,
@@ -132,6 +137,7 @@ class Ssd1306Addressing(Addressing):
 
 class Sh1106Addressing(Addressing):
     name = "sh1106"
+    command_bytes = 3
     COLUMN_OFFSET = 2
     """The 128 visible columns are RAM columns 2..129 of 132 (as luma addresses them)."""
 
@@ -145,11 +151,9 @@ ADDRESSING: dict[str, Addressing] = {a.name: a for a in (Ssd1306Addressing(),
                                                          Sh1106Addressing())}
 
 
-def _page_windows(page: int, runs: list[tuple[int, int]], addressing: Addressing
-                  ) -> list[Window]:
-    """One page's changed runs as windows, joining runs whose gap costs fewer bits to
-    resend than another window's commands and framing would."""
-    gap_limit = addressing.overhead_bits() // 9
+def _page_windows(page: int, runs: list[tuple[int, int]], gap_limit: int) -> list[Window]:
+    """One page's changed runs as windows, joining runs whose gap (``gap_limit`` bytes
+    or fewer) costs fewer bits to resend than another window would."""
     merged: list[list[int]] = []
     for first, last in runs:
         if merged and first - merged[-1][1] - 1 <= gap_limit:
@@ -159,45 +163,45 @@ def _page_windows(page: int, runs: list[tuple[int, int]], addressing: Addressing
     return [Window(page, page, first, last) for first, last in merged]
 
 
-def _bits(windows: list[Window], addressing: Addressing) -> int:
-    return sum(addressing.window_bits(w) for w in windows)
-
-
 def plan(old: Pages | None, new: Pages, addressing: Addressing) -> list[Window]:
     """The windows to send so the panel holding ``old`` shows ``new`` (all of it when
     ``old`` is None: nothing is known about the panel). For multi-page controllers a
-    small dynamic programme over the pages chooses between one window per page (or per
-    run) and one rectangle over several consecutive pages (the pages in between resent
-    as they are), whichever costs fewer bus bits."""
+    small dynamic programme over the changed pages chooses between one window per page
+    (or per run) and one rectangle over several pages (the pages in between resent as
+    they are), whichever costs fewer bus bits."""
     if old is None:
         return addressing.full()
-    runs = [changed_runs(o, n) for o, n in zip(old, new, strict=True)]
-    singles = [_page_windows(p, r, addressing) for p, r in enumerate(runs)]
-    if not addressing.multi_page:
-        return [w for page in singles for w in page]
-    # best[p] = cheapest windows covering every change in pages < p
+    overhead = addressing.overhead_bits
+    gap_limit = overhead // 9
+    dirty: list[tuple[int, list[Window]]] = []
+    for page in range(PAGES):
+        if old[page] != new[page]:
+            runs = changed_runs(old[page], new[page])
+            dirty.append((page, _page_windows(page, runs, gap_limit)))
+    if not addressing.multi_page or len(dirty) < 2:
+        return [w for _, windows in dirty for w in windows]
+    # best[j] = (bits, windows) covering the changes of the first j dirty pages
     best: list[tuple[int, list[Window]]] = [(0, [])]
-    for end in range(1, PAGES + 1):
-        last = end - 1
-        cost, windows = best[last]
-        candidates = [(cost + _bits(singles[last], addressing), windows + singles[last])]
-        if runs[last]:
-            first_column, last_column = WIDTH, -1
-            for start in range(last, -1, -1):
-                for a, b in runs[start]:
-                    first_column, last_column = min(first_column, a), max(last_column, b)
-                if start < last and runs[start]:
-                    window = Window(start, last, first_column, last_column)
-                    base_cost, base = best[start]
-                    candidates.append((base_cost + addressing.window_bits(window),
-                                       [*base, window]))
-        best.append(min(candidates, key=lambda c: c[0]))
-    return best[PAGES][1]
+    for j, (last_page, windows) in enumerate(dirty):
+        bits, chosen = best[j]
+        candidate = (bits + sum(overhead + 9 * w.size for w in windows), chosen + windows)
+        first_column, last_column = windows[0].first_column, windows[-1].last_column
+        for i in range(j - 1, -1, -1):
+            first_page, earlier = dirty[i]
+            first_column = min(first_column, earlier[0].first_column)
+            last_column = max(last_column, earlier[-1].last_column)
+            size = (last_page - first_page + 1) * (last_column - first_column + 1)
+            bits = best[i][0] + overhead + 9 * size
+            if bits < candidate[0]:
+                window = Window(first_page, last_page, first_column, last_column)
+                candidate = (bits, [*best[i][1], window])
+        best.append(candidate)
+    return best[-1][1]
 
 
 def plan_bits(windows: list[Window], addressing: Addressing) -> int:
     """Bus bits of a plan (for the bench and tests)."""
-    return _bits(windows, addressing)
+    return sum(addressing.window_bits(w) for w in windows)
 
 
 __all__ = [

@@ -61,7 +61,7 @@ def display_on(bus: FakeBus, clock: Any = None, emit: Any = None) -> OledDisplay
 
 
 def shown(bus: FakeBus) -> bytes:
-    return bus.panel.image().tobytes()
+    return bus.image().tobytes()
 
 
 # -- packing and the decoders ------------------------------------------------------------

@@ -52,7 +52,7 @@ class PanelCheck:
 
     def check(self) -> None:
         assert self.wanted is not None
-        assert self.bus.panel.image().tobytes() == self.wanted
+        assert self.bus.image().tobytes() == self.wanted
 
 
 def play(game: str, players: int, seed: int, check: PanelCheck) -> None:
