@@ -120,3 +120,37 @@ def test_parts_list_names_every_part() -> None:
     for part in ("KY-040", "SSD1306", "SH1106", "RDM6300", "PN532", "1 kΩ", "2 kΩ",
                  "buzzer", "LED", "330 Ω"):
         assert part in parts, part
+
+
+def test_the_shipped_config_lets_a_pn532_take_its_own_baud() -> None:
+    """wiring/README.md says 115200 is the PN532's default once reader.type is pn532:
+    the shipped config must not pin 9600 over it."""
+    from rig.config import parse_config
+
+    text = (WIRING / "config.toml").read_text(encoding="utf-8")
+    assert load_config(WIRING / "config.toml").reader.baud == 9600
+    pn532 = text.replace('type = "rdm6300"', 'type = "pn532"', 1)
+    assert parse_config(pn532, "config.toml").reader.baud == 115200
+    assert "115200 baud is then the default" in (WIRING / "README.md").read_text()
+
+
+@pytest.mark.parametrize("doc", ["wiring/README.md", "docs/INSTALL.md", "wiring/config.toml"])
+def test_encoder_advice_matches_the_code(doc: str) -> None:
+    """A half-cycle encoder on 4 counts half (set 2); a full-cycle one on 2 counts double
+    (set 4). Never the other way round."""
+    text = " ".join((REPO / doc).read_text(encoding="utf-8").split()).replace("# ", "")
+    assert re.search(r"two steps per click, set `?encoder\.edges_per_detent = 2", text) is None
+    assert "counts double" not in text
+    assert "half-cycle" in text
+    if doc != "wiring/config.toml":
+        assert "one step for every two clicks" in text or "one step per two clicks" in text
+
+
+def test_install_guide_enrols_the_cards_before_the_service_takes_the_reader() -> None:
+    text = (REPO / "docs" / "INSTALL.md").read_text(encoding="utf-8")
+    assert "<your copy" not in text  # a real way to get the source, not a placeholder
+    stop = text.index("sudo systemctl stop cbrig")
+    enrol = text.index("cbrig cards enroll")
+    start = text.index("sudo systemctl start cbrig")
+    assert stop < enrol < start
+    assert "Enrol cards" in text
