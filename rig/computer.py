@@ -1,22 +1,93 @@
-"""Computer seats on the rig: the level's choice is announced for a person to carry out."""
+"""Computer seats on the rig: the level's choice is announced for a person to carry out.
+
+The `hard` level searches with a budget counted in samples (the engine reads no clock,
+so a seed replays a game exactly); the rig owns the mapping from the config's CPU time
+budget (`[game] think_ms`) to samples: `calibrated_budget` times a short probe search on
+this machine once per game configuration and scales it.
+"""
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 
-from engine.api import Action, State
-from engine.players import chooser_for
+from engine.api import Action, Game, State
+from engine.players import canonical_level, chooser_for
+from engine.selfplay import Chooser, sample_chance
 from rig.controller import Seat
 
+DEFAULT_THINK_MS = 100
+PROBE_SAMPLES = 8
+"""Samples per probe decision: enough to time, small enough to be quick on a Pi."""
+PROBE_DECISIONS = 4
+"""Real decisions of a seeded `medium` game the probe searches (their costs differ)."""
+PROBE_EVERY = 5
+"""The probe searches every fifth real decision, so it sees the middle game too."""
+MIN_BUDGET = 8
 
-def seat_for(game_name: str, level: str, seed: int | None = None, hint: bool = False) -> Seat:
-    """A seat for `level` ("human", "random", "strong"); a human may get strong hints."""
+_BUDGETS: dict[tuple[str, int, str, int], int] = {}
+
+
+def calibrated_budget(game: Game, think_ms: int,
+                      clock: Callable[[], float] = time.process_time) -> int:
+    """Samples of `hard` search that take about `think_ms` of CPU here, for this game.
+
+    The probe plays a seeded `medium` game and, at its first few real decisions, times
+    `hard` with `PROBE_SAMPLES` samples; the result is cached per game configuration,
+    so the probe runs once per process (a fraction of one decision's budget).
+    """
+    key = (game.name, game.num_players, game.variant, think_ms)
+    found = _BUDGETS.get(key)
+    if found is not None:
+        return found
+    hard = chooser_for(game.name, "hard", PROBE_SAMPLES)
+    medium = chooser_for(game.name, "medium")
+    rng = random.Random("calibrate")
+    state = game.new_initial_state()
+    spent = 0.0
+    probes = seen = 0
+    while probes < PROBE_DECISIONS and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(sample_chance(state.chance_outcomes(), rng))
+            continue
+        legal = state.legal_actions()
+        if len(legal) > 1 and seen % PROBE_EVERY == 0:
+            started = clock()
+            hard(state, legal, random.Random(probes))
+            spent += clock() - started
+            probes += 1
+        seen += len(legal) > 1
+        state.apply(medium(state, legal, rng))
+    per_sample_ms = spent * 1000 / max(1, probes * PROBE_SAMPLES)
+    budget = MIN_BUDGET if per_sample_ms <= 0 else max(MIN_BUDGET,
+                                                      int(think_ms / per_sample_ms))
+    _BUDGETS[key] = budget
+    return budget
+
+
+def seat_for(game_name: str, level: str, seed: int | None = None, hint: bool = False,
+             hint_level: str = "hard", game: Game | None = None,
+             think_ms: int = DEFAULT_THINK_MS) -> Seat:
+    """A seat for `level` ("human" or a computer level); a human may get hints.
+
+    A human seat with `hint` shows the choice `hint_level` would make. `game` (when the
+    caller has it) lets a `hard` chooser calibrate its budget to `think_ms`; the
+    calibration runs at the first decision, which the rig works out after the frame is
+    drawn, like every computer choice.
+    """
     if level == "human" and not hint:
         return Seat()
-    chooser = chooser_for(game_name, "strong" if level == "human" else level)
+    plays = canonical_level(hint_level if level == "human" else level)
     rng = random.Random(seed)
+    fixed: Chooser | None = None if plays == "hard" and game is not None \
+        else chooser_for(game_name, plays)
 
     def choose(state: State, legal: list[Action]) -> Action:
-        return chooser(state, legal, rng)
+        nonlocal fixed
+        if fixed is None:
+            assert game is not None
+            fixed = chooser_for(game_name, "hard", calibrated_budget(game, think_ms))
+        return fixed(state, legal, rng)
 
     return Seat(level="hint" if level == "human" else level, chooser=choose)

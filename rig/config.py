@@ -29,7 +29,10 @@ DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
 
 GAMES = ("tenfour", "bumpem")
-LEVELS = ("human", "random", "strong")
+LEVELS = ("human", "easy", "medium", "hard")
+LEVEL_ALIASES = ("random", "strong")
+"""Older names of easy and medium, still accepted (saved configs and journals use them)."""
+COMPUTER_LEVELS = ("easy", "medium", "hard")
 DATA_ROLES = ("board", "bands", "deck", "tickets")
 PIN_BACKENDS = ("lgpio", "rpigpio", "native", "mock")
 PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
@@ -62,8 +65,15 @@ class GameConfig:
     seats: tuple[str, ...] = ()
     """Colour names in seating order; empty: the board's first colours."""
     levels: tuple[str, ...] = ("human", "human")
-    """One per seat: "human", "random" or "strong" (a computer player). Always `players` long."""
+    """One per seat: "human" or a computer level, "easy", "medium" or "hard" ("random" and
+    "strong" are the older names of easy and medium). Always `players` long."""
     hints: bool = True
+    hint_level: str = "hard"
+    """The computer level whose choice a hint shows."""
+    think_ms: int = 100
+    """CPU milliseconds a `hard` seat (or hint) may think per decision; the rig turns it
+    into the search's sample budget by timing the search on this machine (about 100 on a
+    desktop, about 1000 on a Pi Zero 2 W for the same strength)."""
     data: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Data file overrides, role -> path (absolute). Roles left out use the shipped files."""
     options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
@@ -319,6 +329,9 @@ class _Builder:
         players = self.integer(t, s, "players", d.players, 2, 4, " players")
         variant = self.get(t, s, "variant", str, d.variant)
         hints = self.get(t, s, "hints", bool, d.hints)
+        hint_level = self.choice(t, s, "hint_level", COMPUTER_LEVELS + LEVEL_ALIASES,
+                                 d.hint_level)
+        think_ms = self.integer(t, s, "think_ms", d.think_ms, 1, 60_000, " ms")
 
         seats: tuple[str, ...] = ()
         raw_seats = self.get(t, s, "seats", list, [])
@@ -339,7 +352,7 @@ class _Builder:
             self.check.fail(f"{len(raw_levels)} levels for {players} players", s, "levels")
         else:
             for i, level in enumerate(raw_levels):
-                if level not in LEVELS:
+                if level not in LEVELS + LEVEL_ALIASES:
                     self.check.fail(f"seat {i + 1}: {level!r} is not one of {_choices(LEVELS)}",
                                     s, "levels")
                 else:
@@ -363,7 +376,8 @@ class _Builder:
 
         options = self.get(t, s, "options", dict, {})
         result = GameConfig(name=name, players=players, variant=variant, seats=seats,
-                            levels=tuple(levels), hints=hints, data=MappingProxyType(data),
+                            levels=tuple(levels), hints=hints, hint_level=hint_level,
+                            think_ms=think_ms, data=MappingProxyType(data),
                             options=MappingProxyType(dict(options)))
         if self.check_game:
             self.game_rules(result, t)

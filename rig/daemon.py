@@ -254,7 +254,10 @@ class Daemon:
                     hints: bool = False) -> Controller:
         from rig.computer import seat_for
 
-        seats = [seat_for(session.game.name, level, seed=i, hint=hints and level == "human")
+        game_cfg = self.config.game
+        seats = [seat_for(session.game.name, level, seed=i, hint=hints and level == "human",
+                          hint_level=game_cfg.hint_level, game=session.game,
+                          think_ms=game_cfg.think_ms)
                  if level != "human" or hints else Seat() for i, level in enumerate(levels)]
         rng = None
         if self.autoplay is not None:

@@ -9,7 +9,9 @@ from hardware.events import KnobPress, KnobTurn
 from rig.games import GAME_TITLES
 from rig.screen import Screen
 
-LEVELS = ("human", "random", "strong")
+LEVELS = ("human", "easy", "medium", "hard")
+ALIASES = {"random": "easy", "strong": "medium"}
+"""Older level names a config may still give: shown and stepped on as their level."""
 PLAYER_RANGE = {"tenfour": (2, 3, 4), "bumpem": (2, 3, 4)}
 
 
@@ -59,7 +61,8 @@ class SetupMenu:
         colours = c.seats or colour_sets(c.game, c.players)[0]
         rows = [f"Game: {GAME_TITLES[c.game]}", f"Players: {c.players}",
                 "Colours: " + " ".join(colour[:3] for colour in colours)]
-        rows += [f"{colours[i].capitalize()}: {c.levels[i]}" for i in range(c.players)]
+        rows += [f"{colours[i].capitalize()}: {ALIASES.get(c.levels[i], c.levels[i])}"
+                 for i in range(c.players)]
         rows += [f"Hints: {'on' if c.hints else 'off'}", *self.actions, "START"]
         return rows
 
@@ -99,7 +102,8 @@ class SetupMenu:
         else:
             seat = index - 3
             seat_levels = list(c.levels)
-            seat_levels[seat] = LEVELS[(LEVELS.index(seat_levels[seat]) + 1) % len(LEVELS)]
+            current = ALIASES.get(seat_levels[seat], seat_levels[seat])
+            seat_levels[seat] = LEVELS[(LEVELS.index(current) + 1) % len(LEVELS)]
             self.choice = replace(c, levels=tuple(seat_levels))
 
     def screen(self) -> Screen:

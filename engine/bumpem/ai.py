@@ -39,7 +39,8 @@ from engine.api import Action, State
 from engine.bumpem.board import SLIDE_LENGTH
 from engine.bumpem.rules import BACKWARD_TICKETS, NO_OIL, PIT, SPLIT_TOTAL, Rules
 from engine.bumpem.state import BumpemState
-from engine.selfplay import Rng, pick_best
+from engine.search import SearchHooks, search_choice
+from engine.selfplay import Rng, pick_best, sample_chance
 
 TICKETS = 13
 """Ticket kinds, taken as equally likely (the default ticket set). In the ticket masks
@@ -308,3 +309,71 @@ def strong_choice(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     if not isinstance(state, BumpemState):
         raise TypeError("strong_choice plays Bump 'Em states only")
     return choose(state, legal, rng)
+
+
+# -- the `hard` level: engine.search over the `medium` policy and evaluation ---------------
+
+HARD_BUDGET = 400
+"""Samples per decision by default: about 100 ms of CPU on the desktop of docs/AI_*.md (the rig
+calibrates its own from `[game] think_ms`)."""
+
+HARD_SCALE = 25.0
+"""Score units (about spaces) per logistic unit at the leaves."""
+
+WIN = 1.0e6
+"""Score of a won position at a leaf (minus it for a lost one)."""
+
+
+def evaluate_actions(state: BumpemState, legal: Sequence[Action],
+                     weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """The `medium` score of each legal action for the player to move (higher is better)."""
+    result: dict[Action, tuple[int, ...]] = {o.action: o.positions
+                                             for o in state._outcomes()}
+    cache: dict[tuple[int, ...], _Threat] = {}
+    seat = state.turn
+    rules = state.rules
+    scores = []
+    for action in legal:
+        pos = result.get(action)
+        if pos is None:
+            scores.append(-2 * WIN)
+        elif rules.complete(pos, seat):
+            scores.append(WIN)
+        else:
+            scores.append(evaluate(rules, pos, seat, weights, cache))
+    return scores
+
+
+def _prior(state: State, legal: Sequence[Action]) -> list[float]:
+    assert isinstance(state, BumpemState)
+    return evaluate_actions(state, legal)
+
+
+def _round_over(state: State, root: State, me: int) -> bool:
+    """The mover is about to draw the first ticket of its next turn."""
+    assert isinstance(state, BumpemState)
+    return state.turn == me and state.is_chance_node() and not state.extra
+
+
+def _leaf(state: State, me: int, rng: Rng) -> float:
+    """The mover's next ticket, drawn, and its best `medium` move, scored."""
+    assert isinstance(state, BumpemState)
+    s = state.clone()
+    s.apply(sample_chance(s.chance_outcomes(), rng))
+    if s.is_terminal():
+        return WIN if me in s.winners() else -WIN
+    if s.is_chance_node() or s.current_player() != me:
+        return evaluate(s.rules, s.pos, me)
+    return max(evaluate_actions(s, s.legal_actions()))
+
+
+HARD_HOOKS = SearchHooks(policy=strong_choice, prior=_prior, is_leaf=_round_over,
+                         leaf=_leaf, scale=HARD_SCALE)
+
+
+def hard_choice(state: State, legal: Sequence[Action], rng: Rng,
+                budget: int = HARD_BUDGET) -> Action:
+    """The `hard` level (engine.players): `engine.search` with `budget` samples."""
+    if not isinstance(state, BumpemState):
+        raise TypeError("hard_choice plays Bump 'Em states only")
+    return search_choice(state, legal, rng, budget, HARD_HOOKS)

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from engine.api import Action, State
+from engine.search import SearchHooks, search_choice
 from engine.selfplay import Rng, pick_best
 from engine.tenfour.actions import DeclareTruck
 from engine.tenfour.game import BEAR, PARK, SMOKEYS, TenFourGame
@@ -450,3 +451,41 @@ def strong_choice(state: State, legal: Sequence[Action], rng: Rng) -> Action:
     if not isinstance(state, TenFourState):
         raise TypeError("strong_choice plays 10-Four states only")
     return choose(state, legal, rng)
+
+
+# -- the `hard` level: engine.search over the `medium` policy and evaluation ---------------
+
+HARD_BUDGET = 120
+"""Samples per decision by default: about 100 ms of CPU on the desktop of docs/AI_*.md (the rig
+calibrates its own from `[game] think_ms`)."""
+
+HARD_SCALE = 10.0
+"""Spaces of lead per logistic unit at the leaves (a lead of 10 spaces: a 73% chance)."""
+
+
+def _prior(state: State, legal: Sequence[Action]) -> list[float]:
+    assert isinstance(state, TenFourState)
+    return evaluate_actions(state, legal)
+
+
+def _round_over(state: State, root: State, me: int) -> bool:
+    """The mover's next turn has begun (turns lost on the way are counted as turns)."""
+    assert isinstance(state, TenFourState) and isinstance(root, TenFourState)
+    return state.turn == me and state.turns > root.turns
+
+
+def _leaf(state: State, me: int, rng: Rng) -> float:
+    assert isinstance(state, TenFourState)
+    return _Eval(state, DEFAULT_WEIGHTS).score(state, me, ())
+
+
+HARD_HOOKS = SearchHooks(policy=strong_choice, prior=_prior, is_leaf=_round_over,
+                         leaf=_leaf, scale=HARD_SCALE)
+
+
+def hard_choice(state: State, legal: Sequence[Action], rng: Rng,
+                budget: int = HARD_BUDGET) -> Action:
+    """The `hard` level (engine.players): `engine.search` with `budget` samples."""
+    if not isinstance(state, TenFourState):
+        raise TypeError("hard_choice plays 10-Four states only")
+    return search_choice(state, legal, rng, budget, HARD_HOOKS)

@@ -15,7 +15,7 @@ def add_game_arguments(parser: argparse.ArgumentParser, default_players: int = 4
     parser.add_argument("--seed", type=int, default=None,
                         help="seed the chance source (spins, draws) for a repeatable game")
     parser.add_argument("--seats", default=None,
-                        help="per seat: human, random or strong, comma separated")
+                        help="per seat: human, easy, medium or hard, comma separated")
     parser.add_argument("--no-turbo", action="store_true", help="Bump 'Em without turbo")
 
 
@@ -35,8 +35,12 @@ def seats_for(args: argparse.Namespace, seed: int | None) -> list[Seat] | None:
     if not args.seats:
         return None
     from rig.computer import seat_for
+    from rig.games import build_game
 
     levels = [s.strip() for s in args.seats.split(",")]
     if len(levels) != args.players:
         raise ValueError(f"--seats names {len(levels)} seats for {args.players} players")
-    return [seat_for(args.game, level, seed=(seed or 0) + i) for i, level in enumerate(levels)]
+    game = build_game(args.game, players=args.players, variant=variant_for(args),
+                      options=options_for(args))
+    return [seat_for(args.game, level, seed=(seed or 0) + i, game=game)
+            for i, level in enumerate(levels)]

@@ -20,7 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seats", default=None,
-                        help="computer level per seat, comma separated (default: all random)")
+                        help="computer level per seat: easy, medium or hard, comma separated "
+                             "(default: all easy)")
     parser.add_argument("--no-turbo", action="store_true", help="Bump 'Em without turbo spaces")
     parser.add_argument("--board", default=None, help="board file instead of the shipped one")
     parser.add_argument("--json", action="store_true", help="print one JSON object")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from engine.api import Action, State
 from engine.bumpem import Backward, BumpemState, BumpTicket, Forward
-from engine.bumpem.ai import evaluate, strong_choice
+from engine.bumpem.ai import evaluate, hard_choice, strong_choice
 from engine.players import chooser_for
 from engine.selfplay import Rng, play, random_choice
 from tests.bumpem.helpers import make_game, position
@@ -141,3 +141,30 @@ def test_strong_beats_random_in_two_player_games() -> None:
         assert result.finished
         wins += result.state.winners() == [seat]
     assert wins / games > 0.58
+
+
+def test_hard_takes_the_winning_move() -> None:
+    # Red's last car on T2: a 7 takes it 1 to its entrance T3, 5 up the home stretch and
+    # into its finish (the game won); the swaps with blue's cars only look tempting.
+    game = make_game(2)
+    state = position(game, {"red": ["finish:red"] * 3 + ["T2"], "blue": ["T30", "T45"]},
+                     phase="move", ticket="7")
+    legal = state.legal_actions()
+    assert len(legal) == 3
+    for seed in range(3):
+        action = hard_choice(state, legal, random.Random(seed), budget=30)
+        assert isinstance(action, Forward) and action.to == "finish:red"
+
+
+def test_hard_bumps_the_car_nearest_its_finish() -> None:
+    game = make_game(2)
+    state = position(game, {"red": ["T30", "T50"], "blue": ["T34", "T54"]},
+                     phase="move", ticket="4")
+    legal = state.legal_actions()
+    for seed in range(3):
+        action = hard_choice(state, legal, random.Random(seed), budget=60)
+        assert isinstance(action, Forward) and action.bumps == ("blue:2",)
+
+
+def test_hard_is_registered() -> None:
+    assert chooser_for("bumpem", "hard") is hard_choice

@@ -95,6 +95,8 @@ variant = "short"
 seats = ["Red", "Blue", "Green", "Yellow"]
 levels = ["human", "strong", "random"]
 hints = false
+hint_level = "medium"
+think_ms = 900
 
 [game.data]
 board = "{board.name}"
@@ -143,6 +145,7 @@ log_level = "debug"
     assert game.seats == ("Red", "Blue", "Green", "Yellow")
     assert game.levels == ("human", "strong", "random", "human")
     assert game.computer_seats == {1: "strong", 2: "random"}
+    assert (game.hint_level, game.think_ms) == ("medium", 900)
     assert dict(game.data) == {"board": str(board), "deck": "default:tenfour_deck.toml"}
     assert dict(game.options) == {"police": False, "laps": 2}
     assert config.pins.used() == {"hi_a": 20, "hi_b": 21, "hi_button": 16, "lo_a": 19,
@@ -182,6 +185,8 @@ def test_display_address_forms(tmp_path: Path, written: str) -> None:
         ('[game]\nplayers = 3\nseats = ["Red", "Blue"]\n', 3, "game.seats", "2 seats named for 3"),
         ('[game]\nlevels = ["human", "expert"]\n', 2, "game.levels", "seat 2: 'expert'"),
         ('[game]\nlevels = ["human", "human", "strong"]\n', 2, "game.levels", "3 levels for 2"),
+        ('[game]\nhint_level = "human"\n', 2, "game.hint_level", "is not one of 'easy'"),
+        ("[game]\nthink_ms = 0\n", 2, "game.think_ms", "out of range"),
         ('[game]\nvariant = 3\n', 2, "game.variant", "expected a string"),
         ('[game.data]\nmap = "x.toml"\n', 2, "game.data.map", "unknown data file role"),
         ('[game.data]\nboard = "missing.toml"\n', 2, "game.data.board", "no such file"),
@@ -460,3 +465,10 @@ def test_cbrig_config_show_broken_file(tmp_path: Path,
     out, err = capsys.readouterr()
     assert out == ""
     assert f"{path}:2: pins.hi_a" in err
+
+
+def test_the_computer_levels_and_their_older_names(tmp_path: Path) -> None:
+    path = write(tmp_path, '[game]\nplayers = 4\nlevels = ["easy", "medium", "hard", "strong"]\n')
+    game = load_config(path, check_game=False).game
+    assert game.levels == ("easy", "medium", "hard", "strong")
+    assert (game.hint_level, game.think_ms) == ("hard", 100)

@@ -25,7 +25,7 @@ def test_choosing_bumpem_three_players_other_colours_and_a_computer_seat():
     first = menu.choice.seats[0].capitalize()
     _press_row(menu, f"{first}:")
     _press_row(menu, f"{first}:")
-    assert menu.choice.levels[0] == "strong"
+    assert menu.choice.levels[0] == "medium"
     assert menu.started is None
     _press_row(menu, "START")
     assert menu.started == menu.choice
@@ -44,3 +44,15 @@ def test_turning_wraps_around_the_menu():
     menu.handle(KnobTurn("hi", -1))
     assert menu.cursor == rows - 1
     assert menu.screen().menu[menu.cursor] == "START"
+
+
+def test_a_seat_steps_through_the_levels_and_an_old_name_shows_as_its_level():
+    from rig.setup_menu import SetupChoice
+
+    menu = SetupMenu(SetupChoice(game="bumpem", players=2, levels=("strong", "human")))
+    assert "Red: medium" in menu.items()
+    seen = []
+    for _ in range(4):
+        _press_row(menu, "Red:")
+        seen.append(menu.choice.levels[0])
+    assert seen == ["hard", "human", "easy", "medium"]

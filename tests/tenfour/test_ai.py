@@ -11,7 +11,7 @@ from engine.api import Action, State
 from engine.players import chooser_for
 from engine.selfplay import Rng, play, random_choice
 from engine.tenfour import ChooseTruck, MoveSmokey, PlaceSmokey, TenFourState
-from engine.tenfour.ai import evaluate_actions, strong_choice
+from engine.tenfour.ai import evaluate_actions, hard_choice, strong_choice
 from rig.games import build_game
 from tests.tenfour.helpers import make, police_out, put, started, turn
 
@@ -163,3 +163,42 @@ def test_strong_beats_random_in_two_player_games() -> None:
         result = play(game, random.Random(f"ai-test:{g}"), choosers, keep_events=False)
         wins += seat in result.state.winners()
     assert wins / games > 0.53
+
+
+def _hard(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    return hard_choice(state, legal, rng, budget=60)
+
+
+def test_hard_catches_the_opponent_and_spares_its_own_truck() -> None:
+    state = _two_player_police_turn(green="R5", blue="G11")
+    legal = state.legal_actions()
+    catching = [a for a in _smokey_moves(state) if a.catches == ("blue",)]
+    for seed in range(3):
+        assert _hard(state, legal, random.Random(seed)) in catching
+    state = _two_player_police_turn(green="G9", blue="B5")
+    legal = state.legal_actions()
+    for seed in range(3):
+        chosen = _hard(state, legal, random.Random(seed))
+        assert not (isinstance(chosen, MoveSmokey) and "green" in chosen.catches)
+
+
+def test_hard_moves_the_truck_that_is_not_caught() -> None:
+    game = make(players=2, variant="two-player")
+    state = started(game, 0)
+    state.apply(PlaceSmokey("TG"))
+    state.apply(PlaceSmokey("TY"))
+    put(state, "red", "G2")  # 6 more ends in trap TG with a Smokey in it
+    put(state, "green", "R3")
+    turn(state, "LO", 6)
+    legal = state.legal_actions()
+    for seed in range(3):
+        chosen = _hard(state, legal, random.Random(seed))
+        assert isinstance(chosen, ChooseTruck) and chosen.to == "R9"
+
+
+def test_hard_is_registered_and_refuses_other_games() -> None:
+    assert chooser_for("tenfour", "hard") is hard_choice
+    from tests.bumpem.helpers import make_game
+
+    with pytest.raises(TypeError):
+        hard_choice(make_game(2).new_initial_state(), [], random.Random(0))
