@@ -43,6 +43,8 @@ MAX_SAMPLE_STEPS = 10_000
 class SearchHooks:
     """What the search needs from a game."""
 
+    plays: type
+    """The game's state class (anything else is refused with a TypeError)."""
     policy: Chooser
     """The `medium` chooser: plays every decision inside a sample."""
     prior: Callable[[State, Sequence[Action]], list[float]]
@@ -71,6 +73,9 @@ def win_chance(score: float, scale: float) -> float:
 def search_choice(state: State, legal: Sequence[Action], rng: Rng, budget: int,
                   hooks: SearchHooks) -> Action:
     """The action with the best mean sampled win chance after `budget` samples."""
+    if not isinstance(state, hooks.plays):
+        raise TypeError(f"this search plays {hooks.plays.__name__} states, not "
+                        f"{type(state).__name__}")
     if len(legal) == 1:
         return legal[0]
     me = state.current_player()

@@ -367,13 +367,11 @@ def _leaf(state: State, me: int, rng: Rng) -> float:
     return max(evaluate_actions(s, s.legal_actions()))
 
 
-HARD_HOOKS = SearchHooks(policy=strong_choice, prior=_prior, is_leaf=_round_over,
-                         leaf=_leaf, scale=HARD_SCALE)
+HARD_HOOKS = SearchHooks(plays=BumpemState, policy=strong_choice, prior=_prior,
+                         is_leaf=_round_over, leaf=_leaf, scale=HARD_SCALE)
 
 
 def hard_choice(state: State, legal: Sequence[Action], rng: Rng,
                 budget: int = HARD_BUDGET) -> Action:
     """The `hard` level (engine.players): `engine.search` with `budget` samples."""
-    if not isinstance(state, BumpemState):
-        raise TypeError("hard_choice plays Bump 'Em states only")
     return search_choice(state, legal, rng, budget, HARD_HOOKS)

@@ -479,13 +479,11 @@ def _leaf(state: State, me: int, rng: Rng) -> float:
     return _Eval(state, DEFAULT_WEIGHTS).score(state, me, ())
 
 
-HARD_HOOKS = SearchHooks(policy=strong_choice, prior=_prior, is_leaf=_round_over,
-                         leaf=_leaf, scale=HARD_SCALE)
+HARD_HOOKS = SearchHooks(plays=TenFourState, policy=strong_choice, prior=_prior,
+                         is_leaf=_round_over, leaf=_leaf, scale=HARD_SCALE)
 
 
 def hard_choice(state: State, legal: Sequence[Action], rng: Rng,
                 budget: int = HARD_BUDGET) -> Action:
     """The `hard` level (engine.players): `engine.search` with `budget` samples."""
-    if not isinstance(state, TenFourState):
-        raise TypeError("hard_choice plays 10-Four states only")
     return search_choice(state, legal, rng, budget, HARD_HOOKS)

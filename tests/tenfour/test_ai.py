@@ -125,7 +125,8 @@ def test_avoids_a_police_move_that_catches_its_own_truck() -> None:
         assert not (isinstance(chosen, MoveSmokey) and "red" in chosen.catches)
 
 
-def test_two_player_truck_choice_avoids_a_catch() -> None:
+def _truck_choice_with_a_catch() -> TenFourState:
+    """Two players, Red to choose a truck for a 6: red ends caught, green does not."""
     game = make(players=2, variant="two-player")
     state = started(game, 0)
     state.apply(PlaceSmokey("TG"))
@@ -133,6 +134,11 @@ def test_two_player_truck_choice_avoids_a_catch() -> None:
     put(state, "red", "G2")  # 6 more ends on G8, in trap TG with a Smokey in it
     put(state, "green", "R3")  # 6 more ends on R9: nothing there
     turn(state, "LO", 6)
+    return state
+
+
+def test_two_player_truck_choice_avoids_a_catch() -> None:
+    state = _truck_choice_with_a_catch()
     legal = state.legal_actions()
     choices = [a for a in legal if isinstance(a, ChooseTruck)]
     assert {a.to: a.caught for a in choices} == {"G8": True, "R9": False}
@@ -183,13 +189,7 @@ def test_hard_catches_the_opponent_and_spares_its_own_truck() -> None:
 
 
 def test_hard_moves_the_truck_that_is_not_caught() -> None:
-    game = make(players=2, variant="two-player")
-    state = started(game, 0)
-    state.apply(PlaceSmokey("TG"))
-    state.apply(PlaceSmokey("TY"))
-    put(state, "red", "G2")  # 6 more ends in trap TG with a Smokey in it
-    put(state, "green", "R3")
-    turn(state, "LO", 6)
+    state = _truck_choice_with_a_catch()
     legal = state.legal_actions()
     for seed in range(3):
         chosen = _hard(state, legal, random.Random(seed))
