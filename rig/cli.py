@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "simulate": ("simulate", "self-play many games and print statistics"),
     "replay": ("replay", "print the game state a journal leads to"),
     "board": ("board", "check or draw a board file"),
+    "print": ("printing", "print-ready PDFs: board, cards, pieces, quick reference"),
     "config": ("config", "check a rig config file"),
     "cards": ("cards", "enrol RFID tags to the Mike cards"),
     "rfid": ("rfid", "listen to a card reader (the wiring check)"),

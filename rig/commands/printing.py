@@ -1,0 +1,92 @@
+"""`cbrig print WHAT`: print-ready PDFs of the board, cards, pieces and quick reference.
+
+The data files are the ones the rig plays with: the config's `[game.data]` files (when
+the config is for this game), overridden by `--board/--deck/--bands/--tickets FILE`,
+where FILE may be "default" for the shipped file. So the board on the table and the
+board in the rig are the same by construction.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.errors import DataError
+
+WHAT = ("board", "cards", "pieces", "reference", "all")
+PAPER_NAMES = ("a4", "letter", "a3", "a2")
+ROLES = ("board", "deck", "bands", "tickets")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("what", choices=WHAT, help="what to print (all: every sheet)")
+    parser.add_argument("--game", choices=("tenfour", "bumpem"), default=None,
+                        help="default: the config's game")
+    parser.add_argument("--config", type=Path, default=None,
+                        help="rig config whose [game.data] files to print")
+    for role in ROLES:
+        parser.add_argument(f"--{role}", default=None, metavar="FILE",
+                            help=f'the {role} file, or "default" for the shipped one')
+    parser.add_argument("--paper", choices=PAPER_NAMES, default="a4",
+                        help="a4/letter: the board tiled; a3/a2: one sheet if it fits")
+    parser.add_argument("--tile", action="store_true",
+                        help="tile the board even when it fits one sheet")
+    parser.add_argument("--out", type=Path, default=None,
+                        help="the PDF (one sheet kind) or folder (all); default: here")
+
+
+def run(args: argparse.Namespace) -> int:
+    from rig.config import ConfigError, load_config
+    from rig.games import GameSetupError, build_game
+
+    try:
+        config = load_config(args.config)
+    except (ConfigError, OSError) as exc:
+        print(f"cbrig print: {exc}", file=sys.stderr)
+        return 78
+    game_name = args.game or config.game.name
+    same = config.game.name == game_name
+    data = dict(config.game.data) if same else {}
+    for role in ROLES:
+        value = getattr(args, role)
+        if value is not None:
+            data[role] = "" if value == "default" else value
+    try:
+        game = build_game(game_name, players=4 if game_name == "tenfour" else 2, data=data,
+                          options=dict(config.game.options) if same else None)
+    except DataError as exc:
+        for problem in exc.problems:
+            print(problem)
+        return 1
+    except (GameSetupError, ValueError) as exc:
+        print(f"cbrig print: {exc}", file=sys.stderr)
+        return 2
+    if importlib.util.find_spec("reportlab") is None:
+        print("cbrig print: the PDF library (reportlab) is missing; install the print "
+              "extra: pip install 'cbrig[print]'", file=sys.stderr)
+        return 2
+    from rig.printout.sheets import SHEETS
+
+    kinds = [k for k in WHAT if k != "all"] if args.what == "all" else [args.what]
+    for kind in kinds:
+        path = _out_path(args, game_name, kind)
+        writer: Callable[..., str] = SHEETS[kind]
+        try:
+            note = writer(game_name, game, str(path), args.paper, args.tile)
+        except (OSError, ValueError) as exc:
+            print(f"cbrig print: cannot write {path}: {exc}", file=sys.stderr)
+            return 2
+        print(f"{path}: {note}")
+    return 0
+
+
+def _out_path(args: argparse.Namespace, game: str, kind: str) -> Path:
+    out: Path | None = args.out
+    if args.what == "all":
+        folder = out or Path(f"{game}-print")
+        folder.mkdir(parents=True, exist_ok=True)
+        return folder / f"{game}-{kind}.pdf"
+    return out or Path(f"{game}-{kind}.pdf")

@@ -1,0 +1,404 @@
+"""The sheets `cbrig print` writes: board, cards (or tickets), pieces, quick reference.
+
+Each writer takes the game name, the built game (its board, deck, tickets and options
+are the data in use), the output path, the paper name and the tile flag, writes one PDF
+and returns a one-line note of what it wrote.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rig.boardart import board_geometry
+from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB, WHITE, Label
+from rig.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
+from rig.printout.board import write_board
+from rig.printout.reference import reference_text
+
+CARD_W, CARD_H = 63.0, 88.0
+"""Poker-size cards: sleeves and card stock for them are everywhere."""
+CARD_MARGIN = 7.0
+RFID_MM = 25.0
+"""Room for a round 25 mm NFC sticker (the common size of an NTAG/MIFARE tag)."""
+CUT: RGB = (150, 150, 150)
+HI_INK: RGB = (190, 30, 30)
+LO_INK: RGB = (30, 60, 190)
+BREAK_FILL: RGB = (250, 225, 80)
+
+
+def _text(canvas: PdfCanvas, text: str, x: float, y: float, size: float,
+          colour: RGB = BLACK, bold: bool = False, align: str = "centre") -> Label:
+    """Draw one line; `align` "left" puts its left edge on x. Returns what was drawn."""
+    label = Label(text, x, y, size, colour, bold)
+    if align == "left":
+        label = Label(text, x + label.width / 2, y, size, colour, bold)
+    canvas.text(label)
+    return label
+
+
+def _paper(name: str) -> tuple[float, float]:
+    return PAPERS[name]
+
+
+# -- board ---------------------------------------------------------------------------------
+
+
+def print_board(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
+    geometry = board_geometry(game_name, game.board)
+    result = write_board(geometry, path, _paper(paper), paper, True if tile else None)
+    rows, columns = result.grid
+    layout = ("one sheet" if result.plan is None
+              else f"{rows} x {columns} tiles to join")
+    return (f"board, {result.pages} page(s) {paper.upper()} ({layout}); spaces "
+            f"{geometry.space_mm:.0f} mm, pieces up to {geometry.piece_mm:.0f} mm")
+
+
+# -- cards ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One physical card to print."""
+
+    ident: str
+    """The deck entry (Mike card id or ticket kind) its RFID tag is enrolled to."""
+    order: int
+    """Its place in the enrolment order (1-based)."""
+    draw: Callable[[PdfCanvas, float, float], None]
+    """Draws the face with its top-left corner at (x, y)."""
+
+
+def _grid(paper: tuple[float, float]) -> tuple[int, int, float, float]:
+    """Columns, rows and the top-left corner of a centred grid of cards."""
+    w, h = paper
+    columns = int((w - 2 * CARD_MARGIN) // CARD_W)
+    rows = int((h - 2 * CARD_MARGIN - 8) // CARD_H)
+    return columns, rows, (w - columns * CARD_W) / 2, (h - 8 - rows * CARD_H) / 2
+
+
+def _cut_lines(canvas: PdfCanvas, paper: tuple[float, float], columns: int, rows: int,
+               x0: float, y0: float) -> None:
+    """Card outlines (dashed) and crop marks running out to the page edge."""
+    w, h = paper
+    for c in range(columns + 1):
+        x = x0 + c * CARD_W
+        canvas.line([(x, y0), (x, y0 + rows * CARD_H)], CUT, 0.2, dashed=True)
+        canvas.line([(x, 2), (x, y0 - 1.5)], BLACK, 0.25)
+        canvas.line([(x, y0 + rows * CARD_H + 1.5), (x, h - 10)], BLACK, 0.25)
+    for r in range(rows + 1):
+        y = y0 + r * CARD_H
+        canvas.line([(x0, y), (x0 + columns * CARD_W, y)], CUT, 0.2, dashed=True)
+        canvas.line([(2, y), (x0 - 1.5, y)], BLACK, 0.25)
+        canvas.line([(x0 + columns * CARD_W + 1.5, y), (w - 2, y)], BLACK, 0.25)
+
+
+def _rfid_spot(canvas: PdfCanvas, cx: float, cy: float, ident: str, order: int,
+               total: int) -> None:
+    canvas.ellipse(cx, cy, RFID_MM / 2, RFID_MM / 2, None, GREY, 0.3, dashed=True)
+    _text(canvas, "RFID sticker here", cx, cy - 2.5, 2.4, GREY, bold=True)
+    _text(canvas, f"enrol as {ident}", cx, cy + 0.8, 2.4, GREY)
+    _text(canvas, f"tag {order} of {total}", cx, cy + 4.0, 2.4, GREY)
+
+
+def _write_cards(path: str, title: str, paper_name: str, faces: Sequence[CardFace],
+                 order: Sequence[tuple[str, str]], how: Sequence[str]) -> int:
+    paper = _paper(paper_name)
+    columns, rows, x0, y0 = _grid(paper)
+    per_page = columns * rows
+    doc = PdfDocument(path, title)
+    pages = math.ceil(len(faces) / per_page)
+    for page in range(pages):
+        canvas = doc.page(Page(*paper))
+        chunk = faces[page * per_page:(page + 1) * per_page]
+        for i, face in enumerate(chunk):
+            r, c = divmod(i, columns)
+            face.draw(canvas, x0 + c * CARD_W, y0 + r * CARD_H)
+        _cut_lines(canvas, paper, columns, rows, x0, y0)
+        _text(canvas, f"{title}: sheet {page + 1} of {pages}. Cut on the lines; print at "
+              "actual size (100%).", CARD_MARGIN, paper[1] - 6, 2.8, BLACK, align="left")
+    _enrolment_page(doc, paper, title, order, how)
+    doc.save()
+    return pages + 1
+
+
+def _enrolment_page(doc: PdfDocument, paper: tuple[float, float], title: str,
+                    order: Sequence[tuple[str, str]], how: Sequence[str]) -> None:
+    """The tag enrolment order: the order `cbrig cards enroll` asks for the cards."""
+    canvas = doc.page(Page(*paper))
+    w, h = paper
+    x, y = 15.0, 18.0
+    _text(canvas, f"{title}: tag enrolment order", x, y, 5.0, bold=True, align="left")
+    y += 8
+    for line in how:
+        for part in wrap(line, 3.2, w - 30):
+            _text(canvas, part, x, y, 3.2, align="left")
+            y += 4.4
+    y += 3
+    size = 3.0
+    columns = 1 if len(order) * 4.2 < h - y - 15 else 2
+    per_column = math.ceil(len(order) / columns)
+    step = min(4.2, (h - y - 15) / per_column)
+    width = (w - 30) / columns
+    for i, (ident, text) in enumerate(order):
+        column, row = divmod(i, per_column)
+        cx, cy = x + column * width, y + row * step
+        _text(canvas, f"{i + 1:>2}.", cx, cy, size, bold=True, align="left")
+        _text(canvas, ident, cx + 8, cy, size, bold=True, align="left")
+        room = width - 26
+        short = wrap(text, size, room)[0]
+        if short != text:
+            short = short.rstrip(".,;:") + "..."
+        _text(canvas, short, cx + 22, cy, size, align="left")
+
+
+def print_cards(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
+    """10-Four: every Mike card; Bump 'Em: the ticket cards."""
+    if game_name == "tenfour":
+        faces, order, how, title = _mike_cards(game)
+    else:
+        faces, order, how, title = _ticket_cards(game)
+    pages = _write_cards(path, title, paper, faces, order, how)
+    return f"{len(faces)} cards on {pages - 1} sheet(s) + the enrolment order ({paper.upper()})"
+
+
+def _mike_cards(game: Any) -> tuple[list[CardFace], list[tuple[str, str]], list[str], str]:
+    from rig.view_tenfour import BAND_NAMES
+
+    cards = game.deck.cards
+    total = len(cards)
+    faces: list[CardFace] = []
+    for order, card in enumerate(cards, 1):
+        for copy in range(card.copies):
+            faces.append(CardFace(card.id, order, _mike_face(card, order, total, copy,
+                                                             BAND_NAMES)))
+    order_list = [(card.id, f"{BAND_NAMES.get(card.band, card.band)}"
+                   f"{f' +{card.extra}' if card.extra else ''}"
+                   f"{' BREAK ONE NINE' if card.break_one_nine else ''}: {card.text}")
+                  for card in cards]
+    how = ["Stick an RFID tag on each card at its marked spot, then run `cbrig cards "
+           "enroll` and tap the cards in this order (the rig asks for each by id and text).",
+           "A card printed more than once (copies) shares one deck entry."]
+    return faces, order_list, how, "10-Four Mike cards"
+
+
+def _mike_face(card: Any, order: int, total: int, copy: int,
+               band_names: Mapping[str, str]) -> Callable[[PdfCanvas, float, float], None]:
+    def draw(canvas: PdfCanvas, x: float, y: float) -> None:
+        ink = HI_INK if card.band == "hi" else LO_INK
+        canvas.rect(x + 3, y + 3, CARD_W - 6, 15, ink, None, 0)
+        cx = x + CARD_W / 2
+        _text(canvas, "MIKE CARD", cx, y + 6.5, 2.6, WHITE, bold=True)
+        _text(canvas, band_names.get(card.band, card.band), cx, y + 13, 6.0, WHITE, bold=True)
+        cy = y + 23
+        if card.extra:
+            plural = "s" if card.extra > 1 else ""
+            _text(canvas, f"+{card.extra} extra space{plural}", cx, cy, 4.2, ink, bold=True)
+            cy += 6
+        if card.break_one_nine:
+            canvas.rect(x + 3, cy - 3, CARD_W - 6, 11, BREAK_FILL, BLACK, 0.4)
+            _text(canvas, "BREAK ONE NINE", cx, cy + 0.5, 4.2, BLACK, bold=True)
+            _text(canvas, "then move a Smokey or the Bear", cx, cy + 5, 2.5)
+            cy += 12
+        for line in wrap(card.text, 3.3, CARD_W - 10)[:5]:
+            _text(canvas, line, cx, cy, 3.3)
+            cy += 4.3
+        _rfid_spot(canvas, cx, y + CARD_H - 20, card.id, order, total)
+        note = f"{card.id}" + (f"  (copy {copy + 1} of {card.copies})" if card.copies > 1
+                               else "")
+        _text(canvas, note, x + 4, y + CARD_H - 4, 2.4, GREY, align="left")
+    return draw
+
+
+def _ticket_cards(game: Any) -> tuple[list[CardFace], list[tuple[str, str]], list[str], str]:
+    from engine.bumpem.tickets import TICKET_IDS, ticket_label
+
+    tickets = game.tickets
+    kinds = [(kind, text, count) for kind, text, count
+             in zip(TICKET_IDS, tickets.texts, tickets.counts, strict=True)]
+    faces: list[CardFace] = []
+    total = len(kinds)
+    for order, (kind, text, count) in enumerate(kinds, 1):
+        copies = count if tickets.is_deck else 1
+        for copy in range(copies):
+            faces.append(CardFace(kind, order, _ticket_face(kind, ticket_label(kind), text,
+                                                            order, total, copy, copies)))
+    how = ["Stick an RFID tag on each ticket at its marked spot, then run `cbrig cards "
+           "enroll` and tap one ticket of each kind in this order."]
+    if tickets.is_deck:
+        how.append("The ticket file is a deck (draw = \"deck\"): each kind is printed as "
+                   "many times as its count.")
+    else:
+        how.append("The ticket file draws independently (draw = \"independent\"): one "
+                   "ticket of each kind is printed; kinds with count 0 are not drawn.")
+    order_list = [(kind, f"{ticket_label(kind)}: {text}") for kind, text, _ in kinds]
+    return faces, order_list, how, "Bump 'Em tickets"
+
+
+def _ticket_face(kind: str, label: str, text: str, order: int, total: int, copy: int,
+                 copies: int) -> Callable[[PdfCanvas, float, float], None]:
+    def draw(canvas: PdfCanvas, x: float, y: float) -> None:
+        cx = x + CARD_W / 2
+        canvas.rect(x + 3, y + 3, CARD_W - 6, 24, FILL["yellow"], INK["yellow"], 0.6,
+                    radius=3)
+        _text(canvas, "TICKET", cx, y + 7, 2.6, INK["yellow"], bold=True)
+        big = 14.0 if len(label) <= 2 else 8.0
+        _text(canvas, label, cx, y + 17, big, BLACK, bold=True)
+        cy = y + 33
+        for line in wrap(text, 3.3, CARD_W - 10)[:6]:
+            _text(canvas, line, cx, cy, 3.3)
+            cy += 4.3
+        _rfid_spot(canvas, cx, y + CARD_H - 20, kind, order, total)
+        note = f"ticket {label}" + (f"  (copy {copy + 1} of {copies})" if copies > 1 else "")
+        _text(canvas, note, x + 4, y + CARD_H - 4, 2.4, GREY, align="left")
+    return draw
+
+
+# -- pieces --------------------------------------------------------------------------------
+
+
+TOKEN_GAP = 6.0
+SPARES = 2
+
+
+def _pieces(game_name: str, game: Any) -> list[tuple[str, str, str]]:
+    """(name as the rig says it, colour, icon) for every piece in the box."""
+    if game_name == "tenfour":
+        from engine.tenfour.board import COLOURS
+
+        trucks = [(f"{c.capitalize()} truck", c, "truck") for c in COLOURS]
+        return [*trucks, ("Smokey 1", "police", "smokey"), ("Smokey 2", "police", "smokey"),
+                ("Bear", "police", "bear")]
+    cars = game.board.cars_per_player
+    return [(f"{c.capitalize()} car", c, "car") for c in game.board.colours for _ in range(cars)]
+
+
+def _icon(canvas: PdfCanvas, icon: str, x: float, y: float, ink: RGB) -> None:
+    """A small white silhouette: truck, police car, helicopter (the Bear) or race car."""
+    if icon == "truck":
+        canvas.rect(x - 4.6, y - 2.4, 6.2, 3.8, ink, None, 0)
+        canvas.rect(x + 1.9, y - 1.2, 2.8, 2.6, ink, None, 0)
+        wheels: tuple[float, ...] = (x - 3.2, x - 0.6, x + 3.4)
+    elif icon == "smokey":
+        canvas.rect(x - 4.6, y - 0.6, 9.2, 2.2, ink, None, 0)
+        canvas.rect(x - 2.4, y - 2.2, 4.8, 1.8, ink, None, 0)
+        canvas.rect(x - 1.2, y - 3.2, 2.4, 0.9, (230, 40, 40), None, 0)
+        wheels = (x - 2.8, x + 2.8)
+    elif icon == "bear":
+        canvas.ellipse(x - 0.8, y, 3.0, 2.0, ink, None, 0)
+        canvas.line([(x + 1.5, y - 0.3), (x + 5.0, y - 0.8)], ink, 0.8)
+        canvas.line([(x - 5.0, y - 3.0), (x + 3.4, y - 3.0)], ink, 0.5)
+        canvas.line([(x - 0.8, y - 3.0), (x - 0.8, y - 2.0)], ink, 0.5)
+        return
+    else:
+        canvas.rect(x - 4.4, y - 1.0, 8.8, 2.4, ink, None, 0, radius=0.8)
+        canvas.rect(x - 1.8, y - 2.4, 3.6, 1.6, ink, None, 0, radius=0.5)
+        wheels = (x - 2.6, x + 2.6)
+    for wx in wheels:
+        canvas.ellipse(wx, y + 1.9, 0.9, 0.9, ink, None, 0)
+
+
+def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
+    """Round tokens in the board's colours, sized to the board's spaces, with spares."""
+    geometry = board_geometry(game_name, game.board)
+    size = geometry.piece_mm
+    pieces = _pieces(game_name, game)
+    sheet = _paper(paper)
+    w, h = sheet
+    doc = PdfDocument(path, f"{geometry.title} (pieces)")
+    canvas = doc.page(Page(*sheet))
+    _text(canvas, f"{'10-Four' if game_name == 'tenfour' else 'Bump Em'} pieces: tokens "
+          f"{size:.0f} mm across (spaces are {geometry.space_mm:.0f} mm)", 15, 16, 4.6,
+          bold=True, align="left")
+    notes = ["Glue the sheet onto thin card, cut out each disc on its outer circle, and stand "
+             "the tokens on the board's spaces. Each piece is printed with spares.",
+             "Print at actual size (100%): the bar below is 50 mm."]
+    y = 23.0
+    for note in notes:
+        for line in wrap(note, 3.2, w - 30):
+            _text(canvas, line, 15, y, 3.2, align="left")
+            y += 4.4
+    canvas.line([(15, y + 1), (65, y + 1)], BLACK, 0.4)
+    y += 8
+    step = size + TOKEN_GAP
+    columns = int((w - 30) // step)
+    place = 0
+    for name, colour, icon in pieces:
+        for _ in range(1 + SPARES):
+            r, c = divmod(place, columns)
+            cx, cy = 15 + c * step + size / 2, y + r * (step + 3) + size / 2
+            if cy + size / 2 + 4 > h - 10:
+                canvas = doc.page(Page(*sheet))
+                y, place = 15.0, 0
+                r, c = 0, 0
+                cx, cy = 15 + size / 2, y + size / 2
+            _token(canvas, name, colour, icon, cx, cy, size)
+            place += 1
+    doc.save()
+    return f"{len(pieces)} pieces (+{SPARES} spares each), tokens {size:.0f} mm, {paper.upper()}"
+
+
+def _token(canvas: PdfCanvas, name: str, colour: str, icon: str, x: float, y: float,
+           size: float) -> None:
+    fill = INK.get(colour, (40, 40, 40))
+    canvas.ellipse(x, y, size / 2, size / 2, fill, BLACK, 0.25)
+    canvas.ellipse(x, y, size / 2 - 0.8, size / 2 - 0.8, None, WHITE, 0.3)
+    _icon(canvas, icon, x, y - 1.2, WHITE)
+    word = name.split()[0] if colour != "police" else name.replace("Smokey ", "S")
+    _text(canvas, word.upper(), x, y + size * 0.3, min(2.0, size * 0.16), WHITE, bold=True)
+    _text(canvas, name, x, y + size / 2 + 2.2, 2.2, BLACK)
+
+
+# -- quick reference -----------------------------------------------------------------------
+
+
+def print_reference(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
+    """One page: the game as the rig rules it (RULINGS.md, with the options in use)."""
+    sheet = _paper(paper)
+    w, h = sheet
+    title, sections = reference_text(game_name, game)
+    doc = PdfDocument(path, title)
+    size = 3.3
+    while True:
+        lines = _reference_lines(sections, size, w - 30)
+        height = sum(step for _, _, step, _ in lines)
+        if height <= h - 45 or size < 2.2:
+            break
+        size -= 0.1
+    canvas = doc.page(Page(*sheet))
+    _text(canvas, title, 15, 17, 6.0, bold=True, align="left")
+    y = 27.0
+    for text, bold, step, indent in lines:
+        _text(canvas, text, 15 + indent, y, size * (1.15 if bold else 1.0), BLACK, bold,
+              align="left")
+        y += step
+    _text(canvas, "The rig keeps the true state and says what to do; the board is played "
+          "by hand (RULINGS.md, G1).", 15, h - 10, 2.6, GREY, align="left")
+    doc.save()
+    return f"quick reference, 1 page {paper.upper()} (text {size:.1f} mm)"
+
+
+def _reference_lines(sections: Sequence[tuple[str, Sequence[str]]], size: float,
+                     width: float) -> list[tuple[str, bool, float, float]]:
+    """(text, bold, line step, indent) for every printed line."""
+    out: list[tuple[str, bool, float, float]] = []
+    for heading, bullets in sections:
+        out.append((heading, True, size * 1.7, 0.0))
+        for bullet in bullets:
+            parts = wrap(bullet, size, width - 5)
+            for i, part in enumerate(parts):
+                out.append(((" - " if i == 0 else "   ") + part, False, size * 1.35,
+                            0.0 if i == 0 else 1.0))
+        out[-1] = (out[-1][0], out[-1][1], out[-1][2] + size * 0.8, out[-1][3])
+    return out
+
+
+SHEETS: Mapping[str, Callable[[str, Any, str, str, bool], str]] = {
+    "board": print_board,
+    "cards": print_cards,
+    "pieces": print_pieces,
+    "reference": print_reference,
+}
+
