@@ -27,7 +27,7 @@ class ContainerError(RuntimeError):
     """The container could not boot or a command inside failed; the message says why."""
 
 
-def wait_until(probe: Callable[[], T], timeout: float, what: str) -> T:
+def wait_until(probe: Callable[[], T | None], timeout: float, what: str) -> T:
     """Poll `probe` until it returns something truthy, at most `timeout` seconds.
 
     This is a bounded wait on observable state, not a sleep: it returns as soon as the
