@@ -6,14 +6,15 @@ once, as a :class:`ConfigError` (a ``DataError`` of :class:`~engine.errors.Probl
 
 Sections: ``[game]`` (with ``[game.data]`` file overrides and ``[game.options]`` rule
 options), ``[pins]`` (BCM numbers), ``[encoder]``, ``[reader]``, ``[display]``,
-``[state]`` and ``[daemon]``. ``dump_config`` writes a config back as TOML that loads to
-the same ``RigConfig``.
+``[state]``, ``[daemon]`` and ``[web]`` (the read-only live board, off by default).
+``dump_config`` writes a config back as TOML that loads to the same ``RigConfig``.
 """
 
 from __future__ import annotations
 
 import datetime
 import difflib
+import ipaddress
 import json
 import re
 from collections.abc import Mapping
@@ -173,6 +174,15 @@ class DaemonConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    enabled: bool = False
+    """Serve the read-only live board (off: no listener, rig.web never imported)."""
+    address: str = "127.0.0.1"
+    """An IP address of the Pi to listen on; "0.0.0.0" for every network it is on."""
+    port: int = 8411
+
+
+@dataclass(frozen=True)
 class RigConfig:
     game: GameConfig = field(default_factory=GameConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
@@ -181,13 +191,14 @@ class RigConfig:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     state: StateConfig = field(default_factory=StateConfig)
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
+    web: WebConfig = field(default_factory=WebConfig)
     source: str = DEFAULTS_SOURCE
     """The file this came from."""
 
 
 SECTIONS: dict[str, type] = {
     "game": GameConfig, "pins": PinsConfig, "encoder": EncoderConfig, "reader": ReaderConfig,
-    "display": DisplayConfig, "state": StateConfig, "daemon": DaemonConfig,
+    "display": DisplayConfig, "state": StateConfig, "daemon": DaemonConfig, "web": WebConfig,
 }
 
 
@@ -313,13 +324,14 @@ class _Builder:
         reader = self.reader(state)
         display = self.display()
         daemon = self.daemon()
+        web = self.web()
         self.cross_check(pins, reader, display)
         if self.check.problems:
             ordered = sorted(self.check.problems,
                              key=lambda p: (p.line is None, p.line or 0))  # stable: file order
             raise ConfigError(ordered)
         return RigConfig(game=game, pins=pins, encoder=encoder, reader=reader, display=display,
-                         state=state, daemon=daemon, source=self.check.source)
+                         state=state, daemon=daemon, web=web, source=self.check.source)
 
     def game(self) -> GameConfig:
         s = "game"
@@ -543,6 +555,20 @@ class _Builder:
             log_level=self.choice(t, s, "log_level", LOG_LEVELS, d.log_level),
         )
 
+    def web(self) -> WebConfig:
+        s = "web"
+        t = self.table(s)
+        d = WebConfig()
+        address = self.get(t, s, "address", str, d.address)
+        try:
+            ipaddress.ip_address(address)
+        except ValueError:
+            self.check.fail(f"{address!r} is not an IP address (e.g. 0.0.0.0 or 127.0.0.1)",
+                            s, "address")
+            address = d.address
+        return WebConfig(enabled=self.get(t, s, "enabled", bool, d.enabled), address=address,
+                         port=self.integer(t, s, "port", d.port, 1, 65535, ""))
+
     def cross_check(self, pins: PinsConfig, reader: ReaderConfig,
                     display: DisplayConfig) -> None:
         reserved: dict[int, str] = {}
@@ -660,6 +686,7 @@ __all__ = [
     "ReaderConfig",
     "RigConfig",
     "StateConfig",
+    "WebConfig",
     "config_to_dict",
     "default_config",
     "dump_config",

@@ -103,6 +103,8 @@ class Daemon:
     lock_fd: int | None = None
     not_resumed: str = ""
     """Why a game on disk was not resumed (said on the setup menu)."""
+    web: Any = None
+    """The live board server when [web] is on (rig.web is not imported otherwise)."""
 
     # ------------------------------------------------------------- start-up
     def start(self) -> None:
@@ -130,6 +132,11 @@ class Daemon:
         if self.autoplay is not None and self.app.controller is None:
             self.app.controller = self._start_game(self._defaults())
             self.app.menu = None
+        if self.config.web.enabled:
+            from rig.web.serve import LiveBoardService
+
+            self.web = LiveBoardService.start(self, self.config.web.address,
+                                              self.config.web.port)
         self.loop.refresh()
         self._handle_signals()
         status = self._status_text()
@@ -374,6 +381,8 @@ class Daemon:
         from rig.render import render
 
         self.notifier.stopping()
+        if self.web is not None:
+            self.web.stop()
         goodbye = render(goodbye_screen())
         if self.app is not None and self.app.controller is not None:
             self.app.controller.session.close()

@@ -241,6 +241,18 @@ fi
 say "systemd unit: $UNIT_DIR/$UNIT"
 run install -d -m 0755 "$DESTDIR$UNIT_DIR"
 run install -m 0644 "$SRC/systemd/$UNIT" "$DESTDIR$UNIT_DIR/$UNIT"
+# The live board needs the network the unit otherwise lacks: a drop-in, only while
+# [web] enabled = true (docs/WEB.md).
+DROPIN="$UNIT_DIR/$UNIT.d/web.conf"
+if "$PYTHON" -c 'import sys, tomllib; sys.exit(tomllib.load(open(sys.argv[1], "rb"))
+    .get("web", {}).get("enabled") is not True)' "$DESTDIR$CONFIG" 2>/dev/null; then
+    say "live board on: $DROPIN"
+    run install -d -m 0755 "$DESTDIR$UNIT_DIR/$UNIT.d"
+    run install -m 0644 "$SRC/systemd/web.conf" "$DESTDIR$DROPIN"
+elif [ -e "$DESTDIR$DROPIN" ]; then
+    say "live board off: removing $DROPIN"
+    run rm -f "$DESTDIR$DROPIN"
+fi
 host systemctl daemon-reload
 host systemctl enable "$UNIT"
 if [ "$DO_START" = 1 ]; then

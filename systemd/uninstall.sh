@@ -61,6 +61,10 @@ elif [ -n "$DESTDIR" ]; then
 else
     echo "$UNIT is not installed"
 fi
+if [ -e "$DESTDIR$UNIT_DIR/$UNIT.d/web.conf" ]; then  # the live board's, from install.sh
+    run rm -f "$DESTDIR$UNIT_DIR/$UNIT.d/web.conf"
+    run rmdir --ignore-fail-on-non-empty "$DESTDIR$UNIT_DIR/$UNIT.d"
+fi
 if [ -e "$DESTDIR$UNIT_DIR/$UNIT" ]; then
     run rm -f "$DESTDIR$UNIT_DIR/$UNIT"
     host systemctl daemon-reload

@@ -131,6 +131,36 @@ def attach(daemon: Any, hub: Hub) -> BoardPublisher:
     return publisher
 
 
+class LiveBoardService:
+    """The Pi's read-only live board (`[web] enabled = true`): no input route at all."""
+
+    def __init__(self, server: RigServer, thread: threading.Thread) -> None:
+        self.server = server
+        self.thread = thread
+
+    @classmethod
+    def start(cls, daemon: Any, address: str, port: int) -> LiveBoardService | None:
+        """Serve the board of `daemon` (started); None, logged, if the port is not free:
+        the game goes on without its board rather than not at all."""
+        import logging
+
+        hub = Hub()
+        try:
+            server = RigServer((address, port), hub, post=None)
+        except OSError as exc:
+            logging.getLogger(__name__).error("no live board on %s:%d: %s", address, port, exc)
+            return None
+        attach(daemon, hub)
+        thread = threading.Thread(target=server.serve_forever, name="live-board", daemon=True)
+        thread.start()
+        logging.getLogger(__name__).info("live board at %s", server.url)
+        return cls(server, thread)
+
+    def stop(self) -> None:
+        self.server.stop()
+        self.thread.join(timeout=5)
+
+
 class WebDesk:
     """`cbrig emulate --web`: the desk rig served to a browser."""
 
