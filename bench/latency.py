@@ -14,15 +14,22 @@ every seat human without hints; input_to_frame_hints_* repeat 10-Four 4p and Bum
 4p with hints on (the shipped config), where the strong level's suggestion is computed
 inside the step of every input that reaches a decision node.
 
-For each event: t0 just before ``loop.step(event)``; t1 when ``display.show`` returns
-for the frame that event caused. Events that change nothing on screen (a card taken
-off the reader) hand no frame over and are counted apart. The parts are timed by
-wrapping the instance's methods: ``Controller.handle`` (engine + journal),
-``Journal.append`` (JSON + write + fsync), ``Controller.screen``, ``render`` and
-``display.show``; input_to_frame_cpu_ms is the thread's CPU time over the same span
-(time.thread_time: no fsync wait, no time lost to other processes). ``os.fsync`` itself
-is timed through a stand-in for the ``os`` module that ``rig.journal`` sees (restored
-afterwards).
+The rig draws as the daemon does: the frame is rendered while the input's fsync runs on
+the journal's helper thread and handed to the display only once the fsync has returned
+(:mod:`rig.loop`). For each event: t0 just before ``loop.step(event)``; t1 when
+``display.show`` returns for the frame that event caused. Events that change nothing on
+screen (a card taken off the reader) hand no frame over and are counted apart. The
+parts are timed by wrapping the instance's methods: ``Controller.handle`` (engine +
+journal write), ``Controller.screen``, ``render`` and ``display.show``;
+input_to_frame_cpu_ms is the thread's CPU time over the same span (time.thread_time: no
+fsync wait, no time lost to other processes; the fsync's own kernel time is on the
+helper thread). ``os.fsync`` itself is timed through a stand-in for
+the ``os`` module that ``rig.journal`` sees (restored afterwards); ``journal`` is
+``Journal.begin_append`` (JSON, write, hand-over) plus ``finish_append`` (the wait for
+the fsync, after the render). input_to_frame_without_fsync_ms subtracts the fsync's time
+from the wall time: a lower bound now that rendering overlaps it.
+input_to_frame_sequential_ms is the comparison, paired game by game with the first
+configuration: the same games drawn the old way (fsync, then render, then show).
 """
 
 from __future__ import annotations
@@ -98,8 +105,10 @@ class _TimedOs:
 
 
 def play_game(game_name: str, variant: str | None, players: int, seed: int,
-              directory: Path, samples: dict[str, list[Any]], hints: bool = False) -> None:
-    """Play one whole game through the rig, appending per-event timings to `samples`."""
+              directory: Path, samples: dict[str, list[Any]], hints: bool = False,
+              overlap: bool = True) -> None:
+    """Play one whole game through the rig, appending per-event timings to `samples`;
+    ``overlap=False`` draws the old way (render only after the fsync)."""
     from hardware.display import OledDisplay, i2c_device_factory
     from hardware.display.fakebus import FakeSmbus2, bits_of, fake_bus
     from rig.emulated import EmulatedRig
@@ -108,8 +117,8 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     from rig.session import Session
 
     game = build_game(game_name, players=players, variant=variant)
-    session = Session.start(game, directory / f"{game_name}-{players}-{seed}-{hints}.jsonl",
-                            {"created": "bench"})
+    name = f"{game_name}-{players}-{seed}-{hints}-{overlap}.jsonl"
+    session = Session.start(game, directory / name, {"created": "bench"})
     bus = fake_bus("ssd1306", decode=False)
     display = OledDisplay(i2c_device_factory("ssd1306", smbus=FakeSmbus2(bus)))
     display.open()
@@ -118,8 +127,8 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     show = timer.wrap("display", display.show)
     render_timed = timer.wrap("render", render)
 
-    def draw(screen: Any) -> None:
-        show(render_timed(screen))
+    def shown(frame: Any) -> None:
+        show(frame)
         handed.append((time.perf_counter(), time.thread_time()))
         timer.spent["bus_bits"] += bits_of(bus.take())
 
@@ -128,7 +137,14 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
         from rig.computer import seat_for
 
         seats = [seat_for(game_name, "human", seed=i, hint=True) for i in range(players)]
-    rig = EmulatedRig(session=session, seed=seed, draw=draw, seats=seats)
+    # As the daemon draws: the frame is rendered while the input's fsync runs on the
+    # journal's helper thread and shown once the fsync has returned.
+    if overlap:
+        rig = EmulatedRig(session=session, seed=seed, render=render_timed, show=shown,
+                          seats=seats)
+    else:
+        rig = EmulatedRig(session=session, seed=seed, seats=seats,
+                          draw=lambda screen: shown(render_timed(screen)))
     # The bench's own heap (thousands of kept samples) must not make the garbage
     # collector's full passes longer than the daemon's would be: freeze what exists.
     gc.collect()
@@ -137,8 +153,12 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
 
     real_os = vars(journal_module)["os"]
     setattr(journal_module, "os", _TimedOs(timer))  # noqa: B010 (not re-exported)
+    into: dict[str, list[Any]] = samples if overlap else defaultdict(list)
     try:
-        _drive(rig, session, display, timer, handed, seed, samples)
+        _drive(rig, session, display, timer, handed, seed, into)
+        if not overlap:
+            for name, rows in into.items():
+                samples["sequential_" + name].extend(rows)
     finally:
         setattr(journal_module, "os", real_os)  # noqa: B010
         session.close()
@@ -151,7 +171,9 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
     from rig.autopilot import gestures_for
 
     assert session.journal is not None
-    session.journal.append = timer.wrap("journal", session.journal.append)
+    journal = session.journal
+    setattr(journal, "begin_append", timer.wrap("journal", journal.begin_append))  # noqa: B010
+    setattr(journal, "finish_append", timer.wrap("journal", journal.finish_append))  # noqa: B010
     controller = rig.controller
     controller.handle = timer.wrap("handle", controller.handle)
     controller.screen = timer.wrap("screen", controller.screen)
@@ -213,6 +235,9 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
             mine: dict[str, list[Any]] = defaultdict(list)
             for seed in range(quick_games if quick else full_games):
                 play_game(game_name, variant, players, seed, base, mine, hints=hints)
+                if not per_config:  # the first configuration, paired: the old way
+                    play_game(game_name, variant, players, seed, base, mine, hints=hints,
+                              overlap=False)
             key = f"{game_name}/{variant or 'standard'}/{players}p" + ("+hints" if hints else "")
             per_config[key] = {
                 "input_to_frame_ms": summary_ms([t for _, t, _ in mine["input"]]),
@@ -220,7 +245,10 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
                 "games": quick_games if quick else full_games,
             }
             for name, rows in mine.items():
-                samples[("hints_" if hints else "") + name].extend(rows)
+                if name.startswith("sequential_"):
+                    samples[name].extend(rows)
+                else:
+                    samples[("hints_" if hints else "") + name].extend(rows)
         fs_type = _filesystem(base)
     finally:
         for path in base.iterdir():
@@ -240,6 +268,8 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
     without_fsync = [t - p.get("fsync", 0.0) for _, t, p in inputs]
     return {
         "input_to_frame_ms": overall,
+        "input_to_frame_sequential_ms": summary_ms([t for _, t, _ in
+                                                    samples["sequential_input"]]),
         "input_to_frame_by_event_ms": {k: summary_ms(v) for k, v in sorted(by_kind.items())},
         "input_to_frame_by_game_ms": per_config,
         "input_to_frame_parts_ms": _parts_summary(inputs),

@@ -82,5 +82,9 @@ class App:
                           cursor=screen.cursor, footer=screen.footer)
         return screen
 
+    def await_durable(self) -> bool:
+        """See :meth:`rig.controller.Controller.await_durable`."""
+        return self.controller.await_durable() if self.controller is not None else True
+
     def next_deadline(self) -> float | None:
         return self.controller.next_deadline() if self.controller is not None else None

@@ -86,7 +86,11 @@ class Controller:
         chance_rng: Any = None,
         on_alert: Callable[[Notice], None] | None = None,
         on_game_over: Callable[[Session], None] | None = None,
+        defer_sync: bool = False,
     ) -> None:
+        """``defer_sync``: an accepted input's fsync runs on a helper thread while the
+        loop renders the next frame; the loop must call :meth:`await_durable` before it
+        shows that frame (:class:`rig.loop.RigLoop` does)."""
         self.session = session
         self.clock = clock
         self.options = options or ControllerOptions()
@@ -109,6 +113,11 @@ class Controller:
         self.display_ok = True
         self.rejected_frames = 0
         self.forced_spin: int | None = None
+        self.defer_sync = defer_sync
+        self._undo: dict[str, Any] | None = None
+        """This controller as it was before the input being saved (defer_sync)."""
+        self._when_saved: list[Callable[[], None]] = []
+        """What the input being saved sets off once it is on disk (buzzer, game over)."""
         if session.resumed is not None:
             note = f"Resumed game at step {session.resumed.steps}"
             if session.resumed.dropped_bytes:
@@ -119,6 +128,7 @@ class Controller:
     # ----------------------------------------------------------------- input
     def handle(self, event: object) -> None:
         """Apply one hardware or timer event. Never raises for bad table input."""
+        self.await_durable()
         now = self.clock()
         if self.refusal and now >= self.refusal[1]:
             self.refusal = None
@@ -224,18 +234,53 @@ class Controller:
             self._refuse(f"Not now: {self._waiting_for()}")
 
     def _apply(self, action: Action) -> bool:
+        before = self._snapshot() if self.defer_sync else None
         try:
-            events = self.session.apply(action)
+            events = self.session.apply(action, defer_sync=self.defer_sync)
         except IllegalAction as exc:
             self._refuse(self._refusal_text(exc))
             return False
         except (JournalError, OSError) as exc:
             self._refuse(f"NOT SAVED, input refused: {exc}")
             return False
+        if self.session.saving:
+            self._undo = before
         self._announce(events)
         self._preselect()
         if self.session.state.is_terminal() and self.on_game_over is not None:
-            self.on_game_over(self.session)
+            on_game_over = self.on_game_over
+            self._once_saved(lambda: on_game_over(self.session))
+        return True
+
+    def _snapshot(self) -> dict[str, Any]:
+        """The controller's fields as they are (shallow: handling an input replaces
+        them, it does not change the objects they hold)."""
+        return {k: v for k, v in vars(self).items() if k not in ("_undo", "_when_saved")}
+
+    def _once_saved(self, effect: Callable[[], None]) -> None:
+        """Run ``effect`` now, or once the input being saved is on disk."""
+        if self._undo is None:
+            effect()
+        else:
+            self._when_saved.append(effect)
+
+    def await_durable(self) -> bool:
+        """Block until the input being saved (defer_sync) is on disk, then let what it
+        sets off happen. True if the screen may show it; False if saving failed: the
+        game and this controller are put back as they were before that input, and it is
+        refused on screen, exactly as when an append fails at once."""
+        if self._undo is None:
+            return True
+        before, self._undo = self._undo, None
+        effects, self._when_saved = self._when_saved, []
+        try:
+            self.session.wait_durable()
+        except (JournalError, OSError) as exc:
+            vars(self).update(before)
+            self._refuse(f"NOT SAVED, input refused: {exc}")
+            return False
+        for effect in effects:
+            effect()
         return True
 
     def _refusal_text(self, exc: IllegalAction) -> str:
@@ -256,7 +301,8 @@ class Controller:
                 headline=alerts[0].headline or "ALERT",
             )
             if self.on_alert is not None:
-                self.on_alert(self.alert)
+                on_alert, alert = self.on_alert, self.alert
+                self._once_saved(lambda: on_alert(alert))
 
     def _preselect(self) -> None:
         """At a decision for a computer seat (or with hints), ask for its choice soon.

@@ -124,7 +124,8 @@ class Daemon:
                        enrol=self._enrol if self.config.reader.type != "none" else None)
         if self.not_resumed:
             self.app.error = self.not_resumed
-        self.loop = RigLoop(self.app, draw=lambda s: self._show(render(s)),
+        # The frame is rendered while the input's fsync runs and shown once it is done.
+        self.loop = RigLoop(self.app, render=render, show=self._show,
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
         self.hardware = self._build_hardware(self.loop.post)
@@ -272,7 +273,7 @@ class Daemon:
         options = ControllerOptions(virtual_deck=self.config.reader.type == "none",
                                     cards=self.cards)
         return Controller(session, clock=time.monotonic, options=options, seats=seats,
-                          chance_rng=rng, on_alert=self._alert)
+                          chance_rng=rng, on_alert=self._alert, defer_sync=True)
 
     def _finish_game(self, controller: Controller) -> None:
         """GAME OVER -> setup menu. Filing the journal must not crash the loop: if the

@@ -52,6 +52,10 @@ class EmulatedRig:
     pause: Callable[[float], Any] | None = None
     """Called with the seconds before the clock moves on: a paced demo waits them out in
     real time; by default time just jumps (scripts and tests never wait)."""
+    render: Callable[[Screen], Any] | None = None
+    show: Callable[[Any], Any] | None = None
+    """Given both (instead of ``draw``): the daemon's drawing, a frame rendered while the
+    input's fsync runs and shown once it is on disk (see :mod:`rig.loop`)."""
 
     def __post_init__(self) -> None:
         from rig.views import view_for
@@ -62,11 +66,21 @@ class EmulatedRig:
             cards={emulated_tag(card): card for card in card_ids},
         )
         rng = random.Random(self.seed) if self.seed is not None else None
+        overlap = self.render is not None and self.show is not None
         self.controller = Controller(self.session, clock=self.clock, options=options,
-                                     seats=self.seats, chance_rng=rng)
-        self.loop = RigLoop(self.controller, draw=self._draw, clock=self.clock)
+                                     seats=self.seats, chance_rng=rng, defer_sync=overlap)
+        if overlap:
+            self.loop = RigLoop(self.controller, clock=self.clock, render=self._render,
+                                show=self.show)
+        else:
+            self.loop = RigLoop(self.controller, draw=self._draw, clock=self.clock)
         self.loop.refresh()
         self._resting: str | None = None
+
+    def _render(self, screen: Screen) -> Any:
+        assert self.render is not None
+        self.screens.append(screen)
+        return self.render(screen)
 
     def _draw(self, screen: Screen) -> None:
         self.screens.append(screen)

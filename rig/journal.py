@@ -18,7 +18,10 @@ Durability rules:
 * ``Journal.append`` writes the whole line with a single ``os.write``, then ``os.fsync``,
   before it returns; the caller acknowledges the input only after that. A failed write or
   fsync is rolled back (truncated to the last good line) and raised as
-  ``JournalWriteError``.
+  ``JournalWriteError``. ``begin_append`` / ``finish_append`` split the same work so the
+  fsync runs on a helper thread while the caller prepares what it will show: the input
+  counts (``entries``, ``size``) and may be acknowledged only once ``finish_append`` has
+  returned; nothing else touches the file until then.
 * ``Journal.open`` counts a line only if it ends in a newline, parses as a JSON object and
   has the expected sequence number. A torn or corrupt LAST line is what a power cut
   leaves: it is cut off (truncate + fsync) and reported in ``Recovery``. Damage before the
@@ -35,7 +38,9 @@ import contextlib
 import errno
 import json
 import os
+import queue
 import re
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -233,6 +238,64 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     return parse_journal(data, str(path))
 
 
+class _Fsync:
+    """One ``os.fsync``; ``wait`` returns the OSError it raised, if any."""
+
+    __slots__ = ("_done", "error", "fd")
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.error: OSError | None = None
+        self._done = threading.Event()
+
+    def run(self) -> None:
+        try:
+            os.fsync(self.fd)
+        except OSError as exc:
+            self.error = exc
+        finally:
+            self._done.set()
+
+    def wait(self) -> OSError | None:
+        self._done.wait()
+        return self.error
+
+
+class _SyncThread:
+    """The helper thread that runs fsyncs handed to it, one at a time. Started on first
+    use; blocked on its queue, it costs nothing while the rig is idle."""
+
+    def __init__(self) -> None:
+        self._jobs: queue.SimpleQueue[_Fsync] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, job: _Fsync) -> None:
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._serve, name="journal-fsync",
+                                                daemon=True)
+                self._thread.start()
+        self._jobs.put(job)
+
+    def _serve(self) -> None:
+        while True:
+            self._jobs.get().run()
+
+
+_SYNC_THREAD = _SyncThread()
+
+
+@dataclass(frozen=True)
+class PendingAppend:
+    """A line written by ``begin_append`` whose fsync may still be running."""
+
+    seq: int
+    length: int
+    stored: dict[str, Any]
+    fsync: _Fsync
+
+
 class Journal:
     """An open journal, ready to append. Create with ``create`` or ``open``."""
 
@@ -244,6 +307,7 @@ class Journal:
         self._entries = entries
         self._size = size
         self._broken: str | None = None
+        self._pending: PendingAppend | None = None
 
     # -- construction --------------------------------------------------------------
     @classmethod
@@ -346,6 +410,21 @@ class Journal:
         The line is on disk (fsync done) when this returns. On failure raises
         ``JournalWriteError`` with nothing of the failed line left in the file.
         """
+        return self.finish_append(self.begin_append(action, background=False))
+
+    @property
+    def pending(self) -> PendingAppend | None:
+        """The line ``begin_append`` wrote that ``finish_append`` has not settled."""
+        return self._pending
+
+    def begin_append(self, action: Mapping[str, Any], *, background: bool = True
+                     ) -> PendingAppend:
+        """Write one input's line (a single ``os.write``) and start its fsync, on the
+        helper thread when ``background``. Settle it with ``finish_append`` before
+        acknowledging the input; an earlier unsettled line is settled first (its error
+        raised). A failed write is rolled back and raised here."""
+        if self._pending is not None:
+            self.finish_append(self._pending)
         if self._fd is None:
             raise JournalError(f"journal {self.path} is closed")
         if self._broken is not None:
@@ -365,14 +444,33 @@ class Journal:
             written = os.write(fd, line)
             if written != len(line):
                 raise OSError(errno.ENOSPC, f"short write ({written} of {len(line)} bytes)")
-            os.fsync(fd)
         except OSError as exc:
             message = _describe_os_error("write to", self.path, exc)
             self._roll_back(message)
             raise JournalWriteError(message, exc.errno) from exc
-        self._size += len(line)
-        self._entries.append(stored)
-        return seq
+        job = _Fsync(fd)
+        self._pending = PendingAppend(seq, len(line), stored, job)
+        if background:
+            _SYNC_THREAD.submit(job)
+        else:
+            job.run()
+        return self._pending
+
+    def finish_append(self, pending: PendingAppend) -> int:
+        """Wait until ``pending``'s fsync is done; then the input counts and its sequence
+        number is returned. If the fsync failed the line is rolled back and
+        ``JournalWriteError`` raised, as ``append`` does."""
+        if pending is not self._pending:
+            raise JournalError(f"journal {self.path}: that append is already settled")
+        error = pending.fsync.wait()
+        self._pending = None
+        if error is not None:
+            message = _describe_os_error("write to", self.path, error)
+            self._roll_back(message)
+            raise JournalWriteError(message, error.errno) from error
+        self._size += pending.length
+        self._entries.append(pending.stored)
+        return pending.seq
 
     def _roll_back(self, message: str) -> None:
         """Cut the file back to the last good line after a failed append."""
@@ -384,6 +482,11 @@ class Journal:
             self._broken = f"{message}; rolling back also failed: {exc.strerror or exc}"
 
     def close(self) -> None:
+        """Close the file, after settling a pending append (a failed one is rolled back
+        and not raised: there is nobody left to tell)."""
+        if self._pending is not None:
+            with contextlib.suppress(JournalError):
+                self.finish_append(self._pending)
         if self._fd is not None:
             fd, self._fd = self._fd, None
             os.close(fd)

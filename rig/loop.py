@@ -3,6 +3,12 @@
 Hardware callbacks run on their own threads and only `post`. This loop is the only
 consumer: it blocks on the queue until an event arrives or the controller's next
 deadline falls due (no polling), and renders only when the screen value changed.
+
+Given ``render`` and ``show`` (instead of one ``draw``), the loop renders the new frame
+while the accepted input's fsync is still running (a controller built with
+``defer_sync``) and shows it only after :meth:`await_durable` returns: the table sees
+the input no earlier than before, only sooner after the disk is done. If saving failed,
+the controller has taken the input back and the loop draws what it shows instead.
 """
 
 from __future__ import annotations
@@ -42,13 +48,19 @@ class RigLoop:
     def __init__(
         self,
         controller: Driven,
-        draw: Callable[[Screen], Any],
+        draw: Callable[[Screen], Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         heartbeat: Callable[[], None] | None = None,
         heartbeat_interval: float | None = None,
+        render: Callable[[Screen], Any] | None = None,
+        show: Callable[[Any], Any] | None = None,
     ) -> None:
+        if (draw is None) == (render is None or show is None):
+            raise ValueError("give draw, or render and show")
         self.controller = controller
         self.draw = draw
+        self.render = render
+        self.show = show
         self.clock = clock
         self.heartbeat = heartbeat
         self.heartbeat_interval = heartbeat_interval
@@ -62,15 +74,34 @@ class RigLoop:
         self.events.put(event)
 
     def refresh(self) -> Screen:
-        """Draw the controller's screen if it differs from the last one drawn."""
+        """Draw the controller's screen if it differs from the last one drawn, never
+        before the input it shows is on disk."""
         screen = self.controller.screen()
+        frame = self._prepare(screen)
+        if not self._durable():  # not saved: the input was taken back, show that
+            screen = self.controller.screen()
+            frame = self._prepare(screen)
         if screen != self._last_screen:
-            self.draw(screen)
+            if self.show is not None:
+                self.show(frame)
+            else:
+                assert self.draw is not None
+                self.draw(screen)
             self._last_screen = screen
             self.stats.renders += 1
         else:
             self.stats.screens_unchanged += 1
         return screen
+
+    def _prepare(self, screen: Screen) -> Any:
+        """The frame for a changed screen, when the loop renders (None otherwise)."""
+        if self.render is None or screen == self._last_screen:
+            return None
+        return self.render(screen)
+
+    def _durable(self) -> bool:
+        await_durable = getattr(self.controller, "await_durable", None)
+        return True if await_durable is None else bool(await_durable())
 
     def step(self, event: object) -> None:
         """Handle one event and redraw; the unit of work tests and scripts drive."""

@@ -7,12 +7,13 @@ could lose, and a refused or unsaved input changes nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import contextlib
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from engine.api import Action, Event, Game, State
-from rig.journal import Journal
+from rig.journal import Journal, JournalError
 from rig.replay import replay
 
 
@@ -33,6 +34,9 @@ class Session:
     steps: int = 0
     resumed: Resumed | None = None
     last_action: Action | None = None
+    _before: tuple[State, int, Action | None] | None = field(default=None, init=False,
+                                                            repr=False)
+    """What to put back if the input whose fsync is running fails to save."""
 
     @classmethod
     def start(cls, game: Game, journal_path: Path | None, header_extra: dict[str, Any]
@@ -57,17 +61,51 @@ class Session:
                    resumed=Resumed(steps=steps, dropped_bytes=recovery.dropped_bytes,
                                    reason=recovery.reason or ""))
 
-    def apply(self, action: Action, player: int | None = None) -> list[Event]:
-        """Validate, persist, then commit. Raises IllegalAction or the journal's error."""
+    def apply(self, action: Action, player: int | None = None, *,
+              defer_sync: bool = False) -> list[Event]:
+        """Validate, persist, then commit. Raises IllegalAction or the journal's error.
+
+        With ``defer_sync`` the line is written and its fsync runs on a helper thread;
+        the state moves on at once so the caller can prepare the next frame from it, and
+        must call :meth:`wait_durable` before showing or acknowledging anything: if the
+        fsync failed, that puts the state back and raises.
+        """
+        self.wait_durable()
         trial = self.state.clone()
         events = trial.apply(action, player)
         if self.journal is not None:
-            self.journal.append(action.to_json())
+            if defer_sync:
+                self.journal.begin_append(action.to_json())
+                self._before = (self.state, self.steps, self.last_action)
+            else:
+                self.journal.append(action.to_json())
         self.state = trial
         self.steps += 1
         self.last_action = action
         return events
 
+    @property
+    def saving(self) -> bool:
+        """An input applied with ``defer_sync`` is not yet known to be on disk."""
+        return self._before is not None
+
+    def wait_durable(self) -> None:
+        """Block until the last input's fsync is done; if it failed, the game is put
+        back as it was before that input and the journal's error raised."""
+        if self._before is None or self.journal is None:
+            return
+        before, self._before = self._before, None
+        pending = self.journal.pending
+        if pending is None:
+            return
+        try:
+            self.journal.finish_append(pending)
+        except Exception:
+            self.state, self.steps, self.last_action = before
+            raise
+
     def close(self) -> None:
         if self.journal is not None:
+            with contextlib.suppress(JournalError):
+                self.wait_durable()
             self.journal.close()
