@@ -108,11 +108,12 @@ class Daemon:
 
     # ------------------------------------------------------------- start-up
     def start(self) -> None:
+        from rig.journal import make_private_dir
         from rig.render import render
 
         state = self.config.state
         try:
-            state.directory.mkdir(parents=True, exist_ok=True)
+            make_private_dir(state.directory)
         except OSError as exc:
             raise StateUnwritable(f"cannot make the state directory {state.directory}: "
                                   f"{exc.strerror or exc}") from exc

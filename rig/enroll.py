@@ -236,7 +236,7 @@ def card_map_text(tags: dict[str, str]) -> str:
 
 
 def save_card_map(path: Path, tags: dict[str, str]) -> None:
-    from rig.journal import atomic_write
+    from rig.journal import atomic_write, make_private_dir
 
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private_dir(path.parent)
     atomic_write(path, card_map_text(tags).encode("utf-8"))

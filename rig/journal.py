@@ -30,6 +30,11 @@ Durability rules:
 
 The state directory holds ``current.jsonl`` for the game in progress and ``games/`` for
 finished games, moved there by ``archive``.
+
+Privacy: a journal records who played and how; journals, archives and files written by
+``atomic_write`` are created 0600 and directories made here 0700, whatever the umask
+(the mode is given to ``os.open``/``mkdir``, which a umask can only narrow). A journal
+an older rig left readable by others is narrowed to 0600 when it is opened.
 """
 
 from __future__ import annotations
@@ -54,6 +59,10 @@ GAMES_DIR = "games"
 """Finished games, inside the state directory."""
 
 _RESERVED = ("format", "version", "seq")
+FILE_MODE = 0o600
+"""Journals, archives and small state files: the owner only."""
+DIR_MODE = 0o700
+"""Directories the rig makes for them."""
 
 
 class JournalError(Exception):
@@ -122,6 +131,21 @@ def _describe_os_error(action: str, path: Path, exc: OSError) -> str:
     }
     why = hints.get(exc.errno or -1) or exc.strerror or str(exc)
     return f"cannot {action} journal {path}: {why}"
+
+
+def _make_private(fd: int) -> None:
+    """Narrow an open file to ``FILE_MODE`` if others may read it (never widen it)."""
+    mode = os.fstat(fd).st_mode & 0o777
+    if mode & ~FILE_MODE:
+        os.fchmod(fd, mode & FILE_MODE)
+
+
+def make_private_dir(directory: str | os.PathLike[str]) -> None:
+    """Make `directory` (and missing parents) with ``DIR_MODE`` for the one it names.
+
+    An existing directory is left as it is: it may be shared (a home directory, /tmp),
+    and the files the rig puts in it are private on their own."""
+    Path(directory).mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
 
 
 def fsync_directory(directory: str | os.PathLike[str]) -> None:
@@ -327,7 +351,7 @@ class Journal:
         line = _encode(full)  # ValueError/TypeError for non-JSON values, before any I/O
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
-                         | getattr(os, "O_CLOEXEC", 0), 0o644)
+                         | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
         except FileExistsError as exc:
             raise JournalError(
                 f"journal {path} already exists; refusing to overwrite it"
@@ -363,6 +387,7 @@ class Journal:
         except OSError as exc:
             raise JournalWriteError(_describe_os_error("open", path, exc), exc.errno) from exc
         try:
+            _make_private(fd)
             with os.fdopen(os.dup(fd), "rb") as f:
                 data = f.read()
             contents = parse_journal(data, str(path))
@@ -531,7 +556,7 @@ def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
         name = archive_name(read_journal(src).header)
     if not dest_dir.is_dir():
         try:
-            dest_dir.mkdir(parents=True, exist_ok=True)
+            make_private_dir(dest_dir)
             fsync_directory(dest_dir.parent)
         except OSError as exc:
             raise JournalWriteError(
@@ -564,8 +589,9 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0),
-                 0o644)
+                 FILE_MODE)
     try:
+        _make_private(fd)  # a stale temp file of an earlier crash keeps its old mode
         view = memoryview(data)
         while view:
             written = os.write(fd, view)

@@ -282,3 +282,26 @@ def test_a_healthy_journal_that_cannot_be_written_refuses_to_start(open_tmp_path
     assert "Traceback" not in result.stderr
     assert current.read_bytes() == before, "the game is left in place"
     assert not config.state.games.exists(), "not filed as damaged"
+
+
+def test_the_state_the_daemon_creates_is_private_whatever_the_umask(tmp_path):
+    from rig.enroll import save_card_map
+
+    old = os.umask(0)
+    try:
+        config = _config(tmp_path)
+        daemon = Daemon(config=config, notifier=Quiet())
+        try:
+            daemon.start()
+            assert daemon.app is not None
+            controller = daemon._start_game(SetupChoice(
+                game="tenfour", players=3, levels=("human",) * 3))
+            controller.session.close()
+        finally:
+            daemon.stop()
+        save_card_map(config.reader.cards, {"0003887558": "M01"})
+    finally:
+        os.umask(old)
+    assert config.state.directory.stat().st_mode & 0o777 == 0o700
+    assert config.state.current.stat().st_mode & 0o777 == 0o600
+    assert config.reader.cards.stat().st_mode & 0o777 == 0o600

@@ -594,3 +594,42 @@ def test_atomic_write_failure_keeps_old_content(
         atomic_write(target, b"new")
     assert target.read_bytes() == b"old"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards.toml"]
+
+
+# -- private files ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def permissive_umask() -> Any:
+    """umask 000: what a shell or a unit without UMask= may hand the rig."""
+    old = os.umask(0)
+    yield
+    os.umask(old)
+
+
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_journals_archives_and_small_files_are_private_whatever_the_umask(
+        tmp_path: Path, permissive_umask: None) -> None:
+    path = tmp_path / "current.jsonl"
+    with Journal.create(path, HEADER) as journal:
+        journal.append(ACTIONS[0])
+    assert _mode(path) == 0o600
+    games = tmp_path / "state" / "games"
+    filed = archive(path, games)
+    assert _mode(filed) == 0o600 and _mode(games) == 0o700
+    cards = tmp_path / "cards.toml"
+    atomic_write(cards, b"[tags]\n")
+    assert _mode(cards) == 0o600
+
+
+def test_an_existing_readable_journal_is_made_private_when_opened(
+        tmp_path: Path, permissive_umask: None) -> None:
+    path = tmp_path / "current.jsonl"
+    make_journal(path)
+    path.chmod(0o644)  # written by an older rig
+    journal, _ = Journal.open(path)
+    journal.close()
+    assert _mode(path) == 0o600
