@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
+from engine.errors import DataError, Problem
+from rig.commands._config import EXIT_CONFIG, plural, report_problems
 from rig.config import (
     DEFAULT_PATH,
     ConfigError,
@@ -54,18 +57,87 @@ def summary(config: RigConfig) -> str:
     ])
 
 
+def pointed_files(config: RigConfig) -> tuple[list[Problem], list[str]]:
+    """Load what the config points at, as the rig will at START: the game with its
+    board, bands, deck or tickets (shipped or from ``[game.data]``), the state
+    directory and the card map. Returns the problems, and notes about what is fine."""
+    from rig.games import GameSetupError, build_game
+
+    problems: list[Problem] = []
+    notes: list[str] = []
+    game = config.game
+    source = config.source
+    try:
+        built = build_game(game.name, players=game.players, variant=game.variant or None,
+                           data=dict(game.data), options=dict(game.options),
+                           seats=game.seats or None)
+    except DataError as exc:
+        problems.extend(exc.problems)
+        built = None
+    except (GameSetupError, ValueError) as exc:
+        problems.append(Problem(source, None, "game", str(exc)))
+        built = None
+    if built is not None:
+        files = ", ".join(f"{role} {path}" for role, path in sorted(game.data.items()))
+        notes.append(f"data:    {files or 'the shipped files'}: they load")
+    problems.extend(_state_problems(config))
+    problems.extend(_card_map_problems(config, built, notes))
+    return problems, notes
+
+
+def _state_problems(config: RigConfig) -> list[Problem]:
+    directory = config.state.directory
+    if directory.exists() and not directory.is_dir():
+        return [Problem(config.source, None, "state.directory",
+                        f"{directory} is not a directory")]
+    for parent in directory.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return [Problem(config.source, None, "state.directory",
+                                f"{parent} is not a directory")]
+            break
+    return []
+
+
+def _card_map_problems(config: RigConfig, game: object, notes: list[str]) -> list[Problem]:
+    import tomllib
+
+    path: Path = config.reader.cards
+    if config.reader.type == "none" or not path.exists():
+        return []
+    try:
+        tags = tomllib.loads(path.read_text(encoding="utf-8")).get("tags", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return [Problem(str(path), None, "tags", f"cannot read the card map: {exc}")]
+    if game is not None and isinstance(tags, dict):
+        from rig.views import view_for
+
+        deck = set(view_for(game).card_ids(game))  # type: ignore[arg-type]
+        strangers = sorted({str(card) for card in tags.values()} - deck)
+        if strangers:
+            notes.append(f"cards:   {plural(len(strangers), 'enrolled card')} not in this deck "
+                         f"({' '.join(strangers[:6])}): enrol the cards again")
+    return []
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         if args.action == "check":
-            config = load_config(args.file)
-            print(summary(config))
-            return 0
+            return _check(args.file)
         config = default_config() if args.defaults else load_config(args.file)
         sys.stdout.write(dump_config(config))
         return 0
     except ConfigError as exc:
-        for problem in exc.problems:
-            print(problem, file=sys.stderr if args.action == "show" else sys.stdout)
-        count = len(exc.problems)
-        print(f"{count} problem{'s' if count != 1 else ''} found", file=sys.stderr)
-        return 1
+        report_problems(exc, sys.stderr if args.action == "show" else sys.stdout)
+        return EXIT_CONFIG
+
+
+def _check(file: str) -> int:
+    config = load_config(file)
+    problems, notes = pointed_files(config)
+    if problems:
+        raise ConfigError(problems)
+    print(summary(config))
+    for note in notes:
+        print(f"  {note}")
+    return 0

@@ -5,27 +5,25 @@ from __future__ import annotations
 import argparse
 import queue
 import sys
-from pathlib import Path
+
+from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, default=None)
+    add_config_argument(parser)
     parser.add_argument("--timeout", type=float, default=30.0,
                         help="seconds to wait for each part")
 
 
 def run(args: argparse.Namespace) -> int:
     from hardware.devices import build_real, config_from_sections
-    from rig.config import ConfigError, load_config
     from rig.render import render
     from rig.screen import Screen
     from rig.selftest import run_checks
 
-    try:
-        cfg = load_config(args.config)
-    except (ConfigError, OSError) as exc:
-        print(f"cbrig selftest: {exc}", file=sys.stderr)
-        return 78
+    cfg = config_or_none(args.config, "selftest")
+    if cfg is None:
+        return EXIT_CONFIG
     events: queue.Queue[object] = queue.Queue()
     try:
         hw = build_real(config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display),
