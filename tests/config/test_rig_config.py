@@ -401,11 +401,11 @@ def test_arbitrary_values_never_raise_anything_but_config_error(data: dict[str, 
 
 # -- the command ----------------------------------------------------------------------
 
-def test_cbrig_config_check_lists_problems_and_exits_1(
+def test_cbrig_config_check_lists_problems_and_exits_78(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, "[game]\nplayers = 7\n[display]\ncontrast = -1\n")
-    assert main(["config", "check", str(path)]) == 1
+    assert main(["config", "check", str(path)]) == 78
     out, err = capsys.readouterr()
     assert out.splitlines() == [
         f"{path}:2: game.players: 7 is out of range (2 to 4 players)",
@@ -419,7 +419,7 @@ def test_cbrig_config_check_syntax_error_is_located(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write(tmp_path, "[game]\nplayers = = 2\n")
-    assert main(["config", "check", str(path)]) == 1
+    assert main(["config", "check", str(path)]) == 78
     out, _ = capsys.readouterr()
     assert out.startswith(f"{path}:2: syntax: ")
 
@@ -438,7 +438,7 @@ def test_cbrig_config_check_ok_prints_a_summary(
 
 def test_cbrig_config_check_missing_file(tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["config", "check", str(tmp_path / "nope.toml")]) == 1
+    assert main(["config", "check", str(tmp_path / "nope.toml")]) == 78
     assert f"{tmp_path / 'nope.toml'}: file: no such file" in capsys.readouterr().out
 
 
