@@ -95,8 +95,8 @@ class SetupMenu:
             self.choice = replace(c, players=players, levels=levels, seats=())
         elif index == 2:
             options = colour_sets(c.game, c.players)
-            current = options.index(c.seats) if c.seats in options else 0
-            self.choice = replace(c, seats=options[(current + 1) % len(options)])
+            shown = options.index(c.seats) if c.seats in options else 0
+            self.choice = replace(c, seats=options[(shown + 1) % len(options)])
         elif index == count - 2:
             self.choice = replace(c, hints=not c.hints)
         else:

@@ -461,7 +461,7 @@ def test_cbrig_config_show_file_prints_effective_values(
 def test_cbrig_config_show_broken_file(tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
     path = write(tmp_path, "[pins]\nhi_a = 99\n")
-    assert main(["config", "show", str(path)]) == 1
+    assert main(["config", "show", str(path)]) == 78
     out, err = capsys.readouterr()
     assert out == ""
     assert f"{path}:2: pins.hi_a" in err
