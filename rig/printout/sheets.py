@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rig.boardart import board_geometry
-from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB, WHITE, Label
+from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB, WHITE, Label, fit_label
 from rig.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
 from rig.printout.board import write_board
 from rig.printout.reference import reference_text
@@ -347,7 +347,8 @@ def _token(canvas: PdfCanvas, name: str, colour: str, icon: str, x: float, y: fl
     canvas.ellipse(x, y, size / 2 - 0.8, size / 2 - 0.8, None, WHITE, 0.3)
     _icon(canvas, icon, x, y - 1.2, WHITE)
     word = name.split()[0] if colour != "police" else name.replace("Smokey ", "S")
-    _text(canvas, word.upper(), x, y + size * 0.3, min(2.0, size * 0.16), WHITE, bold=True)
+    canvas.text(fit_label(word.upper(), x, y + size * 0.3, min(2.0, size * 0.16), size * 0.62,
+                          WHITE, bold=True))
     _text(canvas, name, x, y + size / 2 + 2.2, 2.2, BLACK)
 
 
