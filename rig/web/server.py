@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,9 +29,10 @@ log = logging.getLogger(__name__)
 ASSETS = {
     "/rig.js": ("rig.js", "text/javascript; charset=utf-8"),
     "/rig.css": ("rig.css", "text/css; charset=utf-8"),
-    "/desk": ("desk.html", "text/html; charset=utf-8"),
-    "/board": ("board.html", "text/html; charset=utf-8"),
 }
+PAGES = ("/desk", "/board")
+"""The one page, rig.html: whole on the desk, without its devices as the read-only board."""
+DESK = re.compile(r"\s*<!-- desk -->.*?<!-- /desk -->", re.S)
 KNOBS = ("hi", "lo")
 MAX_BODY = 512
 KEEPALIVE_SECONDS = 15.0
@@ -113,6 +115,10 @@ class Handler(BaseHTTPRequestHandler):
         if path == "/desk" and self.server.post is None:
             self._fail(HTTPStatus.NOT_FOUND, "this rig serves the read-only board only")
             return
+        if path in PAGES:
+            self._send(HTTPStatus.OK, page(read_only=path == "/board"),
+                       "text/html; charset=utf-8")
+            return
         asset = ASSETS.get(path)
         if asset is None:
             self._fail(HTTPStatus.NOT_FOUND, "no such page")
@@ -180,6 +186,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.address_string(), *args)
+
+
+def page(read_only: bool) -> bytes:
+    """The rig's page; the read-only board keeps only the live board section."""
+    text = resources.files("rig.web").joinpath("rig.html").read_text(encoding="utf-8")
+    if read_only:
+        text = DESK.sub("", text).replace('<body class="desk">', '<body class="readonly">')
+    return text.encode()
 
 
 def _sse(topic: str, data: str) -> str:

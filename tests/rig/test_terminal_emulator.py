@@ -187,3 +187,34 @@ def test_game_over_leads_back_to_the_setup_menu(tmp_path):
     assert rig.screen_now().title == "NEW GAME"
     assert list((tmp_path / "games").glob("*bumpem.jsonl"))
     rig.stop()
+
+
+def test_hints_as_on_the_pi(tmp_path):
+    """`--hints` starts the menu with hints on; a person's choice then carries the
+    strong level's mark, worked out after the frame is drawn (on the next tick)."""
+    import argparse
+
+    from rig.commands import emulate
+    from rig.controller import Tick
+
+    parser = argparse.ArgumentParser()
+    emulate.add_arguments(parser)
+    args = parser.parse_args(["--game", "bumpem", "--players", "2", "--hints", "--seed", "2"])
+    rig = DeskRig(config=desk_config(emulate.game_config(args), tmp_path), seed=2,
+                  signals=False)
+    start_desk(rig, new=False)
+    assert "Hints: on" in rig.screen_now().text()
+    _start_from_menu(rig)
+    controller = rig.controller
+    assert controller is not None and rig.loop is not None
+    while controller.session.state.is_chance_node():
+        _tap_card(rig, valid_cards(controller)[0])
+    rig.loop.step(Tick(rig.loop.clock()))
+    assert any(item.startswith("* ") for item in rig.screen_now().menu)
+    rig.stop()
+
+
+def _tap_card(rig: DeskRig, card: str) -> None:
+    from rig.terminal import Keyboard
+
+    Keyboard(rig, TerminalScreen(rig.screen_now, stream=_Stream())).post_tap(card)  # type: ignore[arg-type]

@@ -267,3 +267,37 @@ def test_the_read_only_board_has_no_input(tmp_path: Path) -> None:
     finally:
         server.stop()
         thread.join()
+
+
+def test_keys_hold_and_buzzer_in_the_browser(browser: object, desk: WebDesk) -> None:
+    """The keyboard turns and presses like the knobs; holding a knob is a long press
+    (the correction menu); an alert reaches the page as the buzzer's pattern."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+
+    driver = browser
+    driver.get(desk.url)  # type: ignore[attr-defined]
+    _wait(driver, lambda d: d.execute_script("return cbrig.frames") > 0, "the first frame")
+    body = driver.find_element(By.TAG_NAME, "body")  # type: ignore[attr-defined]
+    body.send_keys("a")  # Hi knob one click back: round to START
+    _settled(driver, desk)
+    assert "> START" in desk.rig.app.screen().text()
+    body.send_keys("s")  # press
+    _settled(driver, desk)
+    assert desk.rig.controller is not None
+
+    observed = desk.publisher.observed if desk.publisher else None
+    assert observed is not None
+    before = observed.inputs
+    hold = ActionChains(driver).click_and_hold(_knob(driver, "lo"))
+    hold.perform()
+    _wait(driver, lambda d: observed.inputs > before, "the long press (held 1.5 s)")
+    ActionChains(driver).release().perform()
+    _settled(driver, desk)
+    assert desk.rig.app.screen().title == "CORRECTION"
+    _check_oled(driver, desk)
+
+    assert desk.rig.hardware.alerts is desk.alerts  # the daemon's buzzer is the page's
+    desk.alerts.play("catch")  # what the daemon does on a catch alert
+    _wait(driver, lambda d: d.execute_script("return cbrig.buzzes") == 1, "the buzzer")
+    assert "buzz" in driver.find_element(By.ID, "bezel").get_attribute("class")  # type: ignore[attr-defined]
