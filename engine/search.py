@@ -19,6 +19,12 @@ budget is spent by sequential halving: every candidate gets an equal share of a 
 samples, the worse half is dropped, and the rest go on with more. Candidates are the
 distinct positions the legal actions lead to, the best `width` by the `medium` scores.
 
+`medium`'s own choice (the best by its scores) is never dropped, and another action is
+played instead only when its paired sampled advantage is `confidence` standard errors
+clear: with a few dozen samples per candidate the best of six sampled means is mostly
+the luckiest (measured: picking it outright lost to `medium` in three-player 10-Four,
+0.15 of 52 games against a fair 0.33; with the test, 0.35 of 300).
+
 Pure and deterministic: the budget is a number of samples (the rig maps its CPU time
 budget onto it by calibration), the sample seeds come from the passed rng, and no clock
 is read.
@@ -58,6 +64,9 @@ class SearchHooks:
     """Score units per logistic unit: a lead of `scale` is worth a 73% win chance."""
     width: int = 6
     """Most candidates searched (the best by `prior`)."""
+    confidence: float = 1.5
+    """Standard errors by which a searched action must beat `medium`'s own choice (the
+    best by `prior`, which is never dropped) to be played instead of it."""
 
 
 def win_chance(score: float, scale: float) -> float:
@@ -83,31 +92,46 @@ def search_choice(state: State, legal: Sequence[Action], rng: Rng, budget: int,
     candidates = _candidates(state, legal, prior, hooks.width)
     if len(candidates) == 1 or budget < len(candidates):
         return _best_by_prior(legal, prior, rng)
+    values: list[list[float]] = [[] for _ in candidates]
     seeds: list[int] = []
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
     alive = list(range(len(candidates)))
     rounds = max(1, math.ceil(math.log2(len(candidates))))
     spent = 0
     for r in range(rounds):
-        share = (budget - spent) // (len(alive) * (rounds - r))
-        target = max(counts[alive[0]] + max(share, 1), 1)
+        share = max(1, (budget - spent) // (len(alive) * (rounds - r)))
+        target = len(values[alive[0]]) + share
         while len(seeds) < target:
             seeds.append(int(rng.random() * (1 << 53)))
         for i in alive:
             child = candidates[i][1]
-            for j in range(counts[i], target):
-                totals[i] += _sample(child, state, me, seeds[j], hooks)
+            for j in range(len(values[i]), target):
+                values[i].append(_sample(child, state, me, seeds[j], hooks))
                 spent += 1
-            counts[i] = target
-        if len(alive) == 1:
+        if len(alive) == 1 or spent >= budget:
             break
-        alive.sort(key=lambda i: (-totals[i] / counts[i], -candidates[i][2]))
-        alive = alive[:max(1, (len(alive) + 1) // 2)]
-        if spent >= budget:
-            break
-    best = max(alive, key=lambda i: (totals[i] / counts[i], candidates[i][2]))
+        alive.sort(key=lambda i: -_mean(values[i]))
+        kept = alive[:max(1, (len(alive) + 1) // 2)]
+        alive = kept if 0 in kept else [0, *kept]
+    best = max(alive, key=lambda i: _mean(values[i]))
+    if best != 0 and not _clearly_better(values[best], values[0], hooks.confidence):
+        best = 0
     return candidates[best][0]
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def _clearly_better(mine: Sequence[float], theirs: Sequence[float], z: float) -> bool:
+    """True if the paired differences (sample j against sample j, same seed) have a mean
+    above `z` standard errors: the searched choice beats `medium`'s beyond the noise."""
+    n = min(len(mine), len(theirs))
+    if n < 2:
+        return False
+    diffs = [a - b for a, b in zip(mine[:n], theirs[:n], strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > z * math.sqrt(var / n)
 
 
 def _candidates(state: State, legal: Sequence[Action], prior: Sequence[float],
