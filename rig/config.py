@@ -16,6 +16,7 @@ import datetime
 import difflib
 import ipaddress
 import json
+import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
@@ -28,6 +29,7 @@ from engine.errors import DataError, Problem
 
 DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
+CONFIG_NAME = "config.toml"
 
 GAMES = ("tenfour", "bumpem")
 LEVELS = ("human", "easy", "medium", "hard")
@@ -202,9 +204,48 @@ SECTIONS: dict[str, type] = {
 }
 
 
+def _first_directory(variable: str) -> Path | None:
+    """The first entry of a systemd directory variable (a colon-separated list)."""
+    first = os.environ.get(variable, "").split(":")[0]
+    return Path(first) if first else None
+
+
+def _xdg(variable: str, fallback: str) -> Path:
+    value = os.environ.get(variable, "")
+    return Path(value) if os.path.isabs(value) else Path.home() / fallback
+
+
+def default_config_path() -> Path | None:
+    """The config a command reads when given none, the first that exists of: under
+    systemd the unit's ``$CONFIGURATION_DIRECTORY/config.toml``; the user's own
+    ``$XDG_CONFIG_HOME/cbrig/config.toml`` (``~/.config``); the system's
+    ``/etc/cbrig/config.toml``. None: the built-in defaults."""
+    systemd = _first_directory("CONFIGURATION_DIRECTORY")
+    user = _xdg("XDG_CONFIG_HOME", ".config") / "cbrig" / CONFIG_NAME
+    candidates = [systemd / CONFIG_NAME] if systemd is not None else []
+    for candidate in (*candidates, user, DEFAULT_PATH):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def default_state_dir() -> Path:
+    """Where games and the card map go when the config does not say: under systemd the
+    unit's ``$STATE_DIRECTORY``; ``/var/lib/cbrig`` for root or where it exists (the
+    rig); on a desktop ``$XDG_STATE_HOME/cbrig`` (``~/.local/state/cbrig``)."""
+    systemd = _first_directory("STATE_DIRECTORY")
+    if systemd is not None:
+        return systemd
+    if os.geteuid() == 0 or DEFAULT_STATE_DIR.is_dir():
+        return DEFAULT_STATE_DIR
+    return _xdg("XDG_STATE_HOME", ".local/state") / "cbrig"
+
+
 def default_config() -> RigConfig:
     """The config used when a field (or the whole file) is left out."""
-    return RigConfig()
+    state = default_state_dir()
+    return RigConfig(state=StateConfig(directory=state),
+                     reader=ReaderConfig(cards=state / "cards.toml"))
 
 
 # -- loading ------------------------------------------------------------------------------
@@ -212,15 +253,15 @@ def default_config() -> RigConfig:
 def load_config(path: str | Path | None = None, *, check_game: bool = True) -> RigConfig:
     """Load and validate a config file.
 
-    ``path=None`` reads ``DEFAULT_PATH`` if it exists and gives the defaults otherwise;
-    an explicit path must exist. ``check_game`` also checks the variant, player count,
+    ``path=None`` reads :func:`default_config_path` and gives the defaults when there
+    is none; an explicit path must exist. ``check_game`` also checks the variant, player count,
     data roles and rule options against the game package (when it can be imported).
     Raises ``ConfigError`` listing every problem.
     """
     if path is None:
-        if not DEFAULT_PATH.exists():
+        path = default_config_path()
+        if path is None:
             return default_config()
-        path = DEFAULT_PATH
     path = Path(path)
     source = str(path)
     try:
@@ -544,7 +585,7 @@ class _Builder:
     def state(self) -> StateConfig:
         s = "state"
         t = self.table(s)
-        return StateConfig(directory=self.path(t, s, "directory", DEFAULT_STATE_DIR))
+        return StateConfig(directory=self.path(t, s, "directory", default_state_dir()))
 
     def daemon(self) -> DaemonConfig:
         s = "daemon"
@@ -689,6 +730,8 @@ __all__ = [
     "WebConfig",
     "config_to_dict",
     "default_config",
+    "default_config_path",
+    "default_state_dir",
     "dump_config",
     "load_config",
     "parse_config",

@@ -8,7 +8,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from rig.config import DEFAULT_PATH, ConfigError, RigConfig, load_config
+from rig.config import ConfigError, RigConfig, load_config
+
+CONFIG_LOOKUP = ("$CONFIGURATION_DIRECTORY/config.toml under systemd, else "
+                 "~/.config/cbrig/config.toml, else /etc/cbrig/config.toml, the first that "
+                 "exists; none: the built-in defaults")
 
 EXIT_CONFIG = 78
 
@@ -20,8 +24,7 @@ def plural(count: int, noun: str) -> str:
 
 def add_config_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, default=None, metavar="FILE",
-                        help=f"the rig config (default {DEFAULT_PATH} if it exists, "
-                             "else the built-in defaults)")
+                        help=f"the rig config (default: {CONFIG_LOOKUP})")
 
 
 def report_problems(exc: ConfigError, stream: object = None) -> None:

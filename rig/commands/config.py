@@ -7,9 +7,8 @@ import sys
 from pathlib import Path
 
 from engine.errors import DataError, Problem
-from rig.commands._config import EXIT_CONFIG, plural, report_problems
+from rig.commands._config import CONFIG_LOOKUP, EXIT_CONFIG, plural, report_problems
 from rig.config import (
-    DEFAULT_PATH,
     ConfigError,
     RigConfig,
     default_config,
@@ -21,11 +20,11 @@ from rig.config import (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="validate a config file, listing every mistake")
-    check.add_argument("file", nargs="?", default=str(DEFAULT_PATH),
-                       help=f"the config file (default {DEFAULT_PATH})")
+    check.add_argument("file", nargs="?", default=None,
+                       help=f"the config file (default: {CONFIG_LOOKUP})")
     show = sub.add_parser("show", help="print the effective config as TOML")
     show.add_argument("file", nargs="?", default=None,
-                      help=f"the config file (default {DEFAULT_PATH} if it exists)")
+                      help=f"the config file (default: {CONFIG_LOOKUP})")
     show.add_argument("--defaults", action="store_true",
                       help="print the built-in defaults instead of a file's settings")
 
@@ -132,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_CONFIG
 
 
-def _check(file: str) -> int:
+def _check(file: str | None) -> int:
     config = load_config(file)
     problems, notes = pointed_files(config)
     if problems:

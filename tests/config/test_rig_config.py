@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import tomllib
 import types
 from dataclasses import fields
@@ -19,7 +20,6 @@ from rig.config import (
     PIN_NAMES,
     SECTIONS,
     ConfigError,
-    RigConfig,
     default_config,
     dump_config,
     load_config,
@@ -70,7 +70,7 @@ def test_defaults_are_a_working_rig() -> None:
 def test_empty_file_gives_the_defaults(tmp_path: Path) -> None:
     path = write(tmp_path, "# nothing set\n")
     config = load_config(path)
-    assert config == RigConfig(source=str(path))
+    assert config == dataclasses.replace(default_config(), source=str(path))
 
 
 def test_no_path_and_no_default_file_gives_defaults(monkeypatch: pytest.MonkeyPatch,

@@ -239,3 +239,17 @@ def test_cards_show_says_when_nothing_is_enrolled(tmp_path: Path, capsys) -> Non
     config = write_config(tmp_path)
     assert main(["cards", "show", "--config", str(config)]) == 0
     assert "no cards enrolled in" in capsys.readouterr().out
+
+
+def test_a_card_map_that_cannot_be_written_is_said_without_a_traceback(
+        tmp_path: Path, pty: Pty, capsys) -> None:
+    config = write_config(tmp_path, port=pty.path)
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("")
+    out = blocker / "cards.toml"
+    assert main(["cards", "enroll", "--config", str(config), "--out", str(out),
+                 "--timeout", "0.2"]) == 1
+    captured = capsys.readouterr()
+    assert "no card seen; stopping" in captured.out
+    assert f"cbrig cards: cannot save {out}" in captured.err
+    assert "Traceback" not in captured.err
