@@ -81,18 +81,19 @@ def _grid(paper: tuple[float, float]) -> tuple[int, int, float, float]:
 
 def _cut_lines(canvas: PdfCanvas, paper: tuple[float, float], columns: int, rows: int,
                x0: float, y0: float) -> None:
-    """Card outlines (dashed) and crop marks running out to the page edge."""
-    w, h = paper
+    """Card outlines (dashed) and short crop marks just outside the grid."""
+    x1, y1 = x0 + columns * CARD_W, y0 + rows * CARD_H
+    mark = min(6.0, x0 - 2, y0 - 2)
     for c in range(columns + 1):
         x = x0 + c * CARD_W
-        canvas.line([(x, y0), (x, y0 + rows * CARD_H)], CUT, 0.2, dashed=True)
-        canvas.line([(x, 2), (x, y0 - 1.5)], BLACK, 0.25)
-        canvas.line([(x, y0 + rows * CARD_H + 1.5), (x, h - 10)], BLACK, 0.25)
+        canvas.line([(x, y0), (x, y1)], CUT, 0.2, dashed=True)
+        canvas.line([(x, y0 - 1.5 - mark), (x, y0 - 1.5)], BLACK, 0.25)
+        canvas.line([(x, y1 + 1.5), (x, y1 + 1.5 + mark)], BLACK, 0.25)
     for r in range(rows + 1):
         y = y0 + r * CARD_H
-        canvas.line([(x0, y), (x0 + columns * CARD_W, y)], CUT, 0.2, dashed=True)
-        canvas.line([(2, y), (x0 - 1.5, y)], BLACK, 0.25)
-        canvas.line([(x0 + columns * CARD_W + 1.5, y), (w - 2, y)], BLACK, 0.25)
+        canvas.line([(x0, y), (x1, y)], CUT, 0.2, dashed=True)
+        canvas.line([(x0 - 1.5 - mark, y), (x0 - 1.5, y)], BLACK, 0.25)
+        canvas.line([(x1 + 1.5, y), (x1 + 1.5 + mark, y)], BLACK, 0.25)
 
 
 def _rfid_spot(canvas: PdfCanvas, cx: float, cy: float, ident: str, order: int,
@@ -116,7 +117,8 @@ def _write_cards(path: str, title: str, paper_name: str, faces: Sequence[CardFac
         for i, face in enumerate(chunk):
             r, c = divmod(i, columns)
             face.draw(canvas, x0 + c * CARD_W, y0 + r * CARD_H)
-        _cut_lines(canvas, paper, columns, rows, x0, y0)
+        used_rows = math.ceil(len(chunk) / columns)
+        _cut_lines(canvas, paper, columns if used_rows > 1 else len(chunk), used_rows, x0, y0)
         _text(canvas, f"{title}: sheet {page + 1} of {pages}. Cut on the lines; print at "
               "actual size (100%).", CARD_MARGIN, paper[1] - 6, 2.8, BLACK, align="left")
     _enrolment_page(doc, paper, title, order, how)
