@@ -28,9 +28,8 @@ from PIL import Image
 
 from hardware.buzzer import Alerts, AlertSink, MockAlerts
 from hardware.clock import Clock
-from hardware.display.base import Display, MemoryDisplay, NullDisplay
-from hardware.display.oled import OledDisplay, i2c_device_factory
-from hardware.display.terminal import TerminalDisplay
+from hardware.display.base import Display, MemoryDisplay
+from hardware.display.build import build_display, quarter_turns
 from hardware.events import Emit
 from hardware.gesture import GestureConfig
 from hardware.knob import Knob, MockKnob
@@ -118,7 +117,7 @@ def config_from_sections(pins: Any, encoder: Any, reader: Any, display: Any) -> 
         display_driver=display.driver,
         i2c_port=display.i2c_port,
         i2c_address=display.address,
-        display_rotate=(int(display.rotate) // 90) % 4,
+        display_rotate=quarter_turns(display.rotate),
         display_contrast=getattr(display, "contrast", None),
         buzzer_pin=getattr(pins, "buzzer", None),
         led_pin=getattr(pins, "led", None),
@@ -164,11 +163,13 @@ class Hardware:
                 self.pin_factory.close()
 
 
-def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monotonic) -> Hardware:
+def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monotonic,
+               display: Display | None = None) -> Hardware:
     """Real devices. Raises for a bad config or a missing pin backend (naming the pip
     extra to install); a missing display or reader later is reported through events,
     never raised. Nothing touches a device until :meth:`Hardware.start` / ``show``,
-    except the GPIO pins, which are claimed here."""
+    except the GPIO pins, which are claimed here. ``display``: one already built
+    (:func:`hardware.display.build.build_display`) instead of the config's."""
     # Objects without side effects first, so a config error leaks no claimed pins.
     reader: CardReader | NullCardReader
     if config.reader_type == "none":
@@ -184,23 +185,10 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
             misses_to_remove=config.removal_misses,
             clock=clock,
         )
-    display: Display
-    if config.display_driver == "terminal":
-        display = TerminalDisplay()
-    elif config.display_driver == "none":
-        display = NullDisplay()
-    else:
-        display = OledDisplay(
-            i2c_device_factory(
-                config.display_driver,
-                config.i2c_port,
-                config.i2c_address,
-                rotate=config.display_rotate,
-                contrast=config.display_contrast,
-            ),
-            emit,
-            clock=clock,
-        )
+    if display is None:
+        display = build_display(config.display_driver, emit, i2c_port=config.i2c_port,
+                                address=config.i2c_address, rotate=config.display_rotate,
+                                contrast=config.display_contrast, clock=clock)
     factory = make_pin_factory(config.pin_factory)
     knobs: dict[str, Knob | MockKnob] = {}
     alerts: AlertSink = MockAlerts()

@@ -23,7 +23,6 @@ and the rig starts at the setup menu, saying why: a bad file must not keep the r
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 import queue
@@ -97,6 +96,8 @@ class Daemon:
     autoplay: int | None = None
     notifier: Any = None
     hardware: Any = None
+    display: Any = None
+    """The display, built before READY on its own (see :meth:`_build_display`)."""
     loop: RigLoop | None = None
     app: App | None = None
     cards: dict[str, str] = field(default_factory=dict)
@@ -129,8 +130,9 @@ class Daemon:
         self.loop = RigLoop(self.app, render=render, show=self._show,
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
-        self.hardware = self._build_hardware(self.loop.post)
-        self.hardware.start()
+        self.display = self._build_display(self.loop.post)
+        if self.display is None:
+            self._start_hardware()
         if self.autoplay is not None and self.app.controller is None:
             self.app.controller = self._start_game(self._defaults())
             self.app.menu = None
@@ -144,6 +146,13 @@ class Daemon:
         status = self._status_text()
         log.info("rig up: %s", status)
         self.notifier.ready(status=status)
+        if self.hardware is None:
+            self._start_hardware()  # after READY: the knob, reader and pin libraries
+
+    def _start_hardware(self) -> None:
+        assert self.loop is not None
+        self.hardware = self._build_hardware(self.loop.post)
+        self.hardware.start()
 
     def _handle_signals(self) -> None:
         """SIGTERM and SIGINT become a Stop event, handled like any other (before READY,
@@ -305,24 +314,35 @@ class Daemon:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
         return archive(current, games, name=f"damaged-{stamp}.jsonl")
 
+    def _build_display(self, emit: Any) -> Any:
+        """The display on its own, cheap to build (luma loads when the panel is first
+        written), so the first screen is up and READY sent before the knob, reader and
+        pin libraries (gpiozero above all) are imported; the hardware around it is built
+        right after READY. None: :meth:`_build_hardware` brings its own display."""
+        cfg = self.config
+        if cfg.display.driver == "png":
+            from hardware.display.terminal import PngDisplay
+
+            return PngDisplay(cfg.state.directory / "screens")
+        from hardware.display.build import build_display, quarter_turns
+
+        return build_display(cfg.display.driver, emit, i2c_port=cfg.display.i2c_port,
+                             address=cfg.display.address,
+                             rotate=quarter_turns(cfg.display.rotate),
+                             contrast=getattr(cfg.display, "contrast", None))
+
     def _build_hardware(self, emit: Any) -> Any:
         from hardware.devices import build_real, config_from_sections
 
         cfg = self.config
-        display_driver = cfg.display.driver
         hw_config = config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display)
-        if display_driver == "png":
-            hw_config = dataclasses.replace(hw_config, display_driver="none")
-        hardware = build_real(hw_config, emit)
-        if display_driver == "png":
-            from hardware.display.terminal import PngDisplay
-
-            hardware.display = PngDisplay(cfg.state.directory / "screens")
-        return hardware
+        display = self.display if self.display is not None else self._build_display(emit)
+        return build_real(hw_config, emit, display=display)
 
     # ----------------------------------------------------------------- loop
     def _show(self, frame: Any) -> None:
-        self.hardware.display.show(frame)
+        display = self.hardware.display if self.hardware is not None else self.display
+        display.show(frame)
 
     def _alert(self, notice: Any) -> None:
         self.hardware.alerts.play("catch")
@@ -333,7 +353,8 @@ class Daemon:
 
     def _heartbeat(self) -> None:
         self.notifier.watchdog()
-        self.hardware.poll()
+        if self.hardware is not None:
+            self.hardware.poll()
 
     def _status_text(self) -> str:
         assert self.app is not None
@@ -390,6 +411,8 @@ class Daemon:
             self.app.controller.session.close()
         if self.hardware is not None:
             self.hardware.close(goodbye)
+        elif self.display is not None:
+            self.display.close(goodbye)
         if self.lock_fd is not None:
             fd, self.lock_fd = self.lock_fd, None
             os.close(fd)  # releases the lock

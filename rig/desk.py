@@ -107,6 +107,9 @@ class DeskRig(Daemon):
         if self.notifier is None:
             self.notifier = QuietNotifier()
 
+    def _build_display(self, emit: Any) -> Any:
+        return None  # the desk's devices bring their display: built before READY
+
     def _build_hardware(self, emit: Any) -> Any:
         return self.devices
 
