@@ -1,1 +1,14 @@
 """The rig: one event loop joining the rules engine, the hardware and the screen."""
+
+from __future__ import annotations
+
+
+def version() -> str:
+    """The installed cbrig version (pyproject's), or "unknown" when run from a bare tree."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("cbrig")
+    except PackageNotFoundError:
+        return "unknown"

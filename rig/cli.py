@@ -7,25 +7,42 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+USAGE = """cbrig: the electronic CB rig for the board games 10-Four, Good Buddy and Bump 'Em.
+
+On a Raspberry Pi the rig runs by itself as a service (systemd starts `cbrig run`; see
+docs/INSTALL.md). On any computer you can play it in a terminal, with no hardware."""
+
+EPILOG = """Play it without hardware:  emulate, demo, simulate
+Set up a rig:              config, rfid, cards, selftest, run
+After a game, or to print: replay, board, print
+For developers:            bench
+
+Each command has its own help: cbrig COMMAND --help.
+Exit status: 0 done, 1 failed (the message says why), 2 bad command line,
+78 a config with mistakes (every command that reads the config)."""
+
 # name -> (module under rig.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "demo": ("demo", "play a whole scripted game on emulated hardware"),
-    "emulate": ("emulate", "the whole rig in a terminal, or a hardware script headlessly"),
-    "run": ("run", "the daemon (real or mock hardware, from the config)"),
-    "simulate": ("simulate", "self-play many games and print statistics"),
-    "replay": ("replay", "print the game state a journal leads to"),
-    "board": ("board", "check or draw a board file"),
+    "demo": ("demo", "watch a whole game played by itself on the emulated rig"),
+    "emulate": ("emulate", "play on the rig emulated in a terminal (knobs on keys, cards typed)"),
+    "run": ("run", "the rig itself: the service on the Pi (hardware from the config)"),
+    "simulate": ("simulate", "play many games computer against computer and print statistics"),
+    "replay": ("replay", "show where a saved game (a journal file) stands"),
+    "board": ("board", "check or draw a board file (your own board's layout)"),
     "print": ("printing", "print-ready PDFs: board, cards, pieces, quick reference"),
-    "config": ("config", "check a rig config file"),
-    "cards": ("cards", "enrol RFID tags to the Mike cards"),
-    "rfid": ("rfid", "listen to a card reader (the wiring check)"),
-    "selftest": ("selftest", "walk through every part of a real rig"),
-    "bench": ("bench", "measure the performance budget"),
+    "config": ("config", "check or show the rig config"),
+    "cards": ("cards", "enrol the card tags (Mike cards, Bump 'Em tickets) or list them"),
+    "rfid": ("rfid", "the reader wiring check: print each card held on it"),
+    "selftest": ("selftest", "walk through every knob, button, the reader, screen and buzzer"),
+    "bench": ("bench", "measure the performance budget (for developers)"),
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cbrig", description=__doc__)
+    parser = argparse.ArgumentParser(prog="cbrig", description=USAGE, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--version", action="store_true",
+                        help="print the version of cbrig and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (_, help_text) in COMMANDS.items():
         sub.add_parser(name, help=help_text, add_help=False)
@@ -34,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if args[:1] == ["--version"]:
+        from rig import version
+
+        print(f"cbrig {version()}")
+        return 0
     if not args or args[0] in {"-h", "--help"} or args[0] not in COMMANDS:
         build_parser().parse_args(args)  # prints help or the error, then exits
         return 2

@@ -43,7 +43,10 @@ class Session:
               | None = None) -> Session:
         journal = None
         if journal_path is not None:
-            header = {"game": game.identity(), **(header_extra or {})}
+            from rig import version
+
+            # The program that wrote it, for whoever reads the journal later.
+            header = {"game": game.identity(), "cbrig": version(), **(header_extra or {})}
             journal = Journal.create(journal_path, header)
         return cls(game=game, state=game.new_initial_state(), journal=journal)
 

@@ -35,11 +35,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="validate a board file, listing every mistake")
     check.add_argument("file", help='the board file, or "default" for the shipped board')
-    check.add_argument("--game", choices=GAMES, default="tenfour")
+    check.add_argument("--game", choices=GAMES, default="tenfour",
+                       help="tenfour (10-Four, Good Buddy, the default) or bumpem (Bump 'Em)")
     show = sub.add_parser("show", help="draw a board file as a PNG image")
     show.add_argument("file", help='the board file, or "default" for the shipped board')
     show.add_argument("--png", required=True, help="where to write the picture")
-    show.add_argument("--game", choices=GAMES, default="tenfour")
+    show.add_argument("--game", choices=GAMES, default="tenfour",
+                      help="tenfour (10-Four, Good Buddy, the default) or bumpem (Bump 'Em)")
     show.add_argument("--scale", type=float, default=4.0, metavar="PX_PER_MM",
                       help="pixels per millimetre of the printed board (default 4)")
 
@@ -62,7 +64,8 @@ def run(args: argparse.Namespace) -> int:
     except DataError as exc:
         for problem in exc.problems:
             print(problem)
-        print(f"{source}: {len(exc.problems)} problem(s)", file=sys.stderr)
+        count = len(exc.problems)
+        print(f"{source}: {count} problem{'' if count == 1 else 's'}", file=sys.stderr)
         return 1
     if args.action == "check":
         print(f"{source}: OK")

@@ -21,7 +21,9 @@ def run(args: argparse.Namespace) -> int:
         contents = read_journal(args.file)
         game, state = replay(contents.header, contents.entries)
     except (JournalError, ReplayError, GameSetupError) as exc:
-        print(f"cbrig replay: {args.file}: {exc}", file=sys.stderr)
+        message = str(exc)
+        where = "" if message.startswith(str(args.file)) else f"{args.file}: "
+        print(f"cbrig replay: {where}{message}", file=sys.stderr)
         return 1
     if not contents.recovery.clean:
         print(f"cbrig replay: note: {contents.recovery} (ignored here; the daemon cuts it)",

@@ -14,11 +14,15 @@ from rig.games import GAME_MODULES, GameSetupError, build_game, game_module
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=sorted(GAME_MODULES), default="tenfour")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--variant", default=None)
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", choices=sorted(GAME_MODULES), default="tenfour",
+                        help="tenfour (10-Four, Good Buddy, the default) or bumpem (Bump 'Em)")
+    parser.add_argument("--players", type=int, default=4,
+                        help="how many play, 2 to 4 (default 4)")
+    parser.add_argument("--variant", default=None,
+                        help="the game's variant (default: the first that fits the players)")
+    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="seed of the chance source: the same seed plays the same games")
     parser.add_argument("--seats", default=None,
                         help="computer level per seat: easy, medium or hard, comma separated "
                              "(default: all easy)")
@@ -53,6 +57,9 @@ def _choosers(spec: str | None, game_name: str, players: int) -> list[Any] | Non
     if not spec:
         return None
     levels = [s.strip() for s in spec.split(",")]
+    if "human" in levels:
+        raise ValueError("--seats: simulate plays every seat itself, so no seat can be "
+                         "human; give each a computer level (easy, medium or hard)")
     if len(levels) != players:
         raise ValueError(f"--seats names {len(levels)} levels for {players} players")
     from engine.players import chooser_for

@@ -1,0 +1,113 @@
+"""The command line's conventions: --version, help for every argument, one exit status
+for a bad config, the allowed range for a bad player count, messages that read well."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rig.cli import COMMANDS, main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_version_is_the_packages(capsys) -> None:
+    assert main(["--version"]) == 0
+    version = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["version"]
+    assert capsys.readouterr().out == f"cbrig {version}\n"
+
+
+def test_the_journal_header_names_the_program_version(tmp_path: Path) -> None:
+    from rig import version
+    from rig.emulated import new_emulated_rig
+
+    journal = tmp_path / "game.jsonl"
+    new_emulated_rig("tenfour", 3, seed=1, journal=journal)
+    header = json.loads(journal.read_text().splitlines()[0])
+    assert header["cbrig"] == version() != "unknown"
+
+
+def test_a_license_file_matches_pyproject() -> None:
+    declared = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["license"]
+    text = (REPO / "LICENSE").read_text()
+    assert declared == {"text": "MIT"}
+    assert text.startswith("MIT License\n")
+    assert "Permission is hereby granted, free of charge" in text
+
+
+def _parsers(parser: argparse.ArgumentParser, name: str):
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub_name, sub in action.choices.items():
+                yield from _parsers(sub, f"{name} {sub_name}")
+
+
+def _all_parsers():
+    for name, (module_name, help_text) in COMMANDS.items():
+        module = importlib.import_module(f"rig.commands.{module_name}")
+        parser = argparse.ArgumentParser(prog=f"cbrig {name}", description=help_text)
+        module.add_arguments(parser)
+        yield from _parsers(parser, f"cbrig {name}")
+
+
+def test_every_argument_of_every_command_has_help() -> None:
+    missing = []
+    for name, parser in _all_parsers():
+        for action in parser._actions:
+            if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+                continue
+            if action.help == argparse.SUPPRESS:
+                continue
+            if not action.help:
+                missing.append(f"{name}: {'/'.join(action.option_strings) or action.dest}")
+    assert missing == []
+
+
+def test_top_level_help_is_for_users(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert "10-Four, Good Buddy" in out and "Bump 'Em" in out
+    assert "docs/INSTALL.md" in out
+    assert "78" in out and "cbrig COMMAND --help" in out
+
+
+@pytest.mark.parametrize("command", ["simulate", "demo", "emulate"])
+def test_a_player_count_out_of_range_names_the_range(command: str, capsys) -> None:
+    assert main([command, "--game", "bumpem", "--players", "7", "--script", "/dev/null"]
+                if command == "emulate" else [command, "--game", "bumpem", "--players", "7"]) == 2
+    err = capsys.readouterr().err
+    assert "Bump 'Em is for 2 to 4 players, not 7" in err
+
+
+def test_simulate_says_a_human_seat_cannot_be_simulated(capsys) -> None:
+    assert main(["simulate", "--players", "2", "--seats", "human,random"]) == 2
+    err = capsys.readouterr().err
+    assert "human" in err and "plays every seat itself" in err
+
+
+def test_a_damaged_journal_is_named_once(tmp_path: Path, capsys) -> None:
+    journal = tmp_path / "tr2.jsonl"
+    journal.write_text('{"format": "nope"}\n')
+    assert main(["replay", str(journal)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("tr2.jsonl") == 1, err
+
+
+def test_board_check_counts_its_problems_in_words(tmp_path: Path, capsys) -> None:
+    board = tmp_path / "b.toml"
+    board.write_text("name = 3\n")
+    assert main(["board", "check", str(board)]) != 0
+    err = capsys.readouterr().err
+    assert "problem(s)" not in err and ("1 problem" in err or "problems" in err)
+
+
+def test_a_bad_seat_lists_every_choice_human_too(capsys) -> None:
+    assert main(["demo", "--players", "3", "--seats", "human,foo,easy"]) == 2
+    assert "choose one of human, easy, medium, hard" in capsys.readouterr().err
