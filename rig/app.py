@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
-from hardware.events import KnobLongPress
+from hardware.events import KnobLongPress, KnobPress, KnobTurn
 from rig.controller import Controller
 from rig.enroll import EnrolScreen
-from rig.screen import Screen
+from rig.screen import Part, Screen, page_count
 from rig.setup_menu import SetupChoice, SetupMenu
 
 ENROL = "Enrol cards"
+log = logging.getLogger(__name__)
 
 
 class App:
@@ -33,6 +35,7 @@ class App:
         self.enrolling: EnrolScreen | None = None
         self.menu: SetupMenu | None = None if controller else self._new_menu(defaults)
         self.error = ""
+        self.error_page = 0
 
     def _new_menu(self, choice: SetupChoice | None) -> SetupMenu:
         return SetupMenu(choice, actions=(ENROL,) if self.enrol is not None else ())
@@ -52,6 +55,9 @@ class App:
                 self.enrolling = None
             return
         assert self.menu is not None
+        if self.error:
+            self._handle_error(event)
+            return
         self.menu.handle(event)
         if self.menu.requested == ENROL and self.enrol is not None:
             self.menu.requested = None
@@ -59,6 +65,8 @@ class App:
                 self.enrolling = self.enrol(self.menu.choice)
             except (OSError, ValueError) as exc:
                 self.error = f"Cannot enrol: {exc}"
+                self.error_page = 0
+                log.error("cannot enrol cards: %s", exc)
             return
         if self.menu.started is not None:
             choice, self.menu.started = self.menu.started, None
@@ -66,9 +74,25 @@ class App:
                 self.controller = self.start_game(choice)
             except (OSError, ValueError) as exc:
                 self.error = f"Cannot start: {exc}"
+                self.error_page = 0
+                log.error("cannot start a game (%s): %s", choice, exc)
                 return
             self.menu = None
             self.error = ""
+
+    def _handle_error(self, event: object) -> None:
+        """The whole reason a game could not start, paged by turning; a press goes
+        back to the setup menu (RULINGS G4: never cut)."""
+        if isinstance(event, KnobTurn):
+            pages = page_count(self._error_screen())
+            self.error_page = (self.error_page + event.steps) % pages
+        elif isinstance(event, KnobPress):
+            self.error = ""
+
+    def _error_screen(self) -> Screen:
+        title = self.error.partition(":")[0].upper()
+        return Screen(title=title, lines=(Part(self.error, "alert"),), alert=True,
+                      footer="press: back to menu", page=self.error_page)
 
     def screen(self) -> Screen:
         if self.controller is not None:
@@ -76,11 +100,9 @@ class App:
         if self.enrolling is not None:
             return self.enrolling.screen()
         assert self.menu is not None
-        screen = self.menu.screen()
         if self.error:
-            return Screen(title=screen.title, lines=(self.error[:42],), menu=screen.menu,
-                          cursor=screen.cursor, footer=screen.footer)
-        return screen
+            return self._error_screen()
+        return self.menu.screen()
 
     def await_durable(self) -> bool:
         """See :meth:`rig.controller.Controller.await_durable`."""

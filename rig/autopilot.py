@@ -23,7 +23,7 @@ def gestures_for(controller: Controller, rng: Rng, pick: Pick | None = None) -> 
     """The hardware events a person makes next; card draws and choices use `rng`."""
     state = controller.session.state
     if controller.alert is not None:
-        return [KnobPress("hi")]
+        return [KnobPress("hi")]  # acknowledge the result or alert on screen
     if state.is_chance_node():
         need = controller.view.chance_input(state)
         if need.kind == "spin":
@@ -38,7 +38,7 @@ def gestures_for(controller: Controller, rng: Rng, pick: Pick | None = None) -> 
         return [KnobPress("hi")]  # carry out the computer's announced choice
     legal = list(state.legal_actions())
     choice = pick(state, legal) if pick else legal[int(rng.random() * len(legal))]
-    delta = legal.index(choice) - controller.cursor
+    delta = controller.choices().index(choice) - controller.cursor
     return ([KnobTurn("hi", delta)] if delta else []) + [KnobPress("hi")]
 
 

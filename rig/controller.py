@@ -8,7 +8,7 @@ journal) and is the one place game state changes. It never sleeps: time-based th
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,9 +26,9 @@ from hardware.events import (
     ReaderStatus,
 )
 from rig.journal import JournalError
-from rig.screen import Screen, wrap
+from rig.screen import Part, Screen, page_count
 from rig.session import Session
-from rig.views import GameView, Notice, view_for
+from rig.views import ALERT, DETAIL, RESULT, CorrectionPlace, GameView, Notice, view_for
 
 SPIN_FRAME_MS = 70
 REFUSAL_MS = 2500
@@ -58,13 +58,30 @@ class Animation:
     started: float
     ends: float
     final: str
+    title: str = ""
+    """The spinner's title: the spin has already moved the game on to the next player."""
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A screen the table acknowledges before the next prompt: the result of the last
+    move, titled with the mover (so the big number is the mover's), and any alert."""
+
+    title: str
+    parts: tuple[Part, ...]
+    big: str = ""
+    alert: bool = False
 
 
 @dataclass
 class CorrectionMenu:
-    pieces: list[str]
-    options: dict[str, list[str]]
+    """Pieces named with their place; then the places for one piece, in board order,
+    starting at where it is now (RULINGS G5)."""
+
+    pieces: list[tuple[str, str]]
     piece: str | None = None
+    places: list[CorrectionPlace] = field(default_factory=list)
+    current: str = ""
     cursor: int = 0
 
 
@@ -105,7 +122,9 @@ class Controller:
         """The computer's choice (or a person's hint) at this decision."""
         self.choice_pending = False
         self.news: list[Notice] = []
-        self.alert: Notice | None = None
+        self.alert: Moment | None = None
+        """The result or alert screen waiting to be acknowledged."""
+        self.page = 0
         self.refusal: tuple[str, float] | None = None
         self.animation: Animation | None = None
         self.correction: CorrectionMenu | None = None
@@ -122,7 +141,7 @@ class Controller:
             note = f"Resumed game at step {session.resumed.steps}"
             if session.resumed.dropped_bytes:
                 note += " (torn last input dropped)"
-            self.news = [Notice(note)]
+            self.news = [Notice(note, short=f"Resumed at step {session.resumed.steps}")]
         self._preselect()
 
     # ----------------------------------------------------------------- input
@@ -151,6 +170,9 @@ class Controller:
         if isinstance(event, KnobLongPress):
             self._toggle_correction()
             return
+        if isinstance(event, KnobTurn) and self._turn_page(event):
+            return
+        self.page = 0
         if self.correction is not None:
             self._handle_correction(event)
             return
@@ -165,6 +187,16 @@ class Controller:
             self._handle_chance(event)
         else:
             self._handle_decision(event)
+
+    def _turn_page(self, event: KnobTurn) -> bool:
+        """A turn pages a screen whose text needs more than one page: any knob on a
+        screen without a menu, the LO knob beside a menu."""
+        screen = self.screen()
+        pages = page_count(screen)
+        if pages < 2 or (screen.menu and event.knob != "lo"):
+            return False
+        self.page = (self.page + event.steps) % pages
+        return True
 
     def _handle_chance(self, event: object) -> None:
         state = self.session.state
@@ -216,16 +248,22 @@ class Controller:
             action = sample_chance(state.chance_outcomes(), self.rng)
         values = [self.view.outcome_text(state, a) for a, _ in state.chance_outcomes()]
         final = self.view.outcome_text(state, action)
+        title = self.view.title(state)
         if self._apply(action):
             start = self.clock()
             duration = (400 + 1400 * max(0.0, min(1.0, strength))) / 1000
             self.animation = Animation(values=values, started=start, ends=start + duration,
-                                       final=final)
+                                       final=final, title=title)
+
+    def choices(self) -> list[Action]:
+        """The legal choices in menu order (the view's board order)."""
+        state = self.session.state
+        return self.view.menu_order(state, list(state.legal_actions()))
 
     def _handle_decision(self, event: object) -> None:
         seat = self.seats[self.session.state.current_player()]
         self._resolve_choice(move_cursor=seat.level != "hint")
-        legal = list(self.session.state.legal_actions())
+        legal = self.choices()
         if isinstance(event, KnobTurn):
             self.cursor = (self.cursor + event.steps) % len(legal)
         elif isinstance(event, KnobPress):
@@ -235,6 +273,8 @@ class Controller:
 
     def _apply(self, action: Action) -> bool:
         before = self._snapshot() if self.defer_sync else None
+        state = self.session.state
+        actor = state.prompt().player  # type: ignore[attr-defined]
         try:
             events = self.session.apply(action, defer_sync=self.defer_sync)
         except IllegalAction as exc:
@@ -245,7 +285,7 @@ class Controller:
             return False
         if self.session.saving:
             self._undo = before
-        self._announce(events)
+        self._announce(events, actor)
         self._preselect()
         if self.session.state.is_terminal() and self.on_game_over is not None:
             on_game_over = self.on_game_over
@@ -290,19 +330,28 @@ class Controller:
             return "Card already drawn since the last reshuffle"
         return f"Refused: {exc.reason.value}"
 
-    def _announce(self, events: list[Event]) -> None:
+    def _announce(self, events: list[Event], actor: int) -> None:
+        """Results and alerts make the screen the table acknowledges, titled with the
+        mover (or the alert's headline); news waits on the next prompt."""
         notices = self.view.notices(self.session.state, events)
-        self.news = [n for n in notices if not n.alert][-3:]
-        alerts = [n for n in notices if n.alert]
+        self.news = [n for n in notices if n.role not in (RESULT, DETAIL, ALERT)][-3:]
+        shown = [n for n in notices if n.role in (RESULT, DETAIL, ALERT)]
+        alerts = [n for n in shown if n.alert]
+        if not any(n.role in (RESULT, ALERT) for n in shown):
+            self.news = [*[n for n in shown], *self.news][-3:]
+            return
+        parts = _once_each(Part(n.text, "alert" if n.alert else "result", n.short)
+                           for n in shown)
         if alerts:
-            self.alert = Notice(
-                text="\n".join(a.text for a in alerts),
-                alert=True,
-                headline=alerts[0].headline or "ALERT",
-            )
+            self.alert = Moment(title=alerts[0].headline or "ALERT", parts=parts, alert=True)
             if self.on_alert is not None:
-                on_alert, alert = self.on_alert, self.alert
-                self._once_saved(lambda: on_alert(alert))
+                on_alert, first = self.on_alert, alerts[0]
+                self._once_saved(lambda: on_alert(first))
+            return
+        big = next((n.big for n in reversed(shown) if n.big), "")
+        title = self.view.seat_title(actor) if actor >= 0 else self.view.title(
+            self.session.state)
+        self.alert = Moment(title=title, parts=parts, big=big)
 
     def _preselect(self) -> None:
         """At a decision for a computer seat (or with hints), ask for its choice soon.
@@ -326,7 +375,7 @@ class Controller:
         chooser = self.seats[state.current_player()].chooser
         assert chooser is not None
         legal = list(state.legal_actions())
-        self.hinted = legal.index(chooser(state, legal))
+        self.hinted = self.choices().index(chooser(state, legal))
         if move_cursor:
             self.cursor = self.hinted
 
@@ -334,8 +383,8 @@ class Controller:
         self.refusal = (text, self.clock() + REFUSAL_MS / 1000)
 
     def _waiting_for(self) -> str:
-        lines = self.view.prompt_lines(self.session.state)
-        return lines[0] if lines else "another input"
+        parts = self.view.prompt_parts(self.session.state)
+        return (parts[-1].short or parts[-1].text) if parts else "another input"
 
     # ----------------------------------------------------------- corrections
     def _toggle_correction(self) -> None:
@@ -343,35 +392,59 @@ class Controller:
         if self.correction is not None or state.is_terminal():
             self.correction = None
             return
-        options = state.correction_options()  # type: ignore[attr-defined]
-        self.correction = CorrectionMenu(pieces=sorted(options), options=options)
+        self.correction = CorrectionMenu(pieces=self.view.correction_pieces(state))
 
     def _handle_correction(self, event: object) -> None:
         menu = self.correction
         assert menu is not None
         items = self._correction_items(menu)
         if isinstance(event, KnobTurn):
-            menu.cursor = (menu.cursor + event.steps) % len(items)
+            if event.knob == "lo" and menu.piece is not None:
+                menu.cursor = self._section_jump(menu, event.steps)
+            else:
+                menu.cursor = (menu.cursor + event.steps) % len(items)
         elif isinstance(event, KnobPress):
             if menu.cursor == len(items) - 1:  # "Back" / "Done"
                 if menu.piece is None:
                     self.correction = None
                 else:
-                    menu.cursor = menu.pieces.index(menu.piece)
+                    menu.cursor = [p for p, _ in menu.pieces].index(menu.piece)
                     menu.piece = None
                 return
             if menu.piece is None:
-                menu.piece, menu.cursor = menu.pieces[menu.cursor], 0
+                self._open_piece(menu, menu.pieces[menu.cursor][0])
                 return
-            location = menu.options[menu.piece][menu.cursor]
+            location = menu.places[menu.cursor].location
+            if location == menu.current:
+                self._refuse("It is there already")
+                return
             if self._apply(self.view.correction(menu.piece, location)):
                 self.correction = None
+
+    def _open_piece(self, menu: CorrectionMenu, piece: str) -> None:
+        """The places for one piece, the cursor on where it stands now."""
+        state = self.session.state
+        menu.piece = piece
+        menu.places = self.view.correction_places(state, piece)
+        menu.current = self.view.current_place(state, piece)
+        at = [p.location for p in menu.places]
+        menu.cursor = at.index(menu.current) if menu.current in at else 0
+
+    @staticmethod
+    def _section_jump(menu: CorrectionMenu, steps: int) -> int:
+        """The first place of the next (or previous) section: a route, the traps..."""
+        sections: list[int] = [i for i, place in enumerate(menu.places)
+                               if i == 0 or place.section != menu.places[i - 1].section]
+        here = max(i for i, start in enumerate(sections) if start <= min(
+            menu.cursor, len(menu.places) - 1))
+        return sections[(here + steps) % len(sections)]
 
     @staticmethod
     def _correction_items(menu: CorrectionMenu) -> list[str]:
         if menu.piece is None:
-            return [*menu.pieces, "Done"]
-        return [*menu.options[menu.piece], "Back"]
+            return [*(words for _, words in menu.pieces), "Done"]
+        return [place.words + (" (now)" if place.location == menu.current else "")
+                for place in menu.places] + ["Back"]
 
     # ---------------------------------------------------------------- output
     def next_deadline(self) -> float | None:
@@ -388,49 +461,88 @@ class Controller:
     def screen(self) -> Screen:
         status = self._status()
         state = self.session.state
-        title = self.view.title(state)
         if self.correction is not None:
-            menu = self.correction
-            heading = "FIX: which piece?" if menu.piece is None else f"FIX: {menu.piece} to"
-            return Screen(title="CORRECTION", lines=(heading,),
-                          menu=tuple(self._correction_items(menu)), cursor=menu.cursor,
-                          footer="turn:pick press:ok", status=status)
+            return self._correction_screen(self.correction, status)
         if self.animation is not None:
             now = self.clock()
             frame = int((now - self.animation.started) * 1000 // SPIN_FRAME_MS)
             value = self.animation.values[frame % len(self.animation.values)]
-            return Screen(title=title, big=value, lines=("spinning...",), status=status)
+            return Screen(title=self.animation.title, big=value, lines=("spinning...",),
+                          status=status)
         if self.alert is not None:
-            return Screen(title=self.alert.headline, lines=tuple(wrap(self.alert.text)),
-                          alert=True, footer="press: ok", status=status)
-        lines: list[str] = []
-        big = next((n.big for n in reversed(self.news) if n.big), None)
-        for notice in self.news:
-            lines.extend(wrap(notice.text))
+            moment = self.alert
+            return Screen(title=moment.title, big=moment.big or None, lines=moment.parts,
+                          alert=moment.alert, footer="press: ok", status=status,
+                          page=self.page)
+        title = self.view.title(state)
+        lines: list[Part] = [Part(n.text, "news", n.short) for n in self.news]
         if self.refusal is not None:
-            lines.extend(wrap("! " + self.refusal[0]))
+            lines.append(Part("! " + self.refusal[0], "refusal"))
+        lines.extend(self.view.prompt_parts(state))
         if state.is_terminal():
-            lines.extend(self.view.prompt_lines(state))
             return Screen(title=title, lines=tuple(lines), status=status,
-                          footer="long press: menu")
-        lines.extend(self.view.prompt_lines(state))
+                          footer="long press: new game", page=self.page)
         if state.is_chance_node():
-            return Screen(title=title, big=big, lines=tuple(lines), status=status)
-        legal = list(state.legal_actions())
+            how = self._how_to_resolve(state)
+            lines.extend([how] if how else [])
+            return Screen(title=title, lines=tuple(lines), status=status, page=self.page)
         describe = state.describe  # type: ignore[attr-defined]
         seat = self.seats[state.current_player()]
-        items = [describe(a) for a in legal]
+        items = [describe(a) for a in self.choices()]
         if seat.level == "hint":
             if not self.choice_pending:
                 items[self.hinted] = "* " + items[self.hinted]
+                lines.append(Part("* marks the move the rig suggests", "hint",
+                                  "* = suggested"))
         elif seat.chooser is not None:
-            thinking = "is thinking..." if self.choice_pending else "chose:"
-            lines.append(f"CPU ({seat.level}) {thinking}")
-        return Screen(title=title, big=big, lines=tuple(lines), menu=tuple(items),
-                      cursor=self.cursor, status=status)
+            thinking = "is thinking..." if self.choice_pending else "chose: press to play it"
+            lines.append(Part(f"Computer ({seat.level}) {thinking}", "cpu",
+                              "CPU thinking..." if self.choice_pending else "CPU chose:"))
+        return Screen(title=title, lines=tuple(lines), menu=tuple(items),
+                      cursor=self.cursor, status=status, page=self.page)
+
+    def _how_to_resolve(self, state: State) -> Part | None:
+        """How to make the draw, in words (a spin prompt names its knob itself)."""
+        need = self.view.chance_input(state)
+        if need.kind == "spin":
+            return None
+        if need.kind == "card":
+            if self.options.virtual_deck:
+                return Part("Press for a Mike card", "instruction")
+            return Part("Tap it on the rig", "instruction")
+        return Part("Press for a ticket", "instruction")
+
+    def _correction_screen(self, menu: CorrectionMenu, status: str) -> Screen:
+        if menu.piece is None:
+            heading = Part("FIX: which piece?", "instruction")
+            footer = "turn:pick press:ok"
+        else:
+            words = next(w for p, w in menu.pieces if p == menu.piece)
+            heading = Part(f"FIX: {words} to", "instruction", "FIX: set it to")
+            footer = "HI:space LO:section"
+        lines = [heading]
+        if self.refusal is not None:
+            lines.append(Part("! " + self.refusal[0], "refusal"))
+        return Screen(title="CORRECTION", lines=tuple(lines),
+                      menu=tuple(self._correction_items(menu)), cursor=menu.cursor,
+                      footer=footer, status=status)
 
     def _status(self) -> str:
         flags = []
         if not self.reader_ok:
             flags.append("no reader")
         return ",".join(flags)
+
+
+def _once_each(parts: Iterable[Part]) -> tuple[Part, ...]:
+    """Identical lines once, counted ("(twice)"): a screen never repeats a line."""
+    counted: dict[Part, int] = {}
+    for part in parts:
+        counted[part] = counted.get(part, 0) + 1
+    return tuple(part if n == 1 else Part(f"{part.text} ({_times(n)})", part.role,
+                                          part.short and f"{part.short} ({_times(n)})")
+                 for part, n in counted.items())
+
+
+def _times(n: int) -> str:
+    return "twice" if n == 2 else f"{n} times"

@@ -1,8 +1,9 @@
 """Draw a Screen onto the 128x64 one-bit frame the OLED shows.
 
 Layout, in 8-pixel rows: an inverted title bar; an optional big line (spin results,
-"MOVE 9"); the body text; a menu window around the cursor (the selected item gets two
-rows so a whole move description shows); a footer. Alerts invert the whole screen.
+"MOVE 9"); the body text; a menu window around the cursor; a footer. What goes on
+which row is decided once, by `rig.screen.fit`; this module only draws it. Alerts
+invert the whole screen.
 Glyphs are cached as bitmaps and pasted: drawing a frame is a few hundred pastes.
 """
 
@@ -14,7 +15,7 @@ from PIL import Image, ImageOps
 
 from hardware.display.base import HEIGHT, WIDTH, new_frame
 from hardware.display.font import HUGE, LARGE, SMALL, Font, draw_text, text_width
-from rig.screen import COLUMNS, Screen, wrap
+from rig.screen import COLUMNS, Screen, fit, shown_rows
 
 ROW = SMALL.cell_height
 ROWS = HEIGHT // ROW
@@ -58,56 +59,36 @@ def _big_font(text: str) -> Font:
 
 
 def layout(screen: Screen) -> list[tuple[str, bool]]:
-    """The body rows below the title (and big line): (text, highlighted)."""
-    rows_free = ROWS - 1 - (1 if screen.footer else 0)
-    if screen.big:
-        rows_free -= _big_font(screen.big).cell_height // ROW
-    text_rows = [(line, False) for raw in screen.lines for line in wrap(raw)]
-    if not screen.menu:
-        return text_rows[-rows_free:] if rows_free > 0 else []
-    menu_rows = _menu_rows(screen, max(2, rows_free - min(len(text_rows), 3)))
-    keep = max(0, rows_free - len(menu_rows))
-    return (text_rows[-keep:] if keep else []) + menu_rows
-
-
-def _menu_rows(screen: Screen, budget: int) -> list[tuple[str, bool]]:
-    chosen = wrap(screen.menu[screen.cursor], COLUMNS - 2)[:2]
-    rows = [("> " + chosen[0], True)] + [("  " + more, True) for more in chosen[1:]]
-    before, after = screen.cursor - 1, screen.cursor + 1
-    top: list[tuple[str, bool]] = []
-    bottom: list[tuple[str, bool]] = []
-    while len(rows) + len(top) + len(bottom) < budget and (before >= 0 or after < len(screen.menu)):
-        if after < len(screen.menu):
-            bottom.append(("  " + screen.menu[after][: COLUMNS - 2], False))
-            after += 1
-        if before >= 0 and len(rows) + len(top) + len(bottom) < budget:
-            top.insert(0, ("  " + screen.menu[before][: COLUMNS - 2], False))
-            before -= 1
-    return top + rows + bottom
+    """The body rows below the title (and big line) on the current page:
+    (text, highlighted). The fitting itself is `rig.screen.fit`, shared by every display."""
+    body, _ = fit(screen).page(screen.page)
+    return [(row.text, row.highlighted) for row in body]
 
 
 def render(screen: Screen) -> Image.Image:
     frame = new_frame()
     frame.paste(255, (0, 0, WIDTH, ROW - 1))
-    title = screen.title[:COLUMNS]
-    status = f"[{screen.status}]" if screen.status else ""
+    fitted = fit(screen)
+    body, footer = fitted.page(screen.page)
+    title, _, status = fitted.title.partition(" [")
     _text(frame, 1, 0, title, ink=0)
     if status:
+        status = "[" + status
         _text(frame, WIDTH - text_width(status) - 1, 0, status, ink=0)
     y = ROW
-    if screen.big:
-        font = _big_font(screen.big)
-        _centered(frame, y + 1, screen.big, font)
+    if fitted.big:
+        font = _big_font(fitted.big)
+        _centered(frame, y + 1, fitted.big, font)
         y += font.cell_height
-    for text, highlighted in layout(screen):
-        if highlighted and screen.menu:
+    for row in body:
+        if row.highlighted:
             frame.paste(255, (0, y, WIDTH, y + ROW))
-            _text(frame, 0, y, text, ink=0)
+            _text(frame, 0, y, row.text, ink=0)
         else:
-            _text(frame, 0, y, text)
+            _text(frame, 0, y, row.text)
         y += ROW
-    if screen.footer:
-        _text(frame, 0, HEIGHT - ROW, screen.footer[:COLUMNS])
+    if footer:
+        _text(frame, 0, HEIGHT - ROW, footer)
     if screen.alert:
         frame = ImageOps.invert(frame.convert("L")).convert("1")
     return frame
@@ -115,13 +96,7 @@ def render(screen: Screen) -> Image.Image:
 
 def rows(screen: Screen) -> list[str]:
     """The screen as the text rows the OLED shows (a transcript, not the pixels)."""
-    out = [screen.title[:COLUMNS] + (f" [{screen.status}]" if screen.status else "")]
-    if screen.big:
-        out.append(f"<< {screen.big} >>")
-    out.extend(text for text, _ in layout(screen))
-    if screen.footer:
-        out.append(screen.footer[:COLUMNS])
-    return out
+    return shown_rows(screen)
 
 
 def boxed(screen: Screen) -> str:

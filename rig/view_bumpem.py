@@ -1,13 +1,23 @@
-"""Bump 'Em on the rig: press (or tap a ticket card) for a ticket, choose a move."""
+"""Bump 'Em on the rig: press (or tap a ticket card) for a ticket, choose a move.
+
+Cars of one colour look alike on the table, so every screen names a car by where it
+stands ("Red car at T35", engine/bumpem/names.py) and every move says where it ends.
+"""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
-from engine.api import Action, State
+from engine.api import Action, Event, State
 from engine.bumpem import TICKET_IDS, Correct, DrawTicket
+from engine.bumpem.names import car_at, position_name
 from engine.bumpem.tickets import ticket_label
-from rig.views import ChanceInput, EventNotices
+from rig.screen import Part
+from rig.views import DETAIL, RESULT, ChanceInput, CorrectionPlace, EventNotices, Notice
+
+TRACK_SECTION = 10
+"""Track spaces per section of the correction menu (the other knob jumps by section)."""
 
 
 class BumpEmView(EventNotices):
@@ -17,22 +27,60 @@ class BumpEmView(EventNotices):
         "turbo_zoom": "TURBO ZOOM!",
         "winner": "CHECKERED FLAG",
     }
-    NEWS = frozenset({"ticket", "lost_ticket", "forced_move", "extra_ticket", "reshuffle",
-                      "finish", "home_stretch_entry", "entry", "correction", "swap"})
+    RESULTS = frozenset({"move", "lost_ticket"})
+    DETAILS = frozenset({"finish"})
+    NEWS = frozenset({"reshuffle", "correction"})
 
     def title(self, state: State) -> str:
         prompt = state.prompt()  # type: ignore[attr-defined]
         if prompt.kind == "over":
             return "GAME OVER"
-        return f"BUMP 'EM  {self.game.seat_name(prompt.player).upper()}"
+        return self.seat_title(prompt.player)
 
-    def prompt_lines(self, state: State) -> list[str]:
+    def seat_title(self, seat: int) -> str:
+        return f"BUMP 'EM  {self.game.seat_name(seat).upper()}"
+
+    def prompt_parts(self, state: State) -> list[Part]:
         prompt = state.prompt()  # type: ignore[attr-defined]
+        who = self.game.seat_name(prompt.player) if prompt.player >= 0 else ""
         if prompt.kind == "ticket":
-            return [prompt.text, "Press for a ticket"]
+            return [Part(prompt.text, "instruction")]
         if prompt.kind == "move":
-            return [prompt.text]
-        return [prompt.text, "ADIOS, good buddies"]
+            label = ticket_label(str(prompt.ticket))
+            then = " Choose a move" if label.endswith("!") else ": choose a move"
+            return [Part(f"{who} drew {label}{then}", "instruction", f"{who}: use {label}")]
+        return [Part(prompt.text, "instruction")]
+
+    def notices(self, state: State, events: list[Event]) -> list[Notice]:
+        """A forced move says so once ("Only move: ..."), after the ticket that forced
+        it; a ticket with a choice is shown on the move prompt instead."""
+        forced = any(e.kind in {"forced_move", "lost_ticket"} for e in events)
+        out: list[Notice] = []
+        for event in events:
+            if event.kind == "ticket":
+                if forced:
+                    out.append(Notice(event.text, role=DETAIL))
+            elif event.kind == "forced_move":
+                out.append(Notice(event.text, role=RESULT))
+            elif event.kind == "move" and forced:
+                continue
+            else:
+                notice = self.notice(event)
+                if notice is not None:
+                    out.append(notice)
+        return out
+
+    def notice(self, event: Event) -> Notice | None:
+        """Alerts keep their full wording, with a short one for a full screen."""
+        notice = super().notice(event)
+        if notice is None or not notice.alert or "piece" not in event.data:
+            return notice
+        colour = str(event.data["piece"]).partition(":")[0].capitalize()
+        to = position_name(str(event.data["to"]))
+        src = position_name(str(event.data["from"]))
+        short = {"bump": f"{colour} car at {src}: pit", "oil_slide": f"Slides to {to}",
+                 "turbo_zoom": f"{colour} car zooms to {to}"}.get(event.kind, "")
+        return replace(notice, short=short)
 
     def chance_input(self, state: State) -> ChanceInput:
         return ChanceInput("ticket")
@@ -54,10 +102,37 @@ class BumpEmView(EventNotices):
 
     def status_lines(self, state: State) -> list[str]:
         cars = state.to_json()["cars"]
-        return [f"{colour}: {' '.join(places)}" for colour, places in cars.items()]
+        return [car_at(colour, place) for colour, places in cars.items() for place in places]
 
     def card_ids(self, game: Any) -> list[str]:
         return list(TICKET_IDS)
 
     def correction(self, piece: str, location: str) -> Action:
         return Correct(piece=piece, location=location)
+
+    # -- corrections (RULINGS G5) ------------------------------------------------------
+
+    def correction_pieces(self, state: State) -> list[tuple[str, str]]:
+        rules = self.game.rules
+        pieces = []
+        for car in range(rules.players * rules.cars):
+            piece = rules.piece_id(car)
+            pieces.append((piece, car_at(piece.partition(":")[0],
+                                         self.current_place(state, piece))))
+        return pieces
+
+    def current_place(self, state: State, piece: str) -> str:
+        colour, _, number = piece.partition(":")
+        return str(state.to_json()["cars"][colour][int(number) - 1])
+
+    def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]:
+        options = state.correction_options()[piece]  # type: ignore[attr-defined]
+        return [CorrectionPlace(o, position_name(o), _section(o)) for o in options]
+
+
+def _section(position_id: str) -> str:
+    """Pit, a block of TRACK_SECTION track spaces, the home stretch, finish."""
+    if position_id.startswith("T"):
+        low = (int(position_id[1:]) - 1) // TRACK_SECTION * TRACK_SECTION + 1
+        return f"T{low}-T{low + TRACK_SECTION - 1}"
+    return position_id.split(":")[0]

@@ -1,7 +1,8 @@
 """10-Four, Good Buddy on the rig: tap a Mike card, flick the band it names, move.
 
 The plain instruction is always on screen; the CB slang of the rulebook's last page
-only decorates it (RULINGS G3).
+only decorates it (RULINGS G3). Places and pieces are named as the board shows them
+(engine/tenfour/names.py).
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.api import Action, Event, State
-from engine.tenfour import Correct, Draw, Spin
-from rig.views import ChanceInput, EventNotices, Notice
+from engine.tenfour import BEAR, HOME, PARK, SIDE, Correct, Draw, Spin
+from engine.tenfour.names import board_rank, piece_at, place_name
+from rig.screen import Part
+from rig.views import ALERT, DETAIL, RESULT, ChanceInput, CorrectionPlace, EventNotices, Notice
 
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
 CRAWLING_AHEAD = 6
@@ -41,9 +44,9 @@ class TenFourView(EventNotices):
         "reshuffle": "RESHUFFLE",
         "winner": "10-4, WINNER!",
     }
-    NEWS = frozenset({"spin", "lost_turn", "hammer_up", "start_order", "start_tie",
-                      "park_exit", "smokey_exact_move", "smokey_trap_move", "bear_move",
-                      "back_on_road", "correction", "smokey_placed"})
+    RESULTS = frozenset({"truck_move", "park_exit", "smokey_exact_move", "smokey_trap_move",
+                         "bear_move", "smokey_placed"})
+    NEWS = frozenset({"lost_turn", "start_order", "start_tie", "back_on_road", "correction"})
 
     def title(self, state: State) -> str:
         prompt = state.prompt()  # type: ignore[attr-defined]
@@ -51,30 +54,62 @@ class TenFourView(EventNotices):
             return "GAME OVER"
         if prompt.kind == "start_spin":
             return "10-4 START ORDER"
-        return f"10-4  {self.game.seat_name(prompt.player).upper()}"
+        return self.seat_title(prompt.player)
 
-    def prompt_lines(self, state: State) -> list[str]:
+    def seat_title(self, seat: int) -> str:
+        return f"10-4  {self.game.seat_name(seat).upper()}"
+
+    def prompt_parts(self, state: State) -> list[Part]:
         prompt = state.prompt()  # type: ignore[attr-defined]
         kind = prompt.kind
         who = self.game.seat_name(prompt.player) if prompt.player >= 0 else ""
         if kind == "start_spin":
-            return [f"{who}: spin for start", "Flick the HI knob"]
+            return [Part(f"{who}: spin for start", "instruction"),
+                    Part("Flick the HI knob", "instruction")]
         if kind == "draw":
-            return [f"{who}: draw a card", "Tap it on the rig"]
+            return [Part(f"{who}: draw a Mike card", "instruction")]
         if kind == "spin":
-            lines = ["HAMMER UP: no card"] if prompt.hammer else []
-            lines.append(f"{who}: spin {BAND_NAMES.get(prompt.band, prompt.band)}")
-            if prompt.extra:
-                lines.append(f"then move spin +{prompt.extra}")
-            if prompt.break_one_nine:
-                lines.append("BREAK 1-9: police next")
-            lines.append(f"Flick the {prompt.band.upper()} knob")
-            return lines
+            return self._spin_parts(state, prompt, who)
         if kind == "over":
-            return [prompt.text, "ADIOS, good buddies"]
-        if kind in {"release", "police"}:
-            return [f"BREAK ONE NINE, {who}", prompt.text]
-        return [prompt.text]
+            return [Part(prompt.text, "instruction")]
+        if kind == "release":
+            return [Part(prompt.text, "instruction", "Take police from Park")]
+        if kind == "police":
+            return [Part(prompt.text, "instruction", f"{who}: move the police")]
+        if kind == "declare_truck":
+            return [Part(prompt.text, "instruction", f"{who}: which truck moves?")]
+        return [Part(prompt.text, "instruction")]
+
+    def _spin_parts(self, state: Any, prompt: Any, who: str) -> list[Part]:
+        """The card drawn with its text (the table reads it aloud), what to spin and
+        move, BREAK ONE NINE, and the Bear's limit when it watches this truck (G4)."""
+        band = BAND_NAMES.get(prompt.band, prompt.band)
+        flick = f"flick the {prompt.band.upper()} knob"
+        parts: list[Part] = []
+        if prompt.hammer:
+            parts.append(Part(f"HAMMER UP! {who}: no card, {flick} ({band})", "instruction",
+                              f"HAMMER UP! F{flick[1:]}"))
+        else:
+            card = self.game.deck.cards[self.game.card_index[prompt.card]]
+            parts.append(Part(f'"{card.text}"', "card"))
+            extra = f", move spin +{prompt.extra}" if prompt.extra else ""
+            short = f", +{prompt.extra}" if prompt.extra else ""
+            parts.append(Part(f"{who}: {flick} ({band}){extra}", "instruction",
+                              f"F{flick[1:]}{short}"))
+        if prompt.break_one_nine and not _says_break_one_nine(parts):
+            parts.append(Part("BREAK ONE NINE: a police move after your truck", "warning",
+                              "BREAK 1-9: police too"))
+        watch = state.bear_speed_limit()
+        if watch is not None:
+            route, limit = watch
+            if limit < 1:
+                parts.append(Part(f"Bear watching the {route.capitalize()} route: "
+                                  "any spin is caught", "warning", "Bear: any spin caught"))
+            else:
+                parts.append(Part(f"Bear watching the {route.capitalize()} route: "
+                                  f"spin {limit} at most", "warning",
+                                  f"Bear watching: {limit} max"))
+        return parts
 
     def chance_input(self, state: State) -> ChanceInput:
         prompt = state.prompt()  # type: ignore[attr-defined]
@@ -103,21 +138,34 @@ class TenFourView(EventNotices):
         if any(e.kind in {"smokey_exact_move", "smokey_trap_move", "park_exit"} for e in events):
             leader = bears_crawling(state)
             if leader is not None:
-                out.append(Notice(f"BEARS CRAWLING near {leader}"))
+                out.append(Notice(f"BEARS CRAWLING near the {leader}", role=DETAIL))
         return out
 
     def notice(self, event: Event) -> Notice | None:
         if event.kind == "truck_move":
             steps = event.data.get("steps")
-            return Notice(event.text, big=f"MOVE {steps}" if steps else "")
+            return Notice(event.text, big=f"MOVE {steps}", role=RESULT)
+        if event.kind == "spin" and event.data.get("start"):
+            return Notice(event.text)
+        if event.kind in {"smokey_catch", "trap_catch"}:
+            truck = str(event.data.get("truck", "")).capitalize()
+            return Notice(event.text, alert=True, headline=self.ALERTS[event.kind],
+                          role=ALERT, short=f"{truck} truck caught: side of road, loses "
+                          "next turn")
+        if event.kind == "bear_catch":
+            return Notice(event.text, alert=True, headline=self.ALERTS["bear_catch"],
+                          role=RESULT)
         return super().notice(event)
+
+    def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
+        return state.in_board_order(actions)  # type: ignore[attr-defined, no-any-return]
 
     def status_lines(self, state: State) -> list[str]:
         g = self.game
-        lines = [f"{name}: {state.truck_where(i)}"  # type: ignore[attr-defined]
-                 for i, name in enumerate(g.truck_names)]
+        lines = [piece_at(g, colour, state.truck_where(i))  # type: ignore[attr-defined]
+                 for i, colour in enumerate(g.trucks)]
         police = state.to_json().get("police", {})
-        lines += [f"{piece}: {where}" for piece, where in police.items()]
+        lines += [piece_at(g, piece, where) for piece, where in police.items()]
         return lines
 
     def card_ids(self, game: Any) -> list[str]:
@@ -125,3 +173,49 @@ class TenFourView(EventNotices):
 
     def correction(self, piece: str, location: str) -> Action:
         return Correct(piece=piece, location=location)
+
+    # -- corrections (RULINGS G5) ------------------------------------------------------
+
+    def correction_pieces(self, state: State) -> list[tuple[str, str]]:
+        g = self.game
+        return [(piece, piece_at(g, piece, self.current_place(state, piece)))
+                for piece in (*g.trucks, *g.police)]
+
+    def current_place(self, state: State, piece: str) -> str:
+        if piece in self.game.truck_index:
+            return str(state.truck_where(self.game.truck_index[piece]))  # type: ignore[attr-defined]
+        return str(state.police[piece])  # type: ignore[attr-defined]
+
+    def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]:
+        """Every place the piece may be set to, in board order, each with the section
+        the other knob jumps by (a route, the side of the road, the traps...)."""
+        board = self.game.board
+        options = state.correction_options()[piece]  # type: ignore[attr-defined]
+        places = [CorrectionPlace(o, place_name(board, o), self._section(o)) for o in options]
+        return sorted(places, key=lambda p: (_SECTIONS.index(p.section.split(" ")[0]),
+                                             board_rank(board, p.location)))
+
+    def _section(self, location: str) -> str:
+        board = self.game.board
+        if location in board.index:
+            return f"route {board.route_of[board.index[location]]}"
+        if location.startswith(SIDE):
+            return "side of road"
+        if location == HOME:
+            return "home"
+        if location == PARK:
+            return "park"
+        if location == BEAR or any(b.id == location for b in board.bears):
+            return "bear spaces"
+        if any(t.id == location for t in board.traps):
+            return "traps"
+        return "short cuts"
+
+
+_SECTIONS = ("park", "route", "traps", "short", "bear", "side", "home")
+"""Correction sections in menu order; routes are in board order within "route"."""
+
+
+def _says_break_one_nine(parts: list[Part]) -> bool:
+    """Whether the card's own text already tells the table (no line said twice)."""
+    return any(p.role == "card" and "BREAK ONE NINE" in p.text.upper() for p in parts)

@@ -2,7 +2,14 @@
 
 The controller is generic (menus, chance inputs, corrections, journaling); a view says,
 for one game, what a prompt asks of the table, which hardware input resolves a chance
-node, and which events are alerts.
+node, and what each event means for the screen:
+
+- a *result* is what the last move did ("Red truck at R4: 9 ahead to R13"); it opens a
+  screen of its own, titled with the mover, before the next prompt (RULINGS G4: the
+  big number and the title always belong to the same player);
+- a *detail* goes with that result (a car reaching its finish);
+- an *alert* (a catch, a bump) fills the screen, inverted, with a headline;
+- *news* is a line on the next prompt ("Blue loses this turn").
 """
 
 from __future__ import annotations
@@ -11,6 +18,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from engine.api import Action, Event, State
+from rig.screen import Part
+
+RESULT = "result"
+DETAIL = "detail"
+NEWS = "news"
+ALERT = "alert"
 
 
 @dataclass(frozen=True)
@@ -32,10 +45,27 @@ class Notice:
     headline: str = ""
     big: str = ""
     """A short instruction worth the big font, e.g. "MOVE 9"."""
+    role: str = NEWS
+    short: str = ""
+    """A shorter wording for a full screen."""
+
+
+@dataclass(frozen=True)
+class CorrectionPlace:
+    """One place in a correction menu: its location id, its words, and the section
+    (route or area) the other knob jumps by."""
+
+    location: str
+    words: str
+    section: str
 
 
 class GameView(Protocol):
     def title(self, state: State) -> str: ...
+
+    def seat_title(self, seat: int) -> str: ...
+
+    def prompt_parts(self, state: State) -> list[Part]: ...
 
     def prompt_lines(self, state: State) -> list[str]: ...
 
@@ -51,20 +81,31 @@ class GameView(Protocol):
 
     def notices(self, state: State, events: list[Event]) -> list[Notice]: ...
 
+    def menu_order(self, state: State, actions: list[Action]) -> list[Action]: ...
+
     def status_lines(self, state: State) -> list[str]: ...
 
     def card_ids(self, game: Any) -> list[str]: ...
 
     def correction(self, piece: str, location: str) -> Action: ...
 
+    def correction_pieces(self, state: State) -> list[tuple[str, str]]: ...
+
+    def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]: ...
+
+    def current_place(self, state: State, piece: str) -> str: ...
+
 
 class EventNotices:
-    """Events to notices by kind: ALERTS fill the screen (with a headline), NEWS is a line.
+    """Events to notices by kind: ALERTS fill the screen (with a headline), RESULTS open
+    the mover's result screen, DETAILS go with it, NEWS is a line on the next prompt.
 
     Each game view lists its kinds; anything else stays off the small screen.
     """
 
     ALERTS: ClassVar[dict[str, str]] = {}
+    RESULTS: frozenset[str] = frozenset()
+    DETAILS: frozenset[str] = frozenset()
     NEWS: frozenset[str] = frozenset()
 
     def __init__(self, game: Any) -> None:
@@ -80,10 +121,21 @@ class EventNotices:
 
     def notice(self, event: Event) -> Notice | None:
         if event.kind in self.ALERTS:
-            return Notice(event.text, alert=True, headline=self.ALERTS[event.kind])
+            return Notice(event.text, alert=True, headline=self.ALERTS[event.kind],
+                          role=ALERT)
+        if event.kind in self.RESULTS:
+            return Notice(event.text, role=RESULT)
+        if event.kind in self.DETAILS:
+            return Notice(event.text, role=DETAIL)
         if event.kind in self.NEWS:
             return Notice(event.text)
         return None
+
+    def prompt_lines(self, state: State) -> list[str]:
+        return [part.text for part in self.prompt_parts(state)]  # type: ignore[attr-defined]
+
+    def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
+        return actions
 
 
 def view_for(game: Any) -> GameView:

@@ -310,9 +310,11 @@ class BumpemState:
             return f"{self._own(action.car)}: swap with {self.piece_name(action.target)}"
         elif isinstance(action, Split):
             second = self._own(action.other).partition(" ")[2]  # "car at T12"
+            first_to = self._landing(Forward(action.car, action.steps))
+            second_to = self._landing(Forward(action.other, action.other_steps))
             return (f"{self._own(action.car)}: {action.steps} "
-                    f"{destination_phrase(action.to)}, {second}: {action.other_steps} "
-                    f"{destination_phrase(action.other_to)}")
+                    f"{destination_phrase(first_to)}, {second}: {action.other_steps} "
+                    f"{destination_phrase(second_to)}")
         elif isinstance(action, BumpTicket):
             return f"{self._own(action.car)} onto {self.piece_name(action.target)}"
         else:

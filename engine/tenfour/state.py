@@ -33,7 +33,6 @@ from engine.tenfour.names import (
     piece_at,
     piece_name,
     place_name,
-    trap_name,
 )
 
 START_SPIN = "start_spin"
@@ -168,6 +167,21 @@ class TenFourState:
         if self.card < 0:
             return "lo"  # a Hammer Up turn: no card, the Lo-Band (T9)
         return self.g.cards[self.card].band
+
+    def bear_speed_limit(self) -> tuple[str, int] | None:
+        """Before a spin (T8): the route the Bear watches and the highest spin the
+        moving truck can make there without being caught, when the truck starts on
+        that route; None when the Bear does not watch it. The limit may be below the
+        band's lowest value (then every spin is caught)."""
+        g = self.g
+        bear_at = self.police.get(BEAR, PARK)
+        if self.phase != SPIN or self.truck < 0 or bear_at == PARK:
+            return None
+        route = g.bear_route[bear_at]
+        if g.board.route_of[self.location(self.truck)] != route:
+            return None
+        extra = g.cards[self.card].extra if self.card >= 0 else 0
+        return route, g.bear_limit - 1 - extra
 
     def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
         phase = self.phase
@@ -684,11 +698,9 @@ class TenFourState:
         space = g.board.loop[self.location(truck)]
         self.side[truck] = True
         self.lose[owner] = True
-        where = (f"in the {trap_name(g.board, self.police[smokey])}"
-                 if kind == "trap_catch" else "on the highway")
         events.append(Event(kind, f"{g.trucks[truck].capitalize()} truck at {space} caught by "
-                            f"{_smokey_name(smokey)} {where}: to the side of the road, loses "
-                            "next turn",
+                            f"{_smokey_name(smokey)}: to the side of the road, loses next "
+                            "turn",
                             {"seat": owner, "truck": g.trucks[truck], "smokey": smokey,
                              "space": space}))
 

@@ -1,31 +1,67 @@
-"""The key screens, as fixed values: golden images, render benchmarks and docs use them."""
+"""The key screens, as fixed values: golden images, render benchmarks and docs use them.
+
+Each is worded as the real controller words that moment of a game; the audit in
+test_screen_audit.py checks the controller's own screens, and test_golden.py puts these
+through the same checks.
+"""
 
 from __future__ import annotations
 
-from rig.screen import Screen
+from rig.screen import Part, Screen
 
 KEY_SCREENS: dict[str, Screen] = {
     "setup": Screen(title="NEW GAME", menu=("Game: 10-Four, Good Buddy", "Players: 4",
-                                            "Seat 1: human", "Seat 2: strong", "START"),
+                                            "Colours: red gre blu yel", "Red: human",
+                                            "Green: strong", "START"),
                     cursor=1, footer="turn:move press:set"),
-    "draw": Screen(title="10-4  BLUE", big="MOVE 8",
-                   lines=("Green truck: 8 ahead to G13", "Blue: draw a card",
-                          "Tap it on the rig")),
+    "draw": Screen(title="10-4  BLUE", lines=(Part("Blue: draw a Mike card", "instruction"),
+                                              Part("Tap it on the rig", "instruction"))),
+    "draw_card": Screen(title="10-4  BLUE", lines=(
+        Part('"Blow my doors in, good buddy. Spin the Hi-Band."', "card"),
+        Part("Blue: flick the HI knob (Hi-Band)", "instruction", "Flick the HI knob"))),
+    "bear_warning": Screen(title="10-4  GREEN", lines=(
+        Part('"Hammer down -- easy now. Spin the Lo-Band and move 1 extra space."', "card"),
+        Part("Green: flick the LO knob (Lo-Band), move spin +1", "instruction",
+             "Flick the LO knob, +1"),
+        Part("Bear watching the Green route: spin 6 at most", "warning",
+             "Bear watching: 6 max"))),
+    "move_result": Screen(title="10-4  BLUE", big="MOVE 8",
+                          lines=(Part("Blue truck at B5: 8 ahead to B13", "result"),),
+                          footer="press: ok"),
     "spin": Screen(title="10-4  BLUE", big="11", lines=("spinning...",)),
-    "hammer": Screen(title="10-4  RED", lines=("HAMMER UP: no card", "Red: spin Lo-Band",
-                                               "Flick the LO knob")),
-    "police": Screen(title="10-4  RED", big="MOVE 5",
-                     lines=("BREAK ONE NINE, Red", "Move a Smokey or the Bear"),
-                     menu=("Smokey 1: 10 ahead by the short cut", "Smokey 2: into trap TB, 6",
-                           "Bear to Green"), cursor=0),
-    "alert": Screen(title="BEAR BITE!", lines=("Blue truck caught by", "Smokey 1 at B8:",
-                                               "loses the next turn"),
-                    alert=True, footer="press: ok"),
-    "refused": Screen(title="10-4  RED", lines=("! Card already drawn", "since the last reshuffle",
-                                                "Red: draw a card")),
-    "winner": Screen(title="10-4, WINNER!", lines=("10-4, good buddy!", "Green wins"),
-                     alert=True, footer="press: ok"),
-    "bumpem_move": Screen(title="BUMP 'EM  BLUE", lines=("Blue draws 7", "Blue: use 7"),
-                          menu=("Blue car 2: 7 ahead, bumps Red", "Blue car 1: swap with Red 3"),
-                          cursor=0),
+    "hammer": Screen(title="10-4  RED", lines=(
+        Part("HAMMER UP! Red: no card, flick the LO knob (Lo-Band)", "instruction",
+             "HAMMER UP! Flick the LO knob"),)),
+    "police": Screen(title="10-4  RED", lines=(
+        Part("Red: BREAK ONE NINE! Move a Smokey or the Bear", "instruction",
+             "Red: move the police"),),
+        menu=("Smokey 1 in the Bear Trap on Yellow: 10 to Y19",
+              "Smokey 2 in the Bear Trap on Red: 10 to G3 by short cut",
+              "Bear to the Red route", "Bear to the Green route"), cursor=0),
+    "alert": Screen(title="BEAR BITE!", lines=(
+        Part("Blue truck at B4: 4 ahead to B8", "result"),
+        Part("Blue truck at B8 caught by Smokey 1: to the side of the road, loses next turn",
+             "alert", "Blue truck caught: side of road, loses next turn")),
+        alert=True, footer="press: ok"),
+    "refused": Screen(title="10-4  RED", lines=(
+        Part("! Card already drawn since the last reshuffle", "refusal"),
+        Part("Red: draw a Mike card", "instruction"), Part("Tap it on the rig", "instruction"))),
+    "winner": Screen(title="10-4, WINNER!", lines=(
+        Part("Green truck at G17: 5 ahead, home!", "result"),
+        Part("10-4, good buddy! Green wins", "alert")), alert=True, footer="press: ok"),
+    "bumpem_move": Screen(title="BUMP 'EM  BLUE", lines=(
+        Part("Blue drew 7: choose a move", "instruction", "Blue: use 7"),),
+        menu=("Blue car at T14: 7 to T21, bumps Red", "Blue car at T14: swap with Red car at "
+              "T30", "Blue car at T3: swap with Red car at T30"), cursor=0),
+    "bumpem_result": Screen(title="BUMP 'EM  RED", lines=(
+        Part("Red draws 5", "result"), Part("Only move: Red car at T6: 5 to T11", "result")),
+        footer="press: ok"),
+    "correction_pieces": Screen(title="CORRECTION", lines=(
+        Part("FIX: which piece?", "instruction"),),
+        menu=("Red truck at R8", "Green truck at the side of road G4", "Blue truck at B1",
+              "Smokey 1 in the Bear Trap on Blue", "Done"), cursor=1,
+        footer="turn:pick press:ok"),
+    "correction_places": Screen(title="CORRECTION", lines=(
+        Part("FIX: Green truck at the side of road G4 to", "instruction", "FIX: set it to"),),
+        menu=("G3", "G4 (now)", "G5", "G6"), cursor=1, footer="HI:space LO:section"),
 }

@@ -118,11 +118,18 @@ def test_the_correction_menu_sets_a_piece_and_is_journaled(tmp_path):
     screen = rig.screen
     assert screen.title == "CORRECTION"
     pieces = list(screen.menu[:-1])
-    rig.turn("hi", pieces.index("red"))
+    red = next(i for i, item in enumerate(pieces) if item.startswith("Red truck at "))
+    rig.turn("hi", red)
     rig.press("hi")
-    assert rig.screen.lines == ("FIX: red to",)
-    target = list(rig.screen.menu).index("R5")
-    rig.turn("hi", target)
+    here = rig.session.state.truck_where(0)
+    assert rig.screen.parts()[0].text == f"FIX: Red truck at {here} to"
+    places = list(rig.screen.menu)
+    assert places[rig.screen.cursor] == f"{here} (now)", "the menu starts where it stands"
+    rig.turn("lo", 1)
+    assert rig.screen.menu[rig.screen.cursor] == "G1", "the LO knob jumps to the next route"
+    rig.turn("lo", -1)
+    target = places.index("R5")
+    rig.turn("hi", target - rig.screen.cursor)
     rig.press("hi")
     assert rig.controller.correction is None
     assert rig.session.state.truck_where(0) == "R5"
@@ -144,7 +151,7 @@ def test_a_catch_is_an_alert_that_a_press_acknowledges():
     rig = new_emulated_rig("tenfour", 3, seed=8)
     rng = random.Random(8)
     for _ in range(3000):
-        if rig.controller.alert is not None and "BEAR" in rig.controller.alert.headline:
+        if rig.controller.alert is not None and "BEAR" in rig.controller.alert.title:
             break
         for gesture in gestures_for(rig.controller, rng):
             rig.loop.step(gesture)
@@ -165,8 +172,8 @@ def test_a_computer_seat_has_its_choice_preselected():
     seats = [seat_for("bumpem", "random", seed=1), seat_for("bumpem", "random", seed=2)]
     rig = new_emulated_rig("bumpem", 2, seed=9, seats=seats)
     advance_to_choice(rig, random.Random(9))
-    assert "CPU (random) chose:" in rig.screen.plain()
-    choice = rig.session.state.legal_actions()[rig.controller.cursor]
+    assert "Computer (random) chose: press to play it" in rig.screen.plain()
+    choice = rig.controller.choices()[rig.controller.cursor]
     rig.press("hi")
     assert rig.session.last_action == choice
 
@@ -197,7 +204,7 @@ def test_computer_seats_play_their_own_choices_through_the_autopilot():
     while not rig.session.state.is_terminal():
         state = rig.session.state
         deciding = not state.is_chance_node() and rig.controller.alert is None
-        expected = state.legal_actions()[rig.controller.cursor] if deciding else None
+        expected = rig.controller.choices()[rig.controller.cursor] if deciding else None
         for gesture in gestures_for(rig.controller, rng):
             rig.loop.step(gesture)
             rig.settle()
@@ -238,7 +245,7 @@ def test_the_computer_thinks_after_the_frame_is_drawn():
     assert rig.controller.next_deadline() == rig.clock.now
     rig.loop.run_due()
     assert len(calls) == thinking_calls + 1
-    assert "CPU (random) chose:" in rig.screen.plain()
+    assert "Computer (random) chose:" in rig.screen.plain()
     assert rig.controller.cursor == len(rig.session.state.legal_actions()) - 1
 
 

@@ -56,3 +56,33 @@ def test_a_seat_steps_through_the_levels_and_an_old_name_shows_as_its_level():
         _press_row(menu, "Red:")
         seen.append(menu.choice.levels[0])
     assert seen == ["hard", "human", "easy", "medium"]
+
+
+def test_a_start_error_is_shown_whole_page_by_page_and_logged(caplog):
+    import logging
+
+    from rig.app import App
+    from rig.screen import fit, page_count
+    from tests.rig.test_screen_audit import check_fits, squash
+
+    where = "/var/lib/cbrig/a/rather/long/state/directory/for/this/rig/current.jsonl"
+
+    def start(choice):
+        raise PermissionError(13, "Permission denied", where)
+
+    app = App(start_game=start, finish_game=lambda c: None)
+    app.handle(KnobTurn("hi", -1))  # to START
+    with caplog.at_level(logging.ERROR, logger="rig.app"):
+        app.handle(KnobPress("hi"))
+    assert any(where in record.getMessage() for record in caplog.records), "not logged"
+    screen = app.screen()
+    check_fits(screen)
+    pages = page_count(screen)
+    shown = ""
+    for _ in range(pages):
+        body, _ = fit(app.screen()).page(app.screen().page)
+        shown += " ".join(row.text for row in body) + " "
+        app.handle(KnobTurn("hi", 1))
+    assert squash(f"Cannot start: [Errno 13] Permission denied: '{where}'") in squash(shown)
+    app.handle(KnobPress("hi"))
+    assert app.screen().title == "NEW GAME", "a press goes back to the setup menu"

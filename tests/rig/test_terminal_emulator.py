@@ -44,8 +44,10 @@ def test_killed_emulator_resumes_on_the_same_prompt(tmp_path):
     try:
         after = again.wait_for("Picked up the unfinished game")
         assert "(2 inputs)" in " ".join(after.split())
-        prompt = [line for line in before.splitlines() if "Put Smokey 1 in" in line]
-        assert prompt and prompt[0] in after  # the same choice, under the cursor
+        prompt = [line for line in before.splitlines() if "Put Smokey 1 into" in line]
+        assert prompt
+        choice = prompt[0][:prompt[0].index("|", 1) + 1]  # the screen's row, not the help
+        assert choice in after  # the same choice, under the cursor
         again.send("q")
         assert again.wait_exit() == 0
         assert "picks it up again" in again.screen()
