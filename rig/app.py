@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
-from hardware.events import KnobLongPress, KnobPress, KnobTurn
+from hardware.events import KnobLongPress, KnobTurn
 from rig.controller import Controller
 from rig.enroll import EnrolScreen
 from rig.screen import Part, Screen, page_count
@@ -55,9 +56,9 @@ class App:
                 self.enrolling = None
             return
         assert self.menu is not None
-        if self.error:
-            self._handle_error(event)
+        if self.error and self._page_error(event):
             return
+        self.error_page = 0
         self.menu.handle(event)
         if self.menu.requested == ENROL and self.enrol is not None:
             self.menu.requested = None
@@ -80,19 +81,16 @@ class App:
             self.menu = None
             self.error = ""
 
-    def _handle_error(self, event: object) -> None:
-        """The whole reason a game could not start, paged by turning; a press goes
-        back to the setup menu (RULINGS G4: never cut)."""
-        if isinstance(event, KnobTurn):
-            pages = page_count(self._error_screen())
-            self.error_page = (self.error_page + event.steps) % pages
-        elif isinstance(event, KnobPress):
-            self.error = ""
-
-    def _error_screen(self) -> Screen:
-        title = self.error.partition(":")[0].upper()
-        return Screen(title=title, lines=(Part(self.error, "alert"),), alert=True,
-                      footer="press: back to menu", page=self.error_page)
+    def _page_error(self, event: object) -> bool:
+        """The LO knob pages a reason too long for one screen (RULINGS G4: never cut);
+        everything else works the menu as usual."""
+        if not (isinstance(event, KnobTurn) and event.knob == "lo"):
+            return False
+        pages = page_count(self.screen())
+        if pages < 2:
+            return False
+        self.error_page = (self.error_page + event.steps) % pages
+        return True
 
     def screen(self) -> Screen:
         if self.controller is not None:
@@ -100,9 +98,10 @@ class App:
         if self.enrolling is not None:
             return self.enrolling.screen()
         assert self.menu is not None
+        screen = self.menu.screen()
         if self.error:
-            return self._error_screen()
-        return self.menu.screen()
+            return replace(screen, lines=(Part(self.error, "alert"),), page=self.error_page)
+        return screen
 
     def await_durable(self) -> bool:
         """See :meth:`rig.controller.Controller.await_durable`."""

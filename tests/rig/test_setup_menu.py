@@ -77,12 +77,15 @@ def test_a_start_error_is_shown_whole_page_by_page_and_logged(caplog):
     assert any(where in record.getMessage() for record in caplog.records), "not logged"
     screen = app.screen()
     check_fits(screen)
+    assert screen.title == "NEW GAME", "the reason shows on the setup menu"
     pages = page_count(screen)
+    assert pages > 1, "a long reason is paged, not cut"
     shown = ""
     for _ in range(pages):
         body, _ = fit(app.screen()).page(app.screen().page)
-        shown += " ".join(row.text for row in body) + " "
-        app.handle(KnobTurn("hi", 1))
+        shown += " ".join(row.text for row in body if not row.text.startswith(("> ", "  ")))
+        app.handle(KnobTurn("lo", 1))
     assert squash(f"Cannot start: [Errno 13] Permission denied: '{where}'") in squash(shown)
-    app.handle(KnobPress("hi"))
-    assert app.screen().title == "NEW GAME", "a press goes back to the setup menu"
+    assert app.screen().page == 0, "the LO knob pages round to the first page"
+    app.handle(KnobTurn("hi", 1))
+    assert app.screen().cursor == 0, "the HI knob still works the menu"
