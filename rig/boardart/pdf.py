@@ -109,12 +109,23 @@ class PdfCanvas:
         else:
             self.pdf.rect(*args, **paint)
 
-    def text(self, label: Label) -> None:
+    def text(self, label: Label, upside_down: bool = False) -> None:
+        """Centred text; `upside_down` turns it half round its centre (the back of a
+        fold-over standee)."""
         self.pdf.setFillColorRGB(*_rgb(label.colour))
         self.pdf.setFont("Helvetica-Bold" if label.bold else "Helvetica",
                          label.size * self.page.scale * PT_PER_MM)
-        x, y = self._pt((label.x, label.y + label.size * 0.35))
-        self.pdf.drawCentredString(x, y, label.text)
+        if not upside_down:
+            x, y = self._pt((label.x, label.y + label.size * 0.35))
+            self.pdf.drawCentredString(x, y, label.text)
+            return
+        x, y = self._pt((label.x, label.y))
+        self.pdf.saveState()
+        self.pdf.translate(x, y)
+        self.pdf.rotate(180)
+        self.pdf.drawCentredString(0, -label.size * 0.35 * self.page.scale * PT_PER_MM,
+                                   label.text)
+        self.pdf.restoreState()
 
     def begin_group(self, ident: str, attributes: Mapping[str, str]) -> None:
         """PDF pages carry no location ids."""

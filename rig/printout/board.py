@@ -35,11 +35,11 @@ class _RegionCanvas(PdfCanvas):
         super().__init__(base.pdf, base.page)
         self.region = region
 
-    def text(self, label: Label) -> None:
+    def text(self, label: Label, upside_down: bool = False) -> None:
         left, top, right, bottom = label.box
         r = self.region
         if right > r[0] and left < r[2] and bottom > r[1] and top < r[3]:
-            super().text(label)
+            super().text(label, upside_down)
 
 
 def write_board(geometry: BoardGeometry, path: str, paper: tuple[float, float],

@@ -13,14 +13,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from rig.boardart import board_geometry
-from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB, WHITE, Label, fit_label
+from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB, WHITE, Label, Point, fit_label
 from rig.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
 from rig.printout.board import write_board
 from rig.printout.reference import reference_text
 
 CARD_W, CARD_H = 63.0, 88.0
 """Poker-size cards: sleeves and card stock for them are everywhere."""
-CARD_MARGIN = 7.0
+CARD_MARGIN = 5.0
+"""Kept clear round the card grid; with the footer this fits 3 x 3 cards on Letter too."""
+FOOTER_MM = 5.0
 RFID_MM = 25.0
 """Room for a round 25 mm NFC sticker (the common size of an NTAG/MIFARE tag)."""
 CUT: RGB = (150, 150, 150)
@@ -75,8 +77,8 @@ def _grid(paper: tuple[float, float]) -> tuple[int, int, float, float]:
     """Columns, rows and the top-left corner of a centred grid of cards."""
     w, h = paper
     columns = int((w - 2 * CARD_MARGIN) // CARD_W)
-    rows = int((h - 2 * CARD_MARGIN - 8) // CARD_H)
-    return columns, rows, (w - columns * CARD_W) / 2, (h - 8 - rows * CARD_H) / 2
+    rows = int((h - 2 * CARD_MARGIN - FOOTER_MM) // CARD_H)
+    return columns, rows, (w - columns * CARD_W) / 2, (h - FOOTER_MM - rows * CARD_H) / 2
 
 
 def _cut_lines(canvas: PdfCanvas, paper: tuple[float, float], columns: int, rows: int,
@@ -120,7 +122,7 @@ def _write_cards(path: str, title: str, paper_name: str, faces: Sequence[CardFac
         used_rows = math.ceil(len(chunk) / columns)
         _cut_lines(canvas, paper, columns if used_rows > 1 else len(chunk), used_rows, x0, y0)
         _text(canvas, f"{title}: sheet {page + 1} of {pages}. Cut on the lines; print at "
-              "actual size (100%).", CARD_MARGIN, paper[1] - 6, 2.8, BLACK, align="left")
+              "actual size (100%).", CARD_MARGIN + 3, paper[1] - 4.5, 2.6, BLACK, align="left")
     _enrolment_page(doc, paper, title, order, how)
     doc.save()
     return pages + 1
@@ -277,7 +279,7 @@ def _pieces(game_name: str, game: Any) -> list[tuple[str, str, str]]:
     return [(f"{c.capitalize()} car", c, "car") for c in game.board.colours for _ in range(cars)]
 
 
-def _icon(canvas: PdfCanvas, icon: str, x: float, y: float, ink: RGB) -> None:
+def _icon(canvas: PdfCanvas | _HalfTurn, icon: str, x: float, y: float, ink: RGB) -> None:
     """A small white silhouette: truck, police car, helicopter (the Bear) or race car."""
     if icon == "truck":
         canvas.rect(x - 4.6, y - 2.4, 6.2, 3.8, ink, None, 0)
@@ -311,7 +313,7 @@ def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -
     w, h = sheet
     doc = PdfDocument(path, f"{geometry.title} (pieces)")
     canvas = doc.page(Page(*sheet))
-    _text(canvas, f"{'10-Four' if game_name == 'tenfour' else 'Bump Em'} pieces: tokens "
+    _text(canvas, f"{'10-Four' if game_name == 'tenfour' else "Bump 'Em"} pieces: tokens "
           f"{size:.0f} mm across (spaces are {geometry.space_mm:.0f} mm)", 15, 16, 4.6,
           bold=True, align="left")
     notes = ["Glue the sheet onto thin card, cut out each disc on its outer circle, and stand "
@@ -338,8 +340,89 @@ def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -
                 cx, cy = 15 + size / 2, y + size / 2
             _token(canvas, name, colour, icon, cx, cy, size)
             place += 1
+    _standees(doc, sheet, pieces, size)
     doc.save()
-    return f"{len(pieces)} pieces (+{SPARES} spares each), tokens {size:.0f} mm, {paper.upper()}"
+    return (f"{len(pieces)} pieces (+{SPARES} spares each), tokens {size:.0f} mm, and "
+            f"fold-over standees, {paper.upper()}")
+
+
+STANDEE_PANEL = 16.0
+STANDEE_TAB = 8.0
+
+
+class _HalfTurn:
+    """A canvas wrapper that draws everything turned half round the point `centre`."""
+
+    def __init__(self, base: PdfCanvas, centre: Point) -> None:
+        self.base = base
+        self.cx, self.cy = centre
+
+    def _p(self, p: Point) -> Point:
+        return (2 * self.cx - p[0], 2 * self.cy - p[1])
+
+    def line(self, points: Sequence[Point], colour: RGB, width: float,
+             dashed: bool = False) -> None:
+        self.base.line([self._p(p) for p in points], colour, width, dashed)
+
+    def ellipse(self, x: float, y: float, rx: float, ry: float, fill: RGB | None,
+                ink: RGB | None, width: float, dashed: bool = False) -> None:
+        self.base.ellipse(*self._p((x, y)), rx, ry, fill, ink, width, dashed)
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: RGB | None,
+             ink: RGB | None, width: float, radius: float = 0.0,
+             dashed: bool = False) -> None:
+        left, top = self._p((x + w, y + h))
+        self.base.rect(left, top, w, h, fill, ink, width, radius, dashed)
+
+    def text(self, label: Label) -> None:
+        x, y = self._p((label.x, label.y))
+        self.base.text(Label(label.text, x, y, label.size, label.colour, label.bold),
+                       upside_down=True)
+
+
+def _standees(doc: PdfDocument, sheet: tuple[float, float],
+              pieces: Sequence[tuple[str, str, str]], size: float) -> None:
+    """One fold-over standee per piece: tab, front, back (upside down), tab."""
+    w, h = sheet
+    canvas = doc.page(Page(*sheet))
+    _text(canvas, f"Fold-over standees ({size:.0f} mm wide, {STANDEE_PANEL:.0f} mm tall)",
+          15, 16, 4.6, bold=True, align="left")
+    for i, line in enumerate(wrap("Cut round each strip. Fold on the dashed lines: the two "
+                                  "picture panels back to back (glue them), the end tabs "
+                                  "outwards, so the piece stands on its tabs.", 3.2, w - 30)):
+        _text(canvas, line, 15, 23 + i * 4.4, 3.2, align="left")
+    length = 2 * (STANDEE_PANEL + STANDEE_TAB)
+    step_x, step_y = size + 8, length + 12
+    columns = int((w - 30) // step_x)
+    top = 36.0
+    for index, (name, colour, icon) in enumerate(pieces):
+        row, column = divmod(index, columns)
+        x, y = 15 + column * step_x, top + row * step_y
+        if y + length > h - 10:
+            canvas = doc.page(Page(*sheet))
+            top = 15.0 - row * step_y
+            y = top + row * step_y
+        _standee(canvas, name, colour, icon, x, y, size)
+
+
+def _standee(canvas: PdfCanvas, name: str, colour: str, icon: str, x: float, y: float,
+             size: float) -> None:
+    fill = INK.get(colour, (40, 40, 40))
+    panel, tab = STANDEE_PANEL, STANDEE_TAB
+    canvas.rect(x, y, size, tab, (225, 225, 225), None, 0)
+    canvas.rect(x, y + tab + 2 * panel, size, tab, (225, 225, 225), None, 0)
+    canvas.rect(x, y + tab, size, 2 * panel, fill, None, 0)
+    front = (x + size / 2, y + tab + panel / 2)
+    back = (x + size / 2, y + tab + panel * 1.5)
+    word = name.split()[0] if colour != "police" else name.replace("Smokey ", "S")
+    for side, (cx, cy) in ((canvas, front), (_HalfTurn(canvas, back), back)):
+        _icon(side, icon, cx, cy - 2.5, WHITE)
+        side.text(fit_label(word.upper(), cx, cy + 4, 2.2, size - 1.5, WHITE, True))
+    for fold in (y + tab, y + tab + panel, y + tab + 2 * panel):
+        canvas.line([(x, fold), (x + size, fold)], WHITE if fold != y + tab + panel
+                    else (200, 200, 200), 0.25, dashed=True)
+    canvas.rect(x, y, size, 2 * (panel + tab), None, BLACK, 0.25)
+    _text(canvas, name, x + size / 2, y + 2 * (panel + tab) + 2.6, 2.2)
 
 
 def _token(canvas: PdfCanvas, name: str, colour: str, icon: str, x: float, y: float,

@@ -361,7 +361,22 @@ def test_pieces_are_sized_for_the_spaces_in_the_board_colours(tmp_path: Path,
     assert height / px == pytest.approx(geometry.piece_mm, abs=0.8)
     cars = " ".join(w.text for w in words(run_print(tmp_path, "pieces", "--game", "bumpem")))
     board = bumpem_board()
-    assert cars.count("Red car") == board.cars_per_player * 3  # each with 2 spares
+    # each car as a token with 2 spares, and once as a standee
+    assert cars.count("Red car") == board.cars_per_player * 3 + board.cars_per_player
+
+
+def test_standees_fold_to_the_stated_size(tmp_path: Path, poppler: dict[str, str]) -> None:
+    pdf = run_print(tmp_path, "pieces", "--paper", "a4")
+    standees = [w for w in words(pdf) if w.page == 1]
+    assert "Fold-over standees (12 mm wide, 16 mm tall)" in " ".join(w.text for w in standees)
+    image = render(pdf, tmp_path, 100, page=2)[0]
+    px = 100 / 25.4
+    caption = next(w for w in standees if w.text == "Red")
+    cx = (caption.box[0] + caption.box[2]) / 2 + 2.0
+    box = tuple(round(v * px) for v in (cx - 8, caption.box[1] - 50, cx + 8, caption.box[1]))
+    width, height = _extent(image, box, (190, 30, 30))  # type: ignore[arg-type]
+    assert width / px == pytest.approx(12, abs=0.6)
+    assert height / px == pytest.approx(32, abs=0.6)  # front and back panel, 16 mm each
 
 
 def test_quick_reference_is_one_page_that_fits(tmp_path: Path, poppler: dict[str, str]) -> None:
@@ -380,3 +395,14 @@ def test_print_all_writes_every_sheet(tmp_path: Path, poppler: dict[str, str]) -
     assert main(["print", "all", "--game", "bumpem", "--out", str(out)]) == 0
     assert sorted(p.name for p in out.iterdir()) == [
         "bumpem-board.pdf", "bumpem-cards.pdf", "bumpem-pieces.pdf", "bumpem-reference.pdf"]
+
+
+def test_nine_cards_a_sheet_on_letter_too(tmp_path: Path, poppler: dict[str, str]) -> None:
+    from engine.tenfour import load_deck
+
+    deck = load_deck(*read_data("default:tenfour_deck.toml"))
+    pdf = run_print(tmp_path, "cards", "--paper", "letter")
+    assert page_count(pdf) == math.ceil(deck.size / 9) + 1
+    for word in words(pdf):
+        assert contains((0, 0, *PAPERS["letter"]), word.box) or contains(
+            (0, 0, *reversed(PAPERS["letter"])), word.box)
