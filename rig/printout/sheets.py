@@ -313,7 +313,8 @@ def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -
     w, h = sheet
     doc = PdfDocument(path, f"{geometry.title} (pieces)")
     canvas = doc.page(Page(*sheet))
-    _text(canvas, f"{'10-Four' if game_name == 'tenfour' else "Bump 'Em"} pieces: tokens "
+    game_title = "10-Four" if game_name == "tenfour" else "Bump 'Em"
+    _text(canvas, f"{game_title} pieces: tokens "
           f"{size:.0f} mm across (spaces are {geometry.space_mm:.0f} mm)", 15, 16, 4.6,
           bold=True, align="left")
     notes = ["Glue the sheet onto thin card, cut out each disc on its outer circle, and stand "
