@@ -8,6 +8,7 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from rig.games import GAME_MODULES, GameSetupError, build_game, game_module
@@ -43,7 +44,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"cbrig simulate: {exc}", file=sys.stderr)
         return 2
     report = simulate(game, args.game, args.games, args.seed, choosers,
-                      progress=sys.stderr.isatty())
+                      progress=Progress(args.games, sys.stderr.write)
+                      if sys.stderr.isatty() else None)
     if args.seats:
         report["seats"] = args.seats.split(",")
     if args.json:
@@ -68,7 +70,7 @@ def _choosers(spec: str | None, game_name: str, players: int) -> list[Any] | Non
 
 
 def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[Any] | None,
-             progress: bool = False) -> dict[str, Any]:
+             progress: Progress | None = None) -> dict[str, Any]:
     """Play `games` games; each game g uses random.Random(f"{seed}:{g}") for everything."""
     from engine.selfplay import play
 
@@ -95,11 +97,11 @@ def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[An
             finished += 1
             for seat in result.state.winners():
                 wins[seat] += 1
-        if progress:
-            _progress(g + 1, games)
+        if progress is not None:
+            progress.update(g + 1)
     seconds = time.perf_counter() - started
-    if progress:
-        print(file=sys.stderr)
+    if progress is not None:
+        progress.finish()
     return {
         "game": game_name,
         "variant": game.variant,
@@ -119,11 +121,50 @@ def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[An
     }
 
 
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    sys.stderr.flush()
+class Progress:
+    """A one-line progress bar with the rate and the time left, redrawn at most
+    ``per_second`` times a second (and once at the end), whatever the game rate."""
+
+    def __init__(self, total: int, write: Callable[[str], object],
+                 clock: Callable[[], float] = time.monotonic, per_second: float = 4.0,
+                 width: int = 30) -> None:
+        self.total = max(total, 1)
+        self.write = write
+        self.clock = clock
+        self.interval = 1.0 / per_second
+        self.width = width
+        self.started = clock()
+        self.drawn_at: float | None = None
+        self.draws = 0
+
+    def update(self, done: int) -> None:
+        now = self.clock()
+        due = self.drawn_at is None or now - self.drawn_at >= self.interval
+        if not due and done < self.total:
+            return
+        self.drawn_at = now
+        self.draws += 1
+        self.write("\r" + self.line(done, now - self.started))
+
+    def line(self, done: int, elapsed: float) -> str:
+        filled = self.width * done // self.total
+        bar = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total}"
+        if elapsed <= 0 or done == 0:
+            return bar
+        rate = done / elapsed
+        left = (self.total - done) / rate
+        return f"{bar}  {rate:.1f} games/s  {_clock_time(left)} left"
+
+    def finish(self) -> None:
+        self.write("\n")
+
+
+def _clock_time(seconds: float) -> str:
+    """3725.2 -> "1:02:05", 65 -> "1:05"."""
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
 
 
 def _print_summary(report: dict[str, Any]) -> None:

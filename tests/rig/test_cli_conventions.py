@@ -111,3 +111,22 @@ def test_board_check_counts_its_problems_in_words(tmp_path: Path, capsys) -> Non
 def test_a_bad_seat_lists_every_choice_human_too(capsys) -> None:
     assert main(["demo", "--players", "3", "--seats", "human,foo,easy"]) == 2
     assert "choose one of human, easy, medium, hard" in capsys.readouterr().err
+
+
+def test_the_simulate_progress_bar_shows_rate_and_time_left_a_few_times_a_second() -> None:
+    from rig.commands.simulate import Progress
+
+    now = [0.0]
+    written: list[str] = []
+    bar = Progress(1000, written.append, clock=lambda: now[0], per_second=4)
+    for done in range(1, 1001):
+        now[0] += 0.002  # 500 games a second, 2 s in all
+        bar.update(done)
+    bar.finish()
+    assert 8 <= bar.draws <= 10  # 4 a second over 2 s, plus the last
+    assert len(written) == bar.draws + 1
+    assert written[-2].startswith("\r[" + "#" * 30 + "] 1000/1000  500.0 games/s  0:00 left")
+    middle = written[len(written) // 2]
+    assert "games/s" in middle and " left" in middle
+    assert "126/1000  500.0 games/s  0:02 left" in written[1]  # 874 to go at 500/s: 1.7 s
+    assert written[-1] == "\n"
