@@ -13,7 +13,6 @@ options), ``[pins]`` (BCM numbers), ``[encoder]``, ``[reader]``, ``[display]``,
 from __future__ import annotations
 
 import datetime
-import difflib
 import ipaddress
 import json
 import os
@@ -288,6 +287,8 @@ def parse_config(text: str, source: str = "<config>", *, base: Path | None = Non
 
 
 def _suggest(name: str, choices: Any) -> str:
+    import difflib  # only when a config is wrong: not on every start
+
     close = difflib.get_close_matches(name, list(choices), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 

@@ -7,7 +7,7 @@ journal) and is the one place game state changes. It never sleeps: time-based th
 
 from __future__ import annotations
 
-import secrets
+import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,7 +113,7 @@ class Controller:
         self.options = options or ControllerOptions()
         self.view: GameView = view_for(session.game)
         self.seats = seats or [Seat() for _ in range(session.game.num_players)]
-        self.rng = chance_rng or secrets.SystemRandom()
+        self.rng = chance_rng or random.SystemRandom()  # what secrets uses, without hmac
         self.on_alert = on_alert
         self.on_game_over = on_game_over
         self._deck: frozenset[str] | None = None
