@@ -404,5 +404,29 @@ def test_nine_cards_a_sheet_on_letter_too(tmp_path: Path, poppler: dict[str, str
     pdf = run_print(tmp_path, "cards", "--paper", "letter")
     assert page_count(pdf) == math.ceil(deck.size / 9) + 1
     for word in words(pdf):
-        assert contains((0, 0, *PAPERS["letter"]), word.box) or contains(
-            (0, 0, *reversed(PAPERS["letter"])), word.box)
+        assert contains((0, 0, *word.page_size), word.box)
+        assert sorted(word.page_size) == pytest.approx(sorted(PAPERS["letter"]), abs=0.2)
+
+
+def test_a_bad_board_file_is_reported_by_line_and_nothing_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text, _ = read_data("default:tenfour_board.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text.replace('exit = "G2"', 'exit = "Q2"'), encoding="utf-8")
+    out = tmp_path / "never.pdf"
+    assert main(["print", "board", "--board", str(bad), "--out", str(out)]) == 1
+    line = next(n for n, row in enumerate(bad.read_text().splitlines(), 1) if '"Q2"' in row)
+    assert f"{bad}:{line}: shortcut[0].exit:" in capsys.readouterr().out
+    assert not out.exists()
+
+
+def test_without_the_pdf_library_the_command_names_the_extra(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "reportlab" else real(name, *a))
+    assert main(["print", "board", "--out", str(tmp_path / "x.pdf")]) == 2
+    assert "pip install 'cbrig[print]'" in capsys.readouterr().err
