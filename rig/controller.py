@@ -7,6 +7,7 @@ journal) and is the one place game state changes. It never sleeps: time-based th
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -29,6 +30,8 @@ from rig.journal import JournalError
 from rig.screen import Part, Screen, page_count
 from rig.session import Session
 from rig.views import ALERT, DETAIL, RESULT, CorrectionPlace, GameView, Notice, view_for
+
+log = logging.getLogger(__name__)
 
 SPIN_FRAME_MS = 70
 REFUSAL_MS = 2500
@@ -281,6 +284,7 @@ class Controller:
             self._refuse(self._refusal_text(exc))
             return False
         except (JournalError, OSError) as exc:
+            log.error("input not saved, refused: %s", exc)
             self._refuse(f"NOT SAVED, input refused: {exc}")
             return False
         if self.session.saving:

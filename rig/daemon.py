@@ -28,7 +28,6 @@ import os
 import queue
 import random
 import signal
-import sys
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -102,6 +101,7 @@ class Daemon:
     app: App | None = None
     cards: dict[str, str] = field(default_factory=dict)
     lock_fd: int | None = None
+    hardware_log: HardwareLog = field(default_factory=lambda: HardwareLog())
     not_resumed: str = ""
     """Why a game on disk was not resumed (said on the setup menu)."""
     web: Any = None
@@ -130,7 +130,7 @@ class Daemon:
         self.loop = RigLoop(self.app, render=render, show=self._show,
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
-        self.display = self._build_display(self.loop.post)
+        self.display = self._build_display(self._emit)
         if self.display is None:
             self._start_hardware()
         if self.autoplay is not None and self.app.controller is None:
@@ -151,7 +151,7 @@ class Daemon:
 
     def _start_hardware(self) -> None:
         assert self.loop is not None
-        self.hardware = self._build_hardware(self.loop.post)
+        self.hardware = self._build_hardware(self._emit)
         self.hardware.start()
 
     def _handle_signals(self) -> None:
@@ -314,6 +314,12 @@ class Daemon:
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
         return archive(current, games, name=f"damaged-{stamp}.jsonl")
 
+    def _emit(self, event: object) -> None:
+        """What the hardware threads call: note outages in the log, then enqueue."""
+        self.hardware_log.note(event)
+        assert self.loop is not None
+        self.loop.post(event)
+
     def _build_display(self, emit: Any) -> Any:
         """The display on its own, cheap to build (luma loads when the panel is first
         written), so the first screen is up and READY sent before the knob, reader and
@@ -413,9 +419,75 @@ class Daemon:
             self.hardware.close(goodbye)
         elif self.display is not None:
             self.display.close(goodbye)
+        self.hardware_log.flush()
         if self.lock_fd is not None:
             fd, self.lock_fd = self.lock_fd, None
             os.close(fd)  # releases the lock
+
+
+class HardwareLog:
+    """Display and reader outages and rejected frames, written to the log.
+
+    The devices report each outage once and its recovery once; both are logged as they
+    come (warning, then info). Rejected reader frames can come in floods from a noisy
+    line: the first is logged, then at most one line a minute with the count since.
+    Called from the hardware threads, hence the lock.
+    """
+
+    REJECTS_EVERY = 60.0
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
+        import threading
+
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._rejects = 0
+        self._last_reason = ""
+        self._rejects_logged_at: float | None = None
+        self._down: set[str] = set()
+
+    def note(self, event: object) -> None:
+        from hardware.events import DisplayStatus, FrameRejected, ReaderStatus
+
+        if isinstance(event, DisplayStatus):
+            self._outage("display", event.ok, event.message)
+        elif isinstance(event, ReaderStatus):
+            self._outage(f"reader {event.reader}", event.connected, event.message)
+        elif isinstance(event, FrameRejected):
+            self._rejected(event.reader, event.reason)
+
+    def _outage(self, part: str, ok: bool, message: str) -> None:
+        with self._lock:
+            was_down = part in self._down
+            (self._down.discard if ok else self._down.add)(part)
+        if not ok:
+            log.warning("%s lost: %s", part, message)
+        elif was_down:
+            log.info("%s back: %s", part, message)
+        else:
+            log.info("%s: %s", part, message)
+
+    def _rejected(self, reader: str, reason: str) -> None:
+        with self._lock:
+            self._rejects += 1
+            self._last_reason = f"reader {reader}: {reason}"
+            now = self.clock()
+            due = (self._rejects_logged_at is None
+                   or now - self._rejects_logged_at >= self.REJECTS_EVERY)
+            if not due:
+                return
+            count, self._rejects = self._rejects, 0
+            self._rejects_logged_at = now
+        log.warning("%s (%d frame%s rejected)", self._last_reason, count,
+                    "" if count == 1 else "s")
+
+    def flush(self) -> None:
+        """Log rejections not yet counted in a line (at stop)."""
+        with self._lock:
+            count, self._rejects = self._rejects, 0
+        if count:
+            log.warning("%s (%d more frame%s rejected)", self._last_reason, count,
+                        "" if count == 1 else "s")
 
 
 def goodbye_screen() -> Screen:
@@ -508,8 +580,7 @@ def run_daemon(config: RigConfig, autoplay: int | None = None) -> int:
     try:
         daemon.start()
     except Exception as exc:
-        log.error("cannot start: %s", exc)
-        print(f"cbrig run: cannot start: {exc}", file=sys.stderr)
+        log.error("cbrig run: cannot start: %s", exc)
         daemon.stop()
         return exc.exit_code if isinstance(exc, StartRefused) else EXIT_FAILED
     try:

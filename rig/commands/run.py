@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
 
@@ -29,8 +28,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"cbrig run: cannot read the config: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-    logging.basicConfig(level=config.daemon.log_level.upper(), stream=sys.stderr,
-                        format="%(levelname)s %(message)s")
+    from rig.logs import setup_logging
+
+    setup_logging(config.daemon.log_level)
     from rig.daemon import run_daemon
 
     return run_daemon(config, autoplay=args.autoplay)
