@@ -10,7 +10,9 @@ accents and symbols included, exactly as it is.
 
 from __future__ import annotations
 
+import sys
 import unicodedata
+from typing import TextIO
 
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 """Controls (C0, DEL, C1: ESC and CSI start escape sequences), format characters
@@ -51,4 +53,10 @@ def safe_text(text: object, keep_newlines: bool = False) -> str:
     return "".join(out)
 
 
-__all__ = ["safe_text"]
+def safe_print(text: object, file: TextIO | None = None, keep_newlines: bool = False) -> None:
+    """``print`` for a line that quotes untrusted text (see :func:`safe_text`)."""
+    print(safe_text(text, keep_newlines=keep_newlines), file=sys.stdout if file is None
+          else file)
+
+
+__all__ = ["safe_print", "safe_text"]

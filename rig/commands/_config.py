@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from rig.config import ConfigError, RigConfig, load_config
+from rig.safetext import safe_print
 
 CONFIG_LOOKUP = ("$CONFIGURATION_DIRECTORY/config.toml under systemd, else "
                  "~/.config/cbrig/config.toml, else /etc/cbrig/config.toml, the first that "
@@ -31,7 +32,7 @@ def report_problems(exc: ConfigError, stream: object = None) -> None:
     """Each mistake on its own line (file:line: field: message), then the count."""
     out = stream if stream is not None else sys.stderr
     for problem in exc.problems:
-        print(problem, file=out)  # type: ignore[arg-type]
+        safe_print(problem, file=out)  # type: ignore[arg-type]
     print(f"{plural(len(exc.problems), 'problem')} found", file=sys.stderr)
 
 

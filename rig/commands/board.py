@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.errors import DataError
 from rig.datafiles import read_data
+from rig.safetext import safe_print
 
 GAMES = ("tenfour", "bumpem")
 
@@ -50,35 +51,35 @@ def run(args: argparse.Namespace) -> int:
     try:
         tools = tools_for(args.game)
     except (ImportError, AttributeError) as exc:
-        print(f"cbrig board: {args.game} boards are not available in this build: {exc}",
+        safe_print(f"cbrig board: {args.game} boards are not available in this build: {exc}",
               file=sys.stderr)
         return 2
     ref = f"default:{tools.default_file}" if args.file == "default" else args.file
     try:
         text, source = read_data(ref)
     except OSError as exc:
-        print(f"cbrig board: cannot read {args.file}: {exc}", file=sys.stderr)
+        safe_print(f"cbrig board: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     try:
         board = tools.load(text, source)
     except DataError as exc:
         for problem in exc.problems:
-            print(problem)
+            safe_print(problem)
         count = len(exc.problems)
-        print(f"{source}: {count} problem{'' if count == 1 else 's'}", file=sys.stderr)
+        safe_print(f"{source}: {count} problem{'' if count == 1 else 's'}", file=sys.stderr)
         return 1
     if args.action == "check":
-        print(f"{source}: OK")
+        safe_print(f"{source}: OK")
         for line in tools.summary(board):
-            print(f"  {line}")
+            safe_print(f"  {line}")
         return 0
     image = draw_png(tools.game, board, args.scale)
     try:
         image.save(args.png, format="PNG")
     except OSError as exc:
-        print(f"cbrig board: cannot write {args.png}: {exc}", file=sys.stderr)
+        safe_print(f"cbrig board: cannot write {args.png}: {exc}", file=sys.stderr)
         return 2
-    print(f"{source}: drawn to {args.png} ({image.width}x{image.height})")
+    safe_print(f"{source}: drawn to {args.png} ({image.width}x{image.height})")
     return 0
 
 

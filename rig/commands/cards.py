@@ -15,6 +15,7 @@ from pathlib import Path
 
 from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none, plural
 from rig.readercheck import add_reader_arguments
+from rig.safetext import safe_print
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,12 +48,12 @@ def run(args: argparse.Namespace) -> int:
     known = load_card_map(out)
     if args.action == "show":
         if not known:
-            print(f"no cards enrolled in {out} (enrol them with: cbrig cards enroll, or "
+            safe_print(f"no cards enrolled in {out} (enrol them with: cbrig cards enroll, or "
                   "\"Enrol cards\" on the rig's setup menu)")
             return 0
         for tag, card in sorted(known.items(), key=lambda i: i[1]):
-            print(f"{card}  {tag}")
-        print(f"{plural(len(known), 'card')} enrolled in {out}")
+            safe_print(f"{card}  {tag}")
+        safe_print(f"{plural(len(known), 'card')} enrolled in {out}")
         return 0
     return _enroll(args, config, out, known)
 
@@ -66,7 +67,7 @@ def _enroll(args: argparse.Namespace, config: object, out: Path,
 
     assert isinstance(config, RigConfig)
     if args.reader is None and config.reader.type == "none":
-        print(f"cbrig cards: {config.source} has no reader ([reader] type = \"none\"); "
+        safe_print(f"cbrig cards: {config.source} has no reader ([reader] type = \"none\"); "
               "name one with --reader", file=sys.stderr)
         return EXIT_CONFIG
     game_cfg = config.game
@@ -78,7 +79,7 @@ def _enroll(args: argparse.Namespace, config: object, out: Path,
                           data=dict(game_cfg.data) if same else None,
                           options=dict(game_cfg.options) if same else None)
     except (GameSetupError, ValueError) as exc:
-        print(f"cbrig cards: {exc}", file=sys.stderr)
+        safe_print(f"cbrig cards: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     cards = deck_cards(game)
     settings = reader_settings(config.reader, args)
@@ -89,22 +90,22 @@ def _enroll(args: argparse.Namespace, config: object, out: Path,
     try:
         status = wait_for_connection(events)
         if not status.connected:
-            print(f"cbrig cards: {status.message}", file=sys.stderr)
-            print(f"cbrig cards: {port_advice(settings)}", file=sys.stderr)
+            safe_print(f"cbrig cards: {status.message}", file=sys.stderr)
+            safe_print(f"cbrig cards: {port_advice(settings)}", file=sys.stderr)
             return 1
-        print(f"{len(cards)} cards to enrol, reader {status.message}; "
+        safe_print(f"{len(cards)} cards to enrol, reader {status.message}; "
               "Ctrl-C stops and saves what was enrolled")
-        enroll(cards, events, input, print, tags, timeout=args.timeout)
+        enroll(cards, events, input, safe_print, tags, timeout=args.timeout)
     except (KeyboardInterrupt, EOFError):
-        print("\nstopped; saving what was enrolled")
+        safe_print("\nstopped; saving what was enrolled", keep_newlines=True)
     finally:
         reader.stop()
     try:
         save_card_map(out, tags)
     except OSError as exc:
-        print(f"cbrig cards: cannot save {out}: {exc.strerror or exc} (run it as the "
+        safe_print(f"cbrig cards: cannot save {out}: {exc.strerror or exc} (run it as the "
               "service user: sudo -u cbrig cbrig cards enroll, or give --out)",
               file=sys.stderr)
         return 1
-    print(f"saved {plural(len(tags), 'tag')} to {out}")
+    safe_print(f"saved {plural(len(tags), 'tag')} to {out}")
     return 0

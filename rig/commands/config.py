@@ -15,6 +15,7 @@ from rig.config import (
     dump_config,
     load_config,
 )
+from rig.safetext import safe_print
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -138,5 +139,5 @@ def _check(file: str | None) -> int:
         raise ConfigError(problems)
     print(summary(config))
     for note in notes:
-        print(f"  {note}")
+        safe_print(f"  {note}")
     return 0

@@ -9,6 +9,7 @@ import sys
 from rig.games import GameSetupError
 from rig.journal import JournalError, read_journal
 from rig.replay import ReplayError, replay
+from rig.safetext import safe_print
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,22 +24,22 @@ def run(args: argparse.Namespace) -> int:
     except (JournalError, ReplayError, GameSetupError) as exc:
         message = str(exc)
         where = "" if message.startswith(str(args.file)) else f"{args.file}: "
-        print(f"cbrig replay: {where}{message}", file=sys.stderr)
+        safe_print(f"cbrig replay: {where}{message}", file=sys.stderr)
         return 1
     if not contents.recovery.clean:
-        print(f"cbrig replay: note: {contents.recovery} (ignored here; the daemon cuts it)",
+        safe_print(f"cbrig replay: note: {contents.recovery} (ignored here; the daemon cuts it)",
               file=sys.stderr)
     if args.json:
-        print(json.dumps({"inputs": len(contents.entries), "state": state.to_json()},
+        safe_print(json.dumps({"inputs": len(contents.entries), "state": state.to_json()},
                          sort_keys=True))
         return 0
     from rig.views import view_for
 
     view = view_for(game)
-    print(f"{len(contents.entries)} inputs replayed")
-    print(view.title(state))
+    safe_print(f"{len(contents.entries)} inputs replayed")
+    safe_print(view.title(state))
     for line in view.status_lines(state):
-        print(f"  {line}")
+        safe_print(f"  {line}")
     for line in view.prompt_lines(state):
-        print(f"  > {line}")
+        safe_print(f"  > {line}")
     return 0

@@ -19,14 +19,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rig.config import ConfigError, load_config
+    from rig.safetext import safe_print
 
     try:
         config = load_config(args.config)
     except ConfigError as exc:
-        print(f"cbrig run: the config has mistakes:\n{exc}", file=sys.stderr)
+        safe_print(f"cbrig run: the config has mistakes:\n{exc}", file=sys.stderr,
+                   keep_newlines=True)
         return EXIT_CONFIG
     except OSError as exc:
-        print(f"cbrig run: cannot read the config: {exc}", file=sys.stderr)
+        safe_print(f"cbrig run: cannot read the config: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     from rig.logs import setup_logging
 
