@@ -164,11 +164,21 @@ class EnrolScreen:
         except OSError as exc:
             self.saved_error = f"NOT SAVED: {exc.strerror or exc}"
 
+    def _short_summary(self) -> list[str]:
+        """The summary in three short lines (the full one is on the terminal's)."""
+        walk = self.enrolment
+        missing = [card_id for card_id, _ in walk.cards if walk.tag_of(card_id) is None]
+        have = len(walk.cards) - len(missing)
+        lines = [f"{have} of {len(walk.cards)} have a tag", f"{len(set(walk.enrolled))} "
+                 f"tapped, {len(walk.skipped)} skipped"]
+        if missing:
+            shown = " ".join(missing[:2]) + (f" +{len(missing) - 2}" if len(missing) > 2 else "")
+            lines.append(f"no tag: {shown}")
+        return lines
+
     def screen(self) -> Screen:
         if self.finished:
-            lines = [self.saved_error or "Saved."]
-            for line in self.enrolment.summary():
-                lines.extend(wrap(line))
+            lines = [self.saved_error or "Saved.", *self._short_summary()]
             return Screen(title="CARDS ENROLLED", lines=tuple(lines), menu=self._options(),
                           cursor=self.cursor, footer="press: back")
         card = self.enrolment.current
@@ -177,7 +187,8 @@ class EnrolScreen:
         position = f"{self.enrolment.index + 1}/{len(self.enrolment.cards)}"
         lines = [*(wrap(text)[:2] if text != card_id else []), self.note or "Tap it on the reader"]
         return Screen(title=f"ENROL CARDS {position}", big=card_id, lines=tuple(lines),
-                      menu=self._options(), cursor=self.cursor, footer="tap the card")
+                      menu=self._options(), cursor=self.cursor,
+                      footer="turn:skip redo finish")
 
 
 # -- on a terminal: `cbrig cards enroll` ---------------------------------------------------

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import argparse
 import queue
+import sys
 import time
 from dataclasses import replace
 from typing import Any
 
 from hardware.events import ReaderStatus
-from rig.config import READER_BAUD, ReaderConfig
+from rig.config import READER_BAUD, ReaderConfig, RigConfig
+from rig.safetext import safe_print
 
 CONNECT_SECONDS = 5.0
 """How long the first open (and a PN532's handshake) may take before it counts as lost."""
@@ -74,3 +76,23 @@ def port_advice(reader: ReaderConfig) -> str:
     return (f"check the wiring and [reader] in the config (type {reader.type}, port "
             f"{reader.port}, {reader.baud} baud), that the serial console is off, and that "
             "the service is stopped (sudo systemctl stop cbrig): it holds the port")
+
+
+def lacks_reader(config: RigConfig, args: argparse.Namespace, command: str) -> bool:
+    """True (after saying so) when neither the config nor --reader names a reader."""
+    if args.reader is None and config.reader.type == "none":
+        safe_print(f"cbrig {command}: {config.source} has no reader ([reader] type = "
+                   "\"none\"); name one with --reader", file=sys.stderr)
+        return True
+    return False
+
+
+def connected(events: queue.Queue[object], settings: ReaderConfig,
+              command: str) -> ReaderStatus | None:
+    """The reader's first status if it connected; None after saying why it did not."""
+    status = wait_for_connection(events)
+    if status.connected:
+        return status
+    safe_print(f"cbrig {command}: {status.message}", file=sys.stderr)
+    safe_print(f"cbrig {command}: {port_advice(settings)}", file=sys.stderr)
+    return None

@@ -63,12 +63,10 @@ def _enroll(args: argparse.Namespace, config: object, out: Path,
     from rig.config import RigConfig
     from rig.enroll import deck_cards, enroll, save_card_map
     from rig.games import GameSetupError, build_game
-    from rig.readercheck import open_reader, port_advice, reader_settings, wait_for_connection
+    from rig.readercheck import connected, lacks_reader, open_reader, reader_settings
 
     assert isinstance(config, RigConfig)
-    if args.reader is None and config.reader.type == "none":
-        safe_print(f"cbrig cards: {config.source} has no reader ([reader] type = \"none\"); "
-              "name one with --reader", file=sys.stderr)
+    if lacks_reader(config, args, "cards"):
         return EXIT_CONFIG
     game_cfg = config.game
     name = args.game or game_cfg.name
@@ -88,10 +86,8 @@ def _enroll(args: argparse.Namespace, config: object, out: Path,
     reader.start()
     tags = dict(known)
     try:
-        status = wait_for_connection(events)
-        if not status.connected:
-            safe_print(f"cbrig cards: {status.message}", file=sys.stderr)
-            safe_print(f"cbrig cards: {port_advice(settings)}", file=sys.stderr)
+        status = connected(events, settings, "cards")
+        if status is None:
             return 1
         safe_print(f"{len(cards)} cards to enrol, reader {status.message}; "
               "Ctrl-C stops and saves what was enrolled")

@@ -17,10 +17,10 @@ from hardware.events import CardPresented, CardRemoved, FrameRejected, ReaderSta
 from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none
 from rig.readercheck import (
     add_reader_arguments,
+    connected,
+    lacks_reader,
     open_reader,
-    port_advice,
     reader_settings,
-    wait_for_connection,
 )
 
 
@@ -53,9 +53,7 @@ def run(args: argparse.Namespace) -> int:
     config = config_or_none(args.config, "rfid")
     if config is None:
         return EXIT_CONFIG
-    if args.reader is None and config.reader.type == "none":
-        print(f"cbrig rfid: {config.source} has no reader ([reader] type = \"none\"); "
-              "name one with --reader", file=sys.stderr)
+    if lacks_reader(config, args, "rfid"):
         return EXIT_CONFIG
     settings = reader_settings(config.reader, args)
     events: queue.Queue[object] = queue.Queue()
@@ -64,10 +62,8 @@ def run(args: argparse.Namespace) -> int:
           "Ctrl-C to stop", flush=True)
     reader.start()
     try:
-        status = wait_for_connection(events)
-        if not status.connected:
-            print(f"cbrig rfid: {status.message}", file=sys.stderr)
-            print(f"cbrig rfid: {port_advice(settings)}", file=sys.stderr)
+        status = connected(events, settings, "rfid")
+        if status is None:
             return 1
         print(describe(status), flush=True)
         return _listen(events, args)
