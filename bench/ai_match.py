@@ -4,7 +4,8 @@
         --seed 17 --out hard-flatmc.jsonl
     python -m bench.ai_match --summary hard-flatmc.jsonl
 
-`--seats` names one level per seat (`easy`, `medium`, `hard`, the aliases, or `flatmc`);
+`--seats` names one level per seat (`easy`, `medium`, `hard`, the aliases, `flatmc`, or
+`control`: `medium` counted apart, for the baseline of a seat on the same seeds);
 game g seats them rotated by g places, so every level sits in every seat equally often
 (alternated, with two players). Each game is seeded `random.Random(f"{seed}:{g}")` and
 appends one JSON line to `--out` (winners by level, CPU time of each real decision), so a
@@ -78,6 +79,9 @@ def _random_playout(start: State, me: int, rng: Rng) -> int:
 def chooser(game: str, level: str, budget: int | None, playouts: int) -> Chooser:
     if level == "flatmc":
         return flat_mc_chooser(playouts)
+    if level == "control":
+        level = "medium"  # medium under another name: the same seats and seeds with
+        # medium in the subject's place give the baseline a subject's rate compares with
     from engine.players import chooser_for
 
     return chooser_for(game, level) if budget is None else chooser_for(game, level, budget)

@@ -18,12 +18,16 @@ from engine.selfplay import Chooser, sample_chance
 from rig.controller import Seat
 
 DEFAULT_THINK_MS = 100
-PROBE_SAMPLES = 8
-"""Samples per probe decision: enough to time, small enough to be quick on a Pi."""
+PROBE_SAMPLES = 24
+"""Samples per probe decision: enough that the search spends about that many (with
+fewer, its first round's one-sample-per-candidate floor overshoots), few enough that
+the probe costs well under a second on a Pi."""
 PROBE_DECISIONS = 4
 """Real decisions of a seeded `medium` game the probe searches (their costs differ)."""
-PROBE_EVERY = 5
-"""The probe searches every fifth real decision, so it sees the middle game too."""
+PROBE_EVERY = 8
+"""The probe searches every eighth real decision, so it sees the middle game too."""
+PROBE_GAMES = 10
+"""Most seeded games the probe plays to find its decisions."""
 MIN_BUDGET = 8
 
 _BUDGETS: dict[tuple[str, int, str, int], int] = {}
@@ -33,9 +37,10 @@ def calibrated_budget(game: Game, think_ms: int,
                       clock: Callable[[], float] = time.process_time) -> int:
     """Samples of `hard` search that take about `think_ms` of CPU here, for this game.
 
-    The probe plays a seeded `medium` game and, at its first few real decisions, times
-    `hard` with `PROBE_SAMPLES` samples; the result is cached per game configuration,
-    so the probe runs once per process (a fraction of one decision's budget).
+    The probe plays seeded `medium` games and, at every `PROBE_EVERY`-th real decision,
+    times `hard` with `PROBE_SAMPLES` samples, until `PROBE_DECISIONS` are timed (a
+    game with few decisions, like three- or four-player 10-Four, takes more than one).
+    The result is cached per game configuration, so the probe runs once per process.
     """
     key = (game.name, game.num_players, game.variant, think_ms)
     found = _BUDGETS.get(key)
@@ -43,22 +48,26 @@ def calibrated_budget(game: Game, think_ms: int,
         return found
     hard = chooser_for(game.name, "hard", PROBE_SAMPLES)
     medium = chooser_for(game.name, "medium")
-    rng = random.Random("calibrate")
-    state = game.new_initial_state()
     spent = 0.0
     probes = seen = 0
-    while probes < PROBE_DECISIONS and not state.is_terminal():
-        if state.is_chance_node():
-            state.apply(sample_chance(state.chance_outcomes(), rng))
-            continue
-        legal = state.legal_actions()
-        if len(legal) > 1 and seen % PROBE_EVERY == 0:
-            started = clock()
-            hard(state, legal, random.Random(probes))
-            spent += clock() - started
-            probes += 1
-        seen += len(legal) > 1
-        state.apply(medium(state, legal, rng))
+    for attempt in range(PROBE_GAMES):
+        rng = random.Random(f"calibrate:{attempt}")
+        state = game.new_initial_state()
+        while probes < PROBE_DECISIONS and not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(sample_chance(state.chance_outcomes(), rng))
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                if seen % PROBE_EVERY == 0:
+                    started = clock()
+                    hard(state, legal, random.Random(probes))
+                    spent += clock() - started
+                    probes += 1
+                seen += 1
+            state.apply(medium(state, legal, rng))
+        if probes >= PROBE_DECISIONS:
+            break
     per_sample_ms = spent * 1000 / max(1, probes * PROBE_SAMPLES)
     budget = MIN_BUDGET if per_sample_ms <= 0 else max(MIN_BUDGET,
                                                       int(think_ms / per_sample_ms))
