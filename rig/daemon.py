@@ -93,6 +93,9 @@ class StepSeeded:
 class Daemon:
     config: RigConfig
     autoplay: int | None = None
+    crash_at: int | None = None
+    """Autoplay only (the kill tests): SIGKILL ourselves once this many inputs are saved,
+    a power cut at an exact point however slowly the harness reads sd_notify."""
     notifier: Any = None
     hardware: Any = None
     display: Any = None
@@ -398,6 +401,8 @@ class Daemon:
                 self.app.controller = None
                 return
             steps = controller.session.steps
+            if self.crash_at is not None and steps >= self.crash_at:
+                os.kill(os.getpid(), signal.SIGKILL)  # no clean-up at all, as a power cut
             if steps != last:
                 self.notifier.status(f"inputs {steps}")
                 last = steps
@@ -573,10 +578,11 @@ def load_card_map(path: Path) -> dict[str, str]:
     return {str(tag): str(card) for tag, card in tags.items()} if isinstance(tags, dict) else {}
 
 
-def run_daemon(config: RigConfig, autoplay: int | None = None) -> int:
+def run_daemon(config: RigConfig, autoplay: int | None = None,
+               crash_at: int | None = None) -> int:
     from rig.sdnotify import Notifier
 
-    daemon = Daemon(config=config, autoplay=autoplay, notifier=Notifier())
+    daemon = Daemon(config=config, autoplay=autoplay, crash_at=crash_at, notifier=Notifier())
     try:
         daemon.start()
     except Exception as exc:

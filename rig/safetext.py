@@ -11,7 +11,6 @@ accents and symbols included, exactly as it is.
 from __future__ import annotations
 
 import sys
-import unicodedata
 from typing import TextIO
 
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
@@ -42,6 +41,8 @@ def safe_text(text: object, keep_newlines: bool = False) -> str:
     value = str(text)
     if value.isprintable():
         return value
+    import unicodedata  # only for text that needs it: the daemon's start stays lean
+
     out = []
     for char in value:
         if keep_newlines and char == "\n":

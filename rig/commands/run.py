@@ -15,6 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="TOML config (default /etc/cbrig/config.toml, or built-in defaults)")
     parser.add_argument("--autoplay", type=int, default=None, metavar="SEED",
                         help=argparse.SUPPRESS)
+    parser.add_argument("--crash-at", type=int, default=None, metavar="INPUTS",
+                        help=argparse.SUPPRESS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -35,4 +37,4 @@ def run(args: argparse.Namespace) -> int:
     setup_logging(config.daemon.log_level)
     from rig.daemon import run_daemon
 
-    return run_daemon(config, autoplay=args.autoplay)
+    return run_daemon(config, autoplay=args.autoplay, crash_at=args.crash_at)
