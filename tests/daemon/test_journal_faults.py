@@ -167,35 +167,9 @@ def test_the_daemon_process_starts_despite_a_bad_header_and_says_why(tmp_path):
     assert "bear_limiT" in err and "set aside" in err
 
 
-def test_a_journal_damaged_during_the_game_does_not_crash_game_over(tmp_path):
-    config = _config(tmp_path, game="bumpem", players=2)
-    config.state.directory.mkdir(parents=True)
-    daemon = Daemon(config=config, notifier=Quiet())
-    try:
-        daemon.start()
-        assert daemon.app is not None and daemon.loop is not None
-        daemon.app.controller = daemon._start_game(SetupChoice(
-            game="bumpem", players=2, levels=("human", "human")))
-        daemon.app.menu = None
-        rng = random.Random(9)
-        controller = daemon.app.controller
-        while not controller.session.state.is_terminal():
-            for gesture in gestures_for(controller, rng):
-                daemon.loop.step(gesture)
-                daemon.loop.run_due()
-        current = config.state.current
-        lines = current.read_bytes().split(b"\n")
-        lines[len(lines) // 2] = b"\x00" * 40  # a bad sector in the middle of the file
-        current.write_bytes(b"\n".join(lines))
-        daemon.loop.step(KnobLongPress("hi"))  # GAME OVER -> setup menu
-        assert daemon.app.controller is None and daemon.app.menu is not None
-        assert not current.exists()
-        assert len(list(config.state.games.glob("*.jsonl"))) == 1, "filed all the same"
-    finally:
-        daemon.stop()
-
-
-def test_a_journal_removed_during_the_game_does_not_crash_game_over(tmp_path):
+@pytest.fixture
+def daemon_at_game_over(tmp_path):
+    """A daemon that has just played a whole game of Bump 'Em to GAME OVER."""
     config = _config(tmp_path, game="bumpem", players=2)
     config.state.directory.mkdir(parents=True)
     daemon = Daemon(config=config, notifier=Quiet())
@@ -211,12 +185,29 @@ def test_a_journal_removed_during_the_game_does_not_crash_game_over(tmp_path):
             for gesture in gestures_for(controller, rng):
                 daemon.loop.step(gesture)
                 daemon.loop.run_due()
-        config.state.current.unlink()
-        daemon.loop.step(KnobLongPress("hi"))
-        assert daemon.app.menu is not None
-        assert "not filed" in daemon.app.screen().plain()
+        yield daemon
     finally:
         daemon.stop()
+
+
+def test_a_journal_damaged_during_the_game_does_not_crash_game_over(daemon_at_game_over):
+    daemon = daemon_at_game_over
+    current = daemon.config.state.current
+    lines = current.read_bytes().split(b"\n")
+    lines[len(lines) // 2] = b"\x00" * 40  # a bad sector in the middle of the file
+    current.write_bytes(b"\n".join(lines))
+    daemon.loop.step(KnobLongPress("hi"))  # GAME OVER -> setup menu
+    assert daemon.app.controller is None and daemon.app.menu is not None
+    assert not current.exists()
+    assert len(list(daemon.config.state.games.glob("*.jsonl"))) == 1, "filed all the same"
+
+
+def test_a_journal_removed_during_the_game_does_not_crash_game_over(daemon_at_game_over):
+    daemon = daemon_at_game_over
+    daemon.config.state.current.unlink()
+    daemon.loop.step(KnobLongPress("hi"))
+    assert daemon.app.menu is not None
+    assert "not filed" in daemon.app.screen().plain()
 
 
 def test_a_second_daemon_on_the_same_state_refuses_and_leaves_the_journal_alone(tmp_path):
