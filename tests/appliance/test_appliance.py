@@ -39,8 +39,7 @@ from tests.system_tools import require_commands
 pytestmark = pytest.mark.appliance
 
 REPO = Path(__file__).resolve().parents[2]
-PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3", "python3-venv", "git",
-            "ca-certificates")
+PACKAGES = ("systemd", "systemd-sysv", "dbus", "python3", "python3-venv", "ca-certificates")
 """Debian bookworm with systemd, plus what docs/INSTALL.md asks the owner to apt install
 (python3-lgpio is Raspberry Pi OS's own package, not Debian's: the `[pi]` extra brings
 lgpio from PyPI instead)."""
@@ -181,9 +180,10 @@ def installed_exec_start(machine: Container) -> str:
 
 # ------------------------------------------------------------------- steps
 def install_as_the_owner(machine: Container) -> None:
-    """docs/INSTALL.md step 2 on the container: apt, the checkout in the owner's home,
-    `systemd/install.sh` as root. The mock config is put in place first: install.sh keeps
-    an existing /etc/cbrig/config.toml (as it promises the owner)."""
+    """docs/INSTALL.md steps 1 and 2 on the container: apt, the program in the owner's
+    home (the working tree's files, as `git archive` of it would unpack), then
+    `systemd/install.sh` as root. The mock config is put in place first: install.sh
+    keeps an existing /etc/cbrig/config.toml (as it promises the owner)."""
     if machine.run("getent", "passwd", OWNER, check=False).returncode != 0:
         machine.run("useradd", "--create-home", "--shell", "/bin/bash", OWNER)
     files = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
@@ -201,7 +201,7 @@ def install_as_the_owner(machine: Container) -> None:
     machine.run("install", "-d", "-m", "0755", "/etc/cbrig")
     machine.path("/etc/cbrig/config.toml").write_text(MOCK_CONFIG)
 
-    machine.run("apt-get", "install", "-y", "git", "python3-venv", timeout=600)
+    machine.run("apt-get", "install", "-y", "python3-venv", timeout=600)
     result = machine.sh(f"cd {CHECKOUT} && systemd/install.sh", timeout=900)
     print(result.stdout[-1500:])
     assert "keeping the existing /etc/cbrig/config.toml" in result.stdout
@@ -336,7 +336,8 @@ def uninstall_keeps_games_and_cards(machine: Container) -> None:
     current = machine.path(f"{STATE}/current.jsonl").read_bytes()
     machine.sh(f"cd {CHECKOUT} && systemd/uninstall.sh")
     assert service(machine)["LoadState"] == "not-found"
-    for gone in ("/opt/cbrig", "/etc/cbrig", f"/etc/systemd/system/{UNIT}"):
+    for gone in ("/opt/cbrig", "/etc/cbrig", f"/etc/systemd/system/{UNIT}",
+                 "/usr/local/bin/cbrig"):
         assert not machine.path(gone).exists(), gone
     assert machine.run("getent", "passwd", "cbrig", check=False).returncode == 2
     state = machine.path(STATE)
