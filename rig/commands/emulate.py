@@ -43,6 +43,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.script is not None:
         return _run_script(args)
+    if args.journal is not None:
+        print("cbrig emulate: --journal goes with --script; the interactive rig keeps its "
+              "games in --state DIR (default $XDG_STATE_HOME/cbrig/emulator)", file=sys.stderr)
+        return 2
     from rig.games import GameSetupError
 
     try:

@@ -220,3 +220,11 @@ def _tap_card(rig: DeskRig, card: str) -> None:
     from rig.terminal import Keyboard
 
     Keyboard(rig, TerminalScreen(rig.screen_now, stream=_Stream())).post_tap(card)  # type: ignore[arg-type]
+
+
+def test_journal_without_a_script_says_where_games_are_kept(tmp_path, capsys):
+    from rig.cli import main
+
+    assert main(["emulate", "--journal", str(tmp_path / "game.jsonl")]) == 2
+    assert "--state DIR" in capsys.readouterr().err
+    assert not (tmp_path / "game.jsonl").exists()
