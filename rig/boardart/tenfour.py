@@ -137,7 +137,7 @@ def tenfour_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
     park, home = _park_and_home(board.park, centre, pitch)
     spaces.extend([park, home])
     top = park.box[1]
-    interior = _interior_width(at, loop, centre, pitch)
+    interior = _interior_width(at, loop, pitch)
     labels.append(fit_label(board.name, centre[0], top - 15, 4.5, interior, BLACK, bold=True))
     labels.append(fit_label(_size_note(side, pitch), centre[0], top - 8, 3.0, interior))
     legend = _legend(board)
@@ -157,8 +157,7 @@ def _size_note(side: float, pitch: float) -> str:
             f"{piece_mm(side):.0f} mm across")
 
 
-def _interior_width(at: dict[str, Point], loop: tuple[str, ...], centre: Point,
-                    pitch: float) -> float:
+def _interior_width(at: dict[str, Point], loop: tuple[str, ...], pitch: float) -> float:
     """Room for the title inside the loop, clear of the Bear spaces along the sides."""
     xs = [at[s][0] for s in loop]
     return max(pitch * 4, (max(xs) - min(xs)) - 6 * pitch)
