@@ -23,6 +23,7 @@ from collections import defaultdict
 from typing import Any
 
 from bench.frames import screen_kind
+from bench.latency import event_kind
 from bench.stats import percentile, rnd
 
 CLOCKS_HZ = {"100kHz": 100_000, "400kHz": 400_000, "1MHz": 1_000_000}
@@ -30,12 +31,6 @@ DRIVERS = ("ssd1306", "sh1106")
 GAMES = (("tenfour", 4), ("bumpem", 3))
 INPUT_KINDS = ("turn", "press", "spin", "card_presented")
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
-
-
-def _kind(event: Any) -> str:
-    return {"KnobTurn": "turn", "KnobPress": "press", "KnobSpin": "spin",
-            "CardPresented": "card_presented", "CardRemoved": "card_removed"}.get(
-        type(event).__name__, type(event).__name__)
 
 
 class _Recorder:
@@ -85,7 +80,7 @@ def _play(recorder: _Recorder, game: str, players: int, seed: int) -> None:
     steps = 0
     while not rig.session.state.is_terminal():
         for gesture in gestures_for(rig.controller, rng):
-            recorder.cause = _kind(gesture)
+            recorder.cause = event_kind(gesture)
             rig.loop.step(gesture)
             recorder.cause = "settle"
             rig.settle()

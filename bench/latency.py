@@ -60,7 +60,8 @@ RIG_CONFIGS: tuple[tuple[str, str | None, int, int, int, bool], ...] = (
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 
 
-def _kind(event: Any) -> str:
+def event_kind(event: Any) -> str:
+    """The report's name for a hardware event."""
     return {"KnobTurn": "turn", "KnobPress": "press", "KnobSpin": "spin",
             "CardPresented": "card_presented", "CardRemoved": "card_removed"}.get(
         type(event).__name__, type(event).__name__)
@@ -189,7 +190,7 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
             loop.step(event)
             end = time.perf_counter()
             parts = timer.take()
-            kind = _kind(event)
+            kind = event_kind(event)
             if handed:
                 parts["cpu"] = handed[0][1] - cpu_start
                 samples["input"].append((kind, handed[0][0] - start, parts))

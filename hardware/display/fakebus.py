@@ -92,8 +92,16 @@ class Panel:
             self.execute(command)
 
     def execute(self, command: tuple[int, ...]) -> None:
+        """The commands both controllers share: page (0xB0-0xB7) and column nibbles
+        (0x00-0x0F low, 0x10-0x1F high) for page addressing, display on and off."""
         op = command[0]
-        if op == 0xAE:
+        if 0xB0 <= op <= 0xB7:
+            self.page = op & 0x07
+        elif op <= 0x0F:
+            self.column = (self.column & 0xF0) | op
+        elif op <= 0x1F:
+            self.column = (self.column & 0x0F) | ((op & 0x0F) << 4)
+        elif op == 0xAE:
             self.display_on = False
         elif op == 0xAF:
             self.display_on = True
@@ -134,12 +142,6 @@ class Ssd1306Panel(Panel):
         elif op == 0x22:
             self.page_range = (command[1] & 0x07, command[2] & 0x07)
             self.page = self.page_range[0]
-        elif 0xB0 <= op <= 0xB7:
-            self.page = op & 0x07
-        elif op <= 0x0F:
-            self.column = (self.column & 0xF0) | op
-        elif op <= 0x1F:
-            self.column = (self.column & 0x0F) | ((op & 0x0F) << 4)
         else:
             super().execute(command)
 
@@ -170,17 +172,6 @@ class Sh1106Panel(Panel):
     visible_offset = 2
     ARGUMENTS: ClassVar[dict[int, int]] = {0x81: 1, 0xA8: 1, 0xAD: 1, 0xD3: 1, 0xD5: 1,
                                            0xD9: 1, 0xDA: 1, 0xDB: 1}
-
-    def execute(self, command: tuple[int, ...]) -> None:
-        op = command[0]
-        if 0xB0 <= op <= 0xB7:
-            self.page = op & 0x07
-        elif op <= 0x0F:
-            self.column = (self.column & 0xF0) | op
-        elif op <= 0x1F:
-            self.column = (self.column & 0x0F) | ((op & 0x0F) << 4)
-        else:
-            super().execute(command)
 
     def write(self, byte: int) -> None:
         if self.column < self.ram_columns:  # the pointer stops at the last column
