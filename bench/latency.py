@@ -28,6 +28,8 @@ the ``os`` module that ``rig.journal`` sees (restored afterwards); ``journal`` i
 ``Journal.begin_append`` (JSON, write, hand-over) plus ``finish_append`` (the wait for
 the fsync, after the render). input_to_frame_without_fsync_ms subtracts the fsync's time
 from the wall time: a lower bound now that rendering overlaps it.
+A pending computer choice or hint is worked out on its own tick after the input's frame
+(as the loop does before a person can move again) and timed apart, hint_or_choice_ms.
 input_to_frame_sequential_ms is the comparison, paired game by game with the first
 configuration: the same games drawn the old way (fsync, then render, then show).
 """
@@ -209,6 +211,13 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
                 if handed:
                     parts["cpu"] = handed[0][1] - cpu_start
                     samples["tick"].append(("tick", handed[0][0] - start, parts))
+            # A computer's choice or a hint is worked out on the tick after the frame,
+            # long before a person's next input: timed apart, as the table sees it.
+            if controller.choice_pending:
+                start = time.perf_counter()
+                loop.run_due()
+                samples["choice"].append(("choice", time.perf_counter() - start,
+                                          timer.take()))
             steps += 1
             if steps > 50_000:
                 raise RuntimeError("the game did not end")
@@ -290,6 +299,8 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
         "events_without_new_frame_ms": summary_ms([t for _, t, _ in samples["no_frame"]]),
         "spin_animation_tick_to_frame_ms": summary_ms([t for _, t, _ in samples["tick"]]),
         "spin_animation_tick_cpu_ms": summary_ms([p["cpu"] for _, _, p in samples["tick"]]),
+        "hint_or_choice_ms": summary_ms([t for _, t, _ in samples["hints_choice"]
+                                         + samples["choice"]]),
         "input_to_frame_bus_ms_400khz": summary_ms([p.get("bus_bits", 0) / 400_000
                                                     for _, _, p in inputs]),
         "spin_animation_tick_bus_ms_400khz": summary_ms([p.get("bus_bits", 0) / 400_000
