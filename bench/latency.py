@@ -59,6 +59,10 @@ RIG_CONFIGS: tuple[tuple[str, str | None, int, int, int, bool], ...] = (
     ("bumpem", None, 4, 1, 2, True),
 )
 
+QUICK_HINTED_INPUTS = 60
+"""A quick run plays only this many inputs of each hinted game: the hard hint level
+thinks for up to its think_ms at every decision (a second or more here)."""
+
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 
 
@@ -109,7 +113,7 @@ class _TimedOs:
 
 def play_game(game_name: str, variant: str | None, players: int, seed: int,
               directory: Path, samples: dict[str, list[Any]], hints: bool = False,
-              overlap: bool = True) -> None:
+              overlap: bool = True, max_inputs: int | None = None) -> None:
     """Play one whole game through the rig, appending per-event timings to `samples`;
     ``overlap=False`` draws the old way (render only after the fsync)."""
     from hardware.display import OledDisplay, i2c_device_factory
@@ -158,7 +162,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     setattr(journal_module, "os", _TimedOs(timer))  # noqa: B010 (not re-exported)
     into: dict[str, list[Any]] = samples if overlap else defaultdict(list)
     try:
-        _drive(rig, session, display, timer, handed, seed, into)
+        _drive(rig, session, display, timer, handed, seed, into, max_inputs)
         if not overlap:
             for name, rows in into.items():
                 samples["sequential_" + name].extend(rows)
@@ -170,7 +174,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
 
 def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
            handed: list[tuple[float, float]],
-           seed: int, samples: dict[str, list[Any]]) -> None:
+           seed: int, samples: dict[str, list[Any]], max_inputs: int | None = None) -> None:
     from rig.autopilot import gestures_for
 
     assert session.journal is not None
@@ -184,7 +188,7 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
     rng = random.Random(f"bench-rig:{seed}")
     timer.take()
     steps = 0
-    while not session.state.is_terminal():
+    while not session.state.is_terminal() and (max_inputs is None or steps < max_inputs):
         for event in gestures_for(controller, rng):
             handed.clear()
             cpu_start = time.thread_time()
@@ -244,7 +248,8 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
         for game_name, variant, players, quick_games, full_games, hints in RIG_CONFIGS:
             mine: dict[str, list[Any]] = defaultdict(list)
             for seed in range(quick_games if quick else full_games):
-                play_game(game_name, variant, players, seed, base, mine, hints=hints)
+                play_game(game_name, variant, players, seed, base, mine, hints=hints,
+                          max_inputs=QUICK_HINTED_INPUTS if quick and hints else None)
                 if not per_config:  # the first configuration, paired: the old way
                     play_game(game_name, variant, players, seed, base, mine, hints=hints,
                               overlap=False)
