@@ -485,5 +485,10 @@ HARD_HOOKS = SearchHooks(plays=TenFourState, policy=strong_choice, prior=_prior,
 
 def hard_choice(state: State, legal: Sequence[Action], rng: Rng,
                 budget: int = HARD_BUDGET) -> Action:
-    """The `hard` level (engine.players): `engine.search` with `budget` samples."""
+    """The `hard` level (engine.players): `engine.search` with `budget` samples in the
+    two-player game; with three or four players `medium`'s choice, because there the
+    one-round search of the police moves measured below `medium` (docs/AI_TENFOUR.md,
+    "Three and four players")."""
+    if isinstance(state, TenFourState) and state.g.num_players > 2:
+        return strong_choice(state, legal, rng)
     return search_choice(state, legal, rng, budget, HARD_HOOKS)

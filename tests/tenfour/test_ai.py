@@ -202,3 +202,11 @@ def test_hard_is_registered_and_refuses_other_games() -> None:
 
     with pytest.raises(TypeError):
         hard_choice(make_game(2).new_initial_state(), [], random.Random(0))
+
+
+def test_hard_plays_medium_with_three_or_four_players() -> None:
+    state = _police_turn(red="R2", green="G11", blue="B5")
+    legal = state.legal_actions()
+    for seed in range(3):
+        assert hard_choice(state, legal, random.Random(seed)) == \
+            strong_choice(state, legal, random.Random(seed))
