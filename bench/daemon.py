@@ -11,7 +11,8 @@
   is written into the checkout; start_to_ready_without_bytecode_cache_* is one start
   with PYTHONDONTWRITEBYTECODE=1 and an empty prefix (every module compiled from source).
 * import_seconds: one extra run under PYTHONPROFILEIMPORTTIME=1 lists every module the
-  daemon imported by READY; a fresh interpreter then imports exactly those (top-level
+  daemon imported by READY (its stderr up to the READY=1 datagram: the hardware's modules
+  come after); a fresh interpreter then imports exactly those (top-level
   ones, in order) and the wall time (and CPU time) is taken, without the profiler's
   overhead; median of 5. interpreter_startup_seconds is `python -c pass` for comparison.
 * rss_mb: VmRSS from /proc/<pid>/status of the READY daemon resumed mid-game; the peak
@@ -278,10 +279,13 @@ def import_profile(work: Workdir) -> dict[str, Any]:
     err_path = work.root / "importtime.txt"
     with open(err_path, "wb") as err:
         daemon = start_daemon(work, {"PYTHONPROFILEIMPORTTIME": "1"}, stderr=err)
+        at_ready = os.path.getsize(err_path)  # what the daemon imported before READY=1
         daemon.stop()
     top: list[tuple[str, int]] = []
     total_self = 0
-    for line in err_path.read_text(encoding="utf-8", errors="replace").splitlines():
+    with open(err_path, "rb") as f:
+        before_ready = f.read(at_ready).decode("utf-8", errors="replace")
+    for line in before_ready.splitlines():
         if not line.startswith("import time:") or "self [us]" in line:
             continue
         self_us, cumulative, name = line[len("import time:"):].split("|", 2)
