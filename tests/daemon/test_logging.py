@@ -134,3 +134,23 @@ def test_modules_log_through_their_own_logger_and_never_configure_logging():
         if "basicConfig(" in text and path.name != "logs.py":
             offenders.append(f"{path.relative_to(ROOT)}: basicConfig")
     assert offenders == []
+
+
+def test_the_daemon_logs_what_its_hardware_reports_and_still_hands_it_on(tmp_path, caplog):
+    from rig.config import load_config
+    from rig.daemon import Daemon
+    from tests.daemon.test_journal_faults import Quiet
+
+    daemon = Daemon(config=load_config(write_config(tmp_path)), notifier=Quiet())
+    try:
+        daemon.start()
+        assert daemon.loop is not None
+        with caplog.at_level(logging.INFO, logger="rig.daemon"):
+            daemon._emit(DisplayStatus(False, "OLED lost: [Errno 121] Remote I/O error"))
+            daemon._emit(DisplayStatus(True, "OLED back"))
+        assert [r.levelname for r in caplog.records] == ["WARNING", "INFO"]
+        handed_on = [daemon.loop.events.get_nowait() for _ in range(2)]
+        assert handed_on == [DisplayStatus(False, "OLED lost: [Errno 121] Remote I/O error"),
+                             DisplayStatus(True, "OLED back")]
+    finally:
+        daemon.stop()
