@@ -26,10 +26,11 @@ from hardware.events import (
     KnobTurn,
     ReaderStatus,
 )
+from rig.corrections import CLOSE, STAY, TAKE_BACK, CorrectionMenu, Refusal
 from rig.journal import JournalError
 from rig.screen import Part, Screen, page_count
 from rig.session import Session
-from rig.views import ALERT, DETAIL, RESULT, CorrectionPlace, GameView, Notice, view_for
+from rig.views import ALERT, DETAIL, RESULT, Fix, GameView, Notice, view_for
 
 log = logging.getLogger(__name__)
 
@@ -77,18 +78,6 @@ class Moment:
 
 
 @dataclass
-class CorrectionMenu:
-    """Pieces named with their place; then the places for one piece, in board order,
-    starting at where it is now (RULINGS G5)."""
-
-    pieces: list[tuple[str, str]]
-    piece: str | None = None
-    places: list[CorrectionPlace] = field(default_factory=list)
-    current: str = ""
-    cursor: int = 0
-
-
-@dataclass
 class ControllerOptions:
     virtual_deck: bool = True
     hints: bool = False
@@ -131,6 +120,8 @@ class Controller:
         self.refusal: tuple[str, float] | None = None
         self.animation: Animation | None = None
         self.correction: CorrectionMenu | None = None
+        self.tapped = -1
+        """The step of the last card tapped on the reader (it may be taken back)."""
         self.reader_ok = True
         self.display_ok = True
         self.rejected_frames = 0
@@ -216,7 +207,8 @@ class Controller:
             if action is None:
                 self._refuse(f"Not now: {self._waiting_for()}")
                 return
-            self._apply(action)
+            if self._apply(action):
+                self.tapped = self.session.steps  # a tap may be taken back (G5)
         elif isinstance(event, KnobSpin | KnobPress):
             if need.kind == "spin":
                 if event.knob != need.knob:
@@ -396,59 +388,59 @@ class Controller:
         if self.correction is not None or state.is_terminal():
             self.correction = None
             return
-        self.correction = CorrectionMenu(pieces=self.view.correction_pieces(state))
+        self.correction = CorrectionMenu(self.view, state, self._correction_rows(state))
+
+    def _correction_rows(self, state: State) -> list[Fix]:
+        rows = [Fix(words, piece=piece) for piece, words in self.view.correction_pieces(state)]
+        rows += self.view.turn_fixes(state)
+        last = self._take_back_offer()
+        if last is not None:
+            rows.append(Fix(f"Take back: {last}", take_back=True))
+        return rows
 
     def _handle_correction(self, event: object) -> None:
         menu = self.correction
         assert menu is not None
-        items = self._correction_items(menu)
         if isinstance(event, KnobTurn):
-            if event.knob == "lo" and menu.piece is not None:
-                menu.cursor = self._section_jump(menu, event.steps)
-            else:
-                menu.cursor = (menu.cursor + event.steps) % len(items)
-        elif isinstance(event, KnobPress):
-            if menu.cursor == len(items) - 1:  # "Back" / "Done"
-                if menu.piece is None:
-                    self.correction = None
-                else:
-                    menu.cursor = [p for p, _ in menu.pieces].index(menu.piece)
-                    menu.piece = None
-                return
-            if menu.piece is None:
-                self._open_piece(menu, menu.pieces[menu.cursor][0])
-                return
-            location = menu.places[menu.cursor].location
-            if location == menu.current:
-                self._refuse("It is there already")
-                return
-            if self._apply(self.view.correction(menu.piece, location)):
-                self.correction = None
+            menu.turn(event.knob, event.steps)
+            return
+        if not isinstance(event, KnobPress):
+            return
+        outcome = menu.press()
+        if outcome == CLOSE:
+            self.correction = None
+        elif outcome == TAKE_BACK:
+            self._take_back()
+        elif isinstance(outcome, Refusal):
+            self._refuse(outcome.text)
+        elif outcome != STAY and not isinstance(outcome, str) and self._apply(outcome):
+            self.correction = None
 
-    def _open_piece(self, menu: CorrectionMenu, piece: str) -> None:
-        """The places for one piece, the cursor on where it stands now."""
-        state = self.session.state
-        menu.piece = piece
-        menu.places = self.view.correction_places(state, piece)
-        menu.current = self.view.current_place(state, piece)
-        at = [p.location for p in menu.places]
-        menu.cursor = at.index(menu.current) if menu.current in at else 0
+    def _take_back_offer(self) -> str | None:
+        """The last input, in words, when it may be taken back: a menu choice (a move,
+        a correction) or a card tapped on the reader; never a spin or a draw from the
+        virtual deck (RULINGS G5: that would let a player spin or draw again)."""
+        session = self.session
+        if not session.history:
+            return None
+        last = session.game.action_from_json(session.history[-1])
+        before = session.state_before_last()
+        correction = last.KIND.startswith("correct")
+        if before.is_chance_node() and not correction and self.tapped != session.steps:
+            return None
+        return str(before.describe(last))  # type: ignore[attr-defined]
 
-    @staticmethod
-    def _section_jump(menu: CorrectionMenu, steps: int) -> int:
-        """The first place of the next (or previous) section: a route, the traps..."""
-        sections: list[int] = [i for i, place in enumerate(menu.places)
-                               if i == 0 or place.section != menu.places[i - 1].section]
-        here = max(i for i, start in enumerate(sections) if start <= min(
-            menu.cursor, len(menu.places) - 1))
-        return sections[(here + steps) % len(sections)]
-
-    @staticmethod
-    def _correction_items(menu: CorrectionMenu) -> list[str]:
-        if menu.piece is None:
-            return [*(words for _, words in menu.pieces), "Done"]
-        return [place.words + (" (now)" if place.location == menu.current else "")
-                for place in menu.places] + ["Back"]
+    def _take_back(self) -> None:
+        what = self._take_back_offer()
+        try:
+            self.session.take_back()
+        except (JournalError, OSError) as exc:
+            self._refuse(f"NOT SAVED, input refused: {exc}")
+            return
+        self.correction = None
+        self.alert = None
+        self.news = [Notice(f"Taken back: {what}")]
+        self._preselect()
 
     # ---------------------------------------------------------------- output
     def next_deadline(self) -> float | None:
@@ -517,19 +509,11 @@ class Controller:
         return Part("Press for a ticket", "instruction")
 
     def _correction_screen(self, menu: CorrectionMenu, status: str) -> Screen:
-        if menu.piece is None:
-            heading = Part("FIX: which piece?", "instruction")
-            footer = "turn:pick press:ok"
-        else:
-            words = next(w for p, w in menu.pieces if p == menu.piece)
-            heading = Part(f"FIX: {words} to", "instruction", "FIX: set it to")
-            footer = "HI:space LO:section"
-        lines = [heading]
+        lines = [menu.heading()]
         if self.refusal is not None:
             lines.append(Part("! " + self.refusal[0], "refusal"))
-        return Screen(title="CORRECTION", lines=tuple(lines),
-                      menu=tuple(self._correction_items(menu)), cursor=menu.cursor,
-                      footer=footer, status=status)
+        return Screen(title="CORRECTION", lines=tuple(lines), menu=tuple(menu.items()),
+                      cursor=menu.cursor, footer=menu.footer(), status=status)
 
     def _status(self) -> str:
         flags = []

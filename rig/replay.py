@@ -19,14 +19,44 @@ class ReplayError(Exception):
         self.line = line
 
 
+TAKE_BACK = "take_back"
+"""A journal entry that takes back the input before it (RULINGS G5): a menu choice or a
+card tap, never a spin or a virtual draw (the controller only offers those)."""
+
+
+def take_back_entry() -> dict[str, Any]:
+    return {"kind": TAKE_BACK}
+
+
+def effective_inputs(entries: Sequence[Mapping[str, Any]]
+                     ) -> list[tuple[int, Mapping[str, Any]]]:
+    """The inputs that stand, each with its journal line: a take-back removes the
+    input before it (which may itself follow an earlier take-back)."""
+    out: list[tuple[int, Mapping[str, Any]]] = []
+    for index, entry in enumerate(entries):
+        line = FIRST_ENTRY_LINE + index
+        if entry.get("kind") == TAKE_BACK:
+            if set(entry) != {"kind"}:
+                raise ReplayError(line, f"a take-back has no fields, not {sorted(entry)}")
+            if not out:
+                raise ReplayError(line, "a take-back with no input before it")
+            out.pop()
+        else:
+            out.append((line, entry))
+    return out
+
+
 def replay(header: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]) -> tuple[Game, State]:
     """The game a header describes and the state its inputs lead to."""
     game = game_from_identity(header["game"])
+    return game, replay_inputs(game, effective_inputs(entries))
+
+
+def replay_inputs(game: Game, inputs: Sequence[tuple[int, Mapping[str, Any]]]) -> State:
     state = game.new_initial_state()
-    for index, entry in enumerate(entries):
-        line = FIRST_ENTRY_LINE + index
+    for line, entry in inputs:
         try:
             state.apply(game.action_from_json(entry))
         except IllegalAction as exc:
             raise ReplayError(line, f"the journal's input was refused: {exc}") from exc
-    return game, state
+    return state

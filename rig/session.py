@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.api import Action, Event, Game, State
 from rig.journal import Journal, JournalError
-from rig.replay import replay
+from rig.replay import effective_inputs, replay, replay_inputs, take_back_entry
 
 
 @dataclass
@@ -34,8 +34,12 @@ class Session:
     steps: int = 0
     resumed: Resumed | None = None
     last_action: Action | None = None
-    _before: tuple[State, int, Action | None] | None = field(default=None, init=False,
-                                                            repr=False)
+    history: list[dict[str, Any]] = field(default_factory=list)
+    """The inputs that stand (taken-back ones removed), as journaled."""
+    _previous: State | None = field(default=None, init=False, repr=False)
+    """The state before the last input that stands, when known (see state_before_last)."""
+    _before: tuple[State, int, Action | None, State | None] | None = field(
+        default=None, init=False, repr=False)
     """What to put back if the input whose fsync is running fails to save."""
 
     @classmethod
@@ -60,7 +64,8 @@ class Session:
             journal.close()
             raise
         steps = len(journal.entries)
-        return cls(game=game, state=state, journal=journal, steps=steps,
+        history = [dict(entry) for _, entry in effective_inputs(journal.entries)]
+        return cls(game=game, state=state, journal=journal, steps=steps, history=history,
                    resumed=Resumed(steps=steps, dropped_bytes=recovery.dropped_bytes,
                                    reason=recovery.reason or ""))
 
@@ -79,13 +84,37 @@ class Session:
         if self.journal is not None:
             if defer_sync:
                 self.journal.begin_append(action.to_json())
-                self._before = (self.state, self.steps, self.last_action)
+                self._before = (self.state, self.steps, self.last_action, self._previous)
             else:
                 self.journal.append(action.to_json())
+        self._previous = self.state
         self.state = trial
         self.steps += 1
         self.last_action = action
+        self.history.append(action.to_json())
         return events
+
+    def state_before_last(self) -> State:
+        """The state the last standing input was applied to (replayed if unknown)."""
+        if self._previous is None:
+            inputs = list(enumerate(self.history[:-1]))
+            self._previous = replay_inputs(self.game, inputs)
+        return self._previous
+
+    def take_back(self) -> None:
+        """Take back the last standing input (RULINGS G5): journaled like any input, so
+        a replay takes it back too; the game goes back to the state before it."""
+        self.wait_durable()
+        if not self.history:
+            raise ValueError("there is no input to take back")
+        before = self.state_before_last()
+        if self.journal is not None:
+            self.journal.append(take_back_entry())
+        self.history.pop()
+        self.state = before.clone()
+        self._previous = None
+        self.steps += 1
+        self.last_action = None
 
     @property
     def saving(self) -> bool:
@@ -104,7 +133,8 @@ class Session:
         try:
             self.journal.finish_append(pending)
         except Exception:
-            self.state, self.steps, self.last_action = before
+            self.state, self.steps, self.last_action, self._previous = before
+            self.history.pop()
             raise
 
     def close(self) -> None:

@@ -10,11 +10,11 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from engine.api import Action, Event, State
-from engine.bumpem import TICKET_IDS, Correct, DrawTicket
+from engine.bumpem import TICKET_IDS, Correct, CorrectTurn, DrawTicket
 from engine.bumpem.names import car_at, position_name
 from engine.bumpem.tickets import ticket_label
 from rig.screen import Part
-from rig.views import DETAIL, RESULT, ChanceInput, CorrectionPlace, EventNotices, Notice
+from rig.views import DETAIL, RESULT, ChanceInput, CorrectionPlace, EventNotices, Fix, Notice
 
 TRACK_SECTION = 10
 """Track spaces per section of the correction menu (the other knob jumps by section)."""
@@ -124,6 +124,16 @@ class BumpEmView(EventNotices):
     def current_place(self, state: State, piece: str) -> str:
         colour, _, number = piece.partition(":")
         return str(state.to_json()["cars"][colour][int(number) - 1])
+
+    def turn_fixes(self, state: State) -> list[Fix]:
+        """Whose turn it is, before a ticket is drawn."""
+        prompt = state.prompt()  # type: ignore[attr-defined]
+        if prompt.kind != "ticket":
+            return []
+        names = [self.game.seat_name(seat) for seat in range(self.game.num_players)]
+        others = tuple((f"It is {name}'s turn", CorrectTurn(seat))
+                       for seat, name in enumerate(names) if seat != prompt.player)
+        return [Fix(f"Whose turn: {names[prompt.player]}", options=others)]
 
     def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]:
         options = state.correction_options()[piece]  # type: ignore[attr-defined]

@@ -10,10 +10,30 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engine.api import Action, Event, State
-from engine.tenfour import BEAR, HOME, PARK, SIDE, Correct, Draw, Spin
+from engine.tenfour import (
+    BEAR,
+    HOME,
+    PARK,
+    SIDE,
+    Correct,
+    CorrectHammer,
+    CorrectLostTurn,
+    CorrectTurn,
+    Draw,
+    Spin,
+)
 from engine.tenfour.names import board_rank, piece_at, place_name
 from rig.screen import Part
-from rig.views import ALERT, DETAIL, RESULT, ChanceInput, CorrectionPlace, EventNotices, Notice
+from rig.views import (
+    ALERT,
+    DETAIL,
+    RESULT,
+    ChanceInput,
+    CorrectionPlace,
+    EventNotices,
+    Fix,
+    Notice,
+)
 
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
 CRAWLING_AHEAD = 6
@@ -185,6 +205,30 @@ class TenFourView(EventNotices):
         if piece in self.game.truck_index:
             return str(state.truck_where(self.game.truck_index[piece]))  # type: ignore[attr-defined]
         return str(state.police[piece])  # type: ignore[attr-defined]
+
+    def turn_fixes(self, state: State) -> list[Fix]:
+        """Whose turn, the lost turns and a Hammer Up, where they can be corrected now."""
+        g = self.game
+        st: Any = state
+        allowed = st.turn_corrections()
+        names = [g.seat_name(seat) for seat in range(g.num_players)]
+        fixes: list[Fix] = []
+        if allowed["turn"]:
+            others = tuple((f"It is {name}'s turn", CorrectTurn(seat))
+                           for seat, name in enumerate(names) if seat != st.turn)
+            fixes.append(Fix(f"Whose turn: {names[st.turn]}", options=others))
+        losing = [name for seat, name in enumerate(names) if st.lose[seat]]
+        flips = tuple((f"{name}: loses no turn" if st.lose[seat] else
+                       f"{name}: loses next turn", CorrectLostTurn(seat, not st.lose[seat]))
+                      for seat, name in enumerate(names))
+        fixes.append(Fix("Lost turns: " + (", ".join(losing) or "none"), options=flips))
+        if allowed["hammer_on"] or allowed["hammer_off"]:
+            truck = g.trucks[st.truck]
+            on = bool(allowed["hammer_on"])
+            words = (f"Hammer Up for the {truck.capitalize()} truck" if on
+                     else f"No Hammer Up: {truck.capitalize()} truck draws a card")
+            fixes.append(Fix(words, action=CorrectHammer(truck, on)))
+        return fixes
 
     def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]:
         """Every place the piece may be set to, in board order, each with the section

@@ -60,6 +60,18 @@ class CorrectionPlace:
     section: str
 
 
+@dataclass(frozen=True)
+class Fix:
+    """A row of the correction menu: a piece (opens its places), a set of options
+    (opens them), a correction applied at once, or taking back the last input."""
+
+    words: str
+    piece: str = ""
+    action: Action | None = None
+    options: tuple[tuple[str, Action], ...] = ()
+    take_back: bool = False
+
+
 class GameView(Protocol):
     def title(self, state: State) -> str: ...
 
@@ -94,6 +106,8 @@ class GameView(Protocol):
     def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]: ...
 
     def current_place(self, state: State, piece: str) -> str: ...
+
+    def turn_fixes(self, state: State) -> list[Fix]: ...
 
 
 class EventNotices:

@@ -129,6 +129,15 @@ class Correct(_Checked):
     location: str
 
 
+@dataclass(frozen=True)
+class CorrectTurn(_Checked):
+    """RULINGS G5: it is `seat`'s turn to take a ticket; accepted before a ticket is
+    drawn."""
+
+    KIND: ClassVar[str] = "correct_turn"
+    seat: int
+
+
 ACTION_CLASSES: tuple[type[Action], ...] = (DrawTicket, Enter, Forward, Backward, Swap, Split,
-                                            BumpTicket, Correct)
+                                            BumpTicket, Correct, CorrectTurn)
 MoveAction = Enter | Forward | Backward | Swap | Split | BumpTicket

@@ -17,6 +17,7 @@ from engine.bumpem.actions import (
     Backward,
     BumpTicket,
     Correct,
+    CorrectTurn,
     DrawTicket,
     Enter,
     Forward,
@@ -115,6 +116,8 @@ class BumpemState:
     def apply(self, action: Action, player: int | None = None) -> list[Event]:
         if isinstance(action, Correct):
             return self._correct(action)
+        if isinstance(action, CorrectTurn):
+            return self._correct_turn(action)
         events: list[Event] = []
         if self.phase == TICKET and player is None and isinstance(action, DrawTicket) and (
                 self._can_draw(action.ticket)):
@@ -258,6 +261,20 @@ class BumpemState:
             options[rules.piece_id(car)] = [rules.position_id(seat, q) for q in places]
         return options
 
+    def _correct_turn(self, action: CorrectTurn) -> list[Event]:
+        """G5: whose turn it is, before a ticket is drawn (an extra ticket after a 3 is
+        then not owed)."""
+        if self.phase != TICKET:
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, "whose turn it is can be corrected "
+                                "only before a ticket is drawn")
+        if not 0 <= action.seat < self.rules.players:
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, f"no seat {action.seat}; seats are "
+                                f"0..{self.rules.players - 1}")
+        self.turn = action.seat
+        self.extra = False
+        return [Event("correction", f"Correction: it is {self.game.seat_name(self.turn)}'s "
+                      "turn", {"turn": self.turn})]
+
     def _correct(self, action: Correct) -> list[Event]:
         if self.phase == OVER:
             raise IllegalAction(Reason.GAME_OVER, "the game is over")
@@ -298,6 +315,8 @@ class BumpemState:
             return f"{colour} draws {ticket_label(action.ticket)}"
         if isinstance(action, Correct):
             return f"Set {self.piece_name(action.piece)} {destination_phrase(action.location)}"
+        if isinstance(action, CorrectTurn):
+            return f"It is {self.game.seat_name(action.seat)}'s turn"
         if isinstance(action, Enter):
             text = f"{self._own(action.car)} enters at {position_name(action.to)}"
         elif isinstance(action, Forward):

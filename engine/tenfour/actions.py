@@ -102,6 +102,37 @@ class Correct(Action):
     location: str
 
 
+@dataclass(frozen=True)
+class CorrectTurn(Action):
+    """RULINGS G5: it is `seat`'s turn; that turn starts afresh (before its card)."""
+
+    KIND: ClassVar[str] = "correct_turn"
+    seat: int
+
+
+@dataclass(frozen=True)
+class CorrectLostTurn(Action):
+    """RULINGS G5: whether `seat` loses its next turn (caught, T7)."""
+
+    KIND: ClassVar[str] = "correct_lost_turn"
+    seat: int
+    lost: bool
+
+
+@dataclass(frozen=True)
+class CorrectHammer(Action):
+    """RULINGS G5: whether this turn is a Hammer Up turn for `truck` (T9: no card,
+    the Lo-Band)."""
+
+    KIND: ClassVar[str] = "correct_hammer"
+    truck: str
+    hammer: bool
+
+
+CORRECTIONS: tuple[type[Action], ...] = (Correct, CorrectTurn, CorrectLostTurn, CorrectHammer)
+"""Inputs accepted at any node, by anyone, and never in legal_actions()."""
+
 ACTION_CLASSES: tuple[type[Action], ...] = (
-    Spin, Draw, PlaceSmokey, DeclareTruck, ChooseTruck, Release, MoveSmokey, MoveBear, Correct,
+    Spin, Draw, PlaceSmokey, DeclareTruck, ChooseTruck, Release, MoveSmokey, MoveBear,
+    *CORRECTIONS,
 )

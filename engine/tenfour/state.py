@@ -18,6 +18,9 @@ from engine.errors import IllegalAction, Reason
 from engine.tenfour.actions import (
     ChooseTruck,
     Correct,
+    CorrectHammer,
+    CorrectLostTurn,
+    CorrectTurn,
     DeclareTruck,
     Draw,
     MoveBear,
@@ -330,6 +333,14 @@ class TenFourState:
         if isinstance(action, Correct):
             where = destination_phrase(g.board, action.location)
             return f"Set {piece_name(g, action.piece)} {where}"
+        if isinstance(action, CorrectTurn):
+            return f"It is {g.seat_name(action.seat)}'s turn"
+        if isinstance(action, CorrectLostTurn):
+            lost = "loses the next turn" if action.lost else "loses no turn"
+            return f"{g.seat_name(action.seat)} {lost}"
+        if isinstance(action, CorrectHammer):
+            which = piece_name(g, action.truck)
+            return f"Hammer Up for the {which}" if action.hammer else f"No Hammer Up: {which}"
         return action.key()
 
     def _police_destination(self, piece: str, to: str) -> str:
@@ -366,6 +377,8 @@ class TenFourState:
             raise IllegalAction(Reason.GAME_OVER, "the game is over")
         if isinstance(action, Correct):
             return self._correct(action)
+        if isinstance(action, CorrectTurn | CorrectLostTurn | CorrectHammer):
+            return self._correct_turn(action)
         events: list[Event] = []
         if self.phase in CHANCE_PHASES:
             if player is not None:
@@ -480,12 +493,7 @@ class TenFourState:
                                     "(caught speeding)", {"seat": seat}))
                 self.turn = (seat + 1) % g.num_players
                 continue
-            for t in g.seat_trucks[seat]:
-                if self.side[t]:
-                    self.side[t] = False
-                    events.append(Event("back_on_road", f"{g.trucks[t].capitalize()} truck "
-                                        "goes back onto the road",
-                                        {"seat": seat, "truck": g.trucks[t]}))
+            self._put_back_on_road(events)
             self._setup_turn(events)
             return
 
@@ -751,6 +759,88 @@ class TenFourState:
         self._set_truck(self.g.truck_index[action.piece], action.location)
         self._settle_after_correction(events)
         return events
+
+    def turn_corrections(self) -> dict[str, bool]:
+        """Which turn corrections (G5) fit this moment: "turn" before the card is drawn,
+        "hammer_on" when the turn's truck is known and no card is drawn, "hammer_off"
+        on a Hammer Up turn before its spin; a lost turn can always be set."""
+        phase = self.phase
+        no_card = phase in (DRAW, DECLARE) or (phase == SPIN and self.card < 0)
+        return {"turn": no_card, "lost_turn": phase != OVER,
+                "hammer_on": phase == DRAW and self.truck >= 0,
+                "hammer_off": phase == SPIN and self.hammer}
+
+    def _correct_turn(self, action: CorrectTurn | CorrectLostTurn | CorrectHammer
+                      ) -> list[Event]:
+        """Whose turn, a lost turn, a Hammer Up (RULINGS G5): validated first, so a
+        refused correction changes nothing."""
+        g = self.g
+        allowed = self.turn_corrections()
+        events: list[Event] = []
+        if isinstance(action, CorrectTurn | CorrectLostTurn):
+            seat = action.seat
+            if isinstance(seat, bool) or not isinstance(seat, int) or not (
+                    0 <= seat < g.num_players):
+                raise IllegalAction(Reason.NOT_LEGAL_NOW, f"no seat {seat!r}; seats are "
+                                    f"0..{g.num_players - 1}")
+        if isinstance(action, CorrectTurn):
+            if not allowed["turn"]:
+                raise IllegalAction(Reason.NOT_LEGAL_NOW, "whose turn it is can be corrected "
+                                    "only before the turn's card is drawn")
+            self._legal = None
+            self.turn = action.seat
+            events.append(Event("correction", f"Correction: it is {g.seat_name(self.turn)}'s "
+                                "turn", {"turn": self.turn}))
+            self._put_back_on_road(events)
+            self._setup_turn(events)
+            return events
+        if isinstance(action, CorrectLostTurn):
+            if not isinstance(action.lost, bool) or not allowed["lost_turn"]:
+                raise IllegalAction(Reason.NOT_LEGAL_NOW, f"lost must be true or false, not "
+                                    f"{action.lost!r}")
+            self.lose[action.seat] = action.lost
+            name = g.seat_name(action.seat)
+            text = f"{name} loses the next turn" if action.lost else f"{name} loses no turn"
+            return [Event("correction", f"Correction: {text}",
+                          {"seat": action.seat, "lost": action.lost})]
+        return self._correct_hammer(action, allowed)
+
+    def _correct_hammer(self, action: CorrectHammer, allowed: dict[str, bool]) -> list[Event]:
+        g = self.g
+        truck = g.truck_index.get(action.truck) if isinstance(action.truck, str) else None
+        if truck is None or not isinstance(action.hammer, bool):
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, f"no truck {action.truck!r} or hammer "
+                                f"{action.hammer!r} not true/false")
+        events: list[Event] = []
+        if action.hammer:
+            if not allowed["hammer_on"] or truck != self.truck:
+                raise IllegalAction(Reason.NOT_LEGAL_NOW, "a Hammer Up can be set only for the "
+                                    "turn's truck, before its card is drawn")
+            self._legal = None
+            events.append(Event("correction", f"Correction: {g.truck_names[truck]} plays "
+                                "Hammer Up", {"truck": action.truck, "hammer": True}))
+            self._start_hammer(events)
+            return events
+        if not allowed["hammer_off"] or truck != self.truck:
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, "only a Hammer Up turn waiting for its "
+                                "spin can be turned into a turn with a card")
+        self._legal = None
+        self.hammer = False
+        events.append(Event("correction", f"Correction: no Hammer Up for the "
+                            f"{g.truck_names[truck]}: draw a card",
+                            {"truck": action.truck, "hammer": False}))
+        self._to_draw(events)
+        return events
+
+    def _put_back_on_road(self, events: list[Event]) -> None:
+        """The trucks of the player whose turn starts leave the side of the road (T7)."""
+        g = self.g
+        for t in g.seat_trucks[self.turn]:
+            if self.side[t]:
+                self.side[t] = False
+                events.append(Event("back_on_road", f"{g.trucks[t].capitalize()} truck "
+                                    "goes back onto the road",
+                                    {"seat": self.turn, "truck": g.trucks[t]}))
 
     def _set_truck(self, truck: int, location: str) -> None:
         g = self.g

@@ -31,3 +31,17 @@ def test_every_move_names_the_car_and_where_it_ends() -> None:
     events = draw(position(make_game(4), {"red": ["T6"], "blue": ["T20"]}), "2")
     assert [e.text for e in events if e.kind == "forced_move"] == [
         "Only move: Red car at T6: 2 to T8"]
+
+
+def test_whose_turn_is_corrected_before_a_ticket_only() -> None:
+    import pytest
+
+    from engine.bumpem import CorrectTurn
+    from engine.errors import IllegalAction
+
+    state = position(make_game(3), {"red": ["T6"]})
+    state.apply(CorrectTurn(2))
+    assert state.prompt().player == 2 and state.prompt().kind == "ticket"
+    moving = position(make_game(3), {"red": ["T6", "T30"]}, phase="move", ticket="5")
+    with pytest.raises(IllegalAction):
+        moving.apply(CorrectTurn(1))

@@ -57,9 +57,10 @@ KEY_SCREENS: dict[str, Screen] = {
         Part("Red draws 5", "result"), Part("Only move: Red car at T6: 5 to T11", "result")),
         footer="press: ok"),
     "correction_pieces": Screen(title="CORRECTION", lines=(
-        Part("FIX: which piece?", "instruction"),),
+        Part("FIX: which piece or turn?", "instruction", "FIX: what is wrong?"),),
         menu=("Red truck at R8", "Green truck at the side of road G4", "Blue truck at B1",
-              "Smokey 1 in the Bear Trap on Blue", "Done"), cursor=1,
+              "Smokey 1 in the Bear Trap on Blue", "Whose turn: Green", "Lost turns: Blue",
+              "Take back: Draw Mike card M05", "Done"), cursor=1,
         footer="turn:pick press:ok"),
     "correction_places": Screen(title="CORRECTION", lines=(
         Part("FIX: Green truck at the side of road G4 to", "instruction", "FIX: set it to"),),
