@@ -81,17 +81,18 @@ class Session:
         self.wait_durable()
         trial = self.state.clone()
         events = trial.apply(action, player)
+        stored = action.to_json()
         if self.journal is not None:
             if defer_sync:
-                self.journal.begin_append(action.to_json())
+                self.journal.begin_append(stored)
                 self._before = (self.state, self.steps, self.last_action, self._previous)
             else:
-                self.journal.append(action.to_json())
+                self.journal.append(stored)
         self._previous = self.state
         self.state = trial
         self.steps += 1
         self.last_action = action
-        self.history.append(action.to_json())
+        self.history.append(stored)
         return events
 
     def state_before_last(self) -> State:
