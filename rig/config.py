@@ -348,6 +348,9 @@ class _Builder:
         if not value.strip():
             self.check.fail("empty path", section, key)
             return default
+        if "\0" in value:
+            self.check.fail("a path cannot hold a NUL character", section, key)
+            return default
         return self.resolve(value)
 
     def resolve(self, value: str) -> Path:

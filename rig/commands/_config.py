@@ -44,3 +44,6 @@ def config_or_none(path: Path | None, command: str) -> RigConfig | None:
         print(f"cbrig {command}: the config has mistakes:", file=sys.stderr)
         report_problems(exc)
         return None
+    except OSError as exc:
+        safe_print(f"cbrig {command}: cannot read the config: {exc}", file=sys.stderr)
+        return None

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
-EXIT_CONFIG = 78
-"""EX_CONFIG from sysexits.h: systemd shows it as a configuration error."""
+from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, default=None,
-                        help="TOML config (default /etc/cbrig/config.toml, or built-in defaults)")
+    add_config_argument(parser)
     parser.add_argument("--autoplay", type=int, default=None, metavar="SEED",
                         help=argparse.SUPPRESS)
     parser.add_argument("--crash-at", type=int, default=None, metavar="INPUTS",
@@ -20,17 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rig.config import ConfigError, load_config
-    from rig.safetext import safe_print
-
-    try:
-        config = load_config(args.config)
-    except ConfigError as exc:
-        safe_print(f"cbrig run: the config has mistakes:\n{exc}", file=sys.stderr,
-                   keep_newlines=True)
-        return EXIT_CONFIG
-    except OSError as exc:
-        safe_print(f"cbrig run: cannot read the config: {exc}", file=sys.stderr)
+    config = config_or_none(args.config, "run")
+    if config is None:
         return EXIT_CONFIG
     from rig.logs import setup_logging
 

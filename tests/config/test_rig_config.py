@@ -472,3 +472,11 @@ def test_the_computer_levels_and_their_older_names(tmp_path: Path) -> None:
     game = load_config(path, check_game=False).game
     assert game.levels == ("easy", "medium", "hard", "strong")
     assert (game.hint_level, game.think_ms) == ("hard", 100)
+
+
+def test_a_path_with_a_nul_character_is_a_located_problem() -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config('[state]\ndirectory = "a\\u0000b"\n', "<nul>", base=Path("/nonexistent"),
+                     check_game=False)
+    assert [(p.line, p.field) for p in caught.value.problems] == [(2, "state.directory")]
+    assert "NUL" in str(caught.value)
