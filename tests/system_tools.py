@@ -45,23 +45,32 @@ def _install(packages: tuple[str, ...]) -> str:
     return ""
 
 
-def require_commands(commands: dict[str, str]) -> dict[str, str]:
-    """Paths of `commands` (command -> Debian package), installing the missing ones.
-
-    Fails the calling test with the install command when a command cannot be had.
-    """
+def find_commands(commands: dict[str, str]) -> tuple[dict[str, str], str]:
+    """Paths of `commands` (command -> Debian package), installing the missing ones;
+    and "" when all are there, else the reason and the install command (for scripts)."""
     missing = {cmd: pkg for cmd, pkg in commands.items() if shutil.which(cmd) is None}
+    problem = ""
     if missing:
         packages = tuple(sorted(set(missing.values())))
         why = _install(packages)
         still = [cmd for cmd in missing if shutil.which(cmd) is None]
         if still:
-            pytest.fail(
-                f"{', '.join(still)} not available ({why or 'installed, still not on PATH'}); "
-                f"install with: apt-get update && apt-get install -y {' '.join(packages)}",
-                pytrace=False)
+            problem = (f"{', '.join(still)} not available "
+                       f"({why or 'installed, still not on PATH'}); "
+                       f"install with: apt-get update && apt-get install -y {' '.join(packages)}")
     paths = {cmd: shutil.which(cmd) for cmd in commands}
-    return {cmd: path for cmd, path in paths.items() if path is not None}
+    return {cmd: path for cmd, path in paths.items() if path is not None}, problem
+
+
+def require_commands(commands: dict[str, str]) -> dict[str, str]:
+    """Paths of `commands` (command -> Debian package), installing the missing ones.
+
+    Fails the calling test with the install command when a command cannot be had.
+    """
+    paths, problem = find_commands(commands)
+    if problem:
+        pytest.fail(problem, pytrace=False)
+    return paths
 
 
 def require_command(command: str, package: str) -> str:

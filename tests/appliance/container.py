@@ -137,8 +137,8 @@ class Container:
         command = [self.nsenter, f"--target={self.leader}", "--all",
                    "env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv]
         try:
-            result = subprocess.run(command, capture_output=True, text=True,
-                                    timeout=timeout, check=False)
+            result = subprocess.run(command, stdin=subprocess.DEVNULL, capture_output=True,
+                                    text=True, timeout=timeout, check=False)
         except subprocess.TimeoutExpired as exc:
             raise ContainerError(f"in {self.name}: {shlex.join(argv)} did not finish "
                                  f"within {timeout:.0f} s") from exc

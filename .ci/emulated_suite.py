@@ -1,0 +1,178 @@
+"""The whole suite on the Pi's own architecture, under qemu-user emulation.
+
+    .venv/bin/python .ci/emulated_suite.py arm64    # CI runs this after the README's test command
+    .venv/bin/python .ci/emulated_suite.py armhf    # on demand (docs/INSTALL.md)
+
+In a Debian bookworm root file system of that architecture (built by mmdebstrap, cached
+like the appliance test's: tests/appliance/rootfs.py), with commands run by
+`systemd-nspawn --pipe --as-pid2` and the kernel handing ARM binaries to qemu
+(tests/appliance/emulation.py), it installs the project as the README says with the
+`[pi]` extra docs/INSTALL.md installs on a Pi, runs systemd/install.sh's virtualenv and
+pip step into a scratch directory (INSTALL.md's install, without a systemd to start),
+and runs the whole test suite, except the appliance tests: they boot a container with
+systemd-nspawn, which cannot be nested inside this emulated one, and what they prove
+(the unit, the installer, systemd's handling) does not depend on the architecture; the
+x86 job runs them. The deselection is printed, never silent.
+
+Exits 0 when everything passed; otherwise 1 with the reason (no root, no emulation, a
+failed install, failed tests). Needs root (mmdebstrap, systemd-nspawn, binfmt_misc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+from collections import deque
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.appliance import emulation, rootfs  # noqa: E402
+from tests.system_tools import find_commands  # noqa: E402
+
+SUITE_PACKAGES = ("python3", "python3-venv", "git", "ca-certificates", "systemd",
+                  "shellcheck", "poppler-utils", "chromium", "chromium-driver")
+"""What the suite needs inside: Python and the tools its tests get through
+tests/system_tools.py. Built into the cached root file system so each run does not
+install them again; one missing here is still installed by the test that needs it."""
+
+DESELECT = "not appliance"
+WHY_DESELECTED = ("the appliance tests boot Debian with systemd-nspawn, which cannot nest "
+                  "inside this emulated container; the x86 job (.ci/run's first command) "
+                  "runs them")
+CHECKOUT = "/root/cb-rig"
+INNER = f"""
+set -euo pipefail
+cd {CHECKOUT}
+phase() {{ printf '\\n== [%4ds] %s\\n' "$SECONDS" "$*"; }}
+phase "$(uname -m): $(. /etc/os-release; echo "$PRETTY_NAME"), $(python3 --version)"
+phase "README's install, with INSTALL.md's [pi] extra"
+python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,pi]'
+phase "INSTALL.md's install: systemd/install.sh's virtualenv and pip install <checkout>[pi]"
+systemd/install.sh --destdir /tmp/pi-root | grep -v '^skipped' | tail -n 4
+/tmp/pi-root/opt/cbrig/venv/bin/python -c 'import lgpio, PIL, luma.oled, gpiozero, serial'
+/tmp/pi-root/opt/cbrig/venv/bin/cbrig config check wiring/config.toml
+phase "the suite, deselected: -m '{DESELECT}' ({WHY_DESELECTED})"
+.venv/bin/python -m pytest -q -m '{DESELECT}'
+phase "done"
+"""
+SUITE_TIMEOUT = 60 * 60
+
+
+def fail(message: str) -> int:
+    print(f"emulated suite: FAILED: {message}", file=sys.stderr, flush=True)
+    return 1
+
+
+def copy_checkout(root: Path) -> int:
+    """The working tree (tracked and new files, not ignored ones) into the container."""
+    listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], cwd=REPO, capture_output=True, check=True)
+    count = 0
+    for raw in filter(None, listing.stdout.split(b"\0")):
+        name = os.fsdecode(raw)
+        source = REPO / name
+        if not source.is_file():
+            continue
+        target = root / CHECKOUT.lstrip("/") / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(source.read_bytes())
+        target.chmod(source.stat().st_mode & 0o777)
+        count += 1
+    return count
+
+
+def nspawn_command(nspawn: str, root: Path, *argv: str) -> list[str]:
+    environment = rootfs.passed_environment()
+    return [nspawn, "--quiet", "--pipe", "--as-pid2", "--register=no", "--keep-unit",
+            f"--directory={root}", f"--chdir={CHECKOUT}", "--setenv=CI=true",
+            *(f"--setenv={k}={v}" for k, v in environment.items()),
+            *(f"--bind-ro={p}" for p in rootfs.local_find_links(environment)), *argv]
+
+
+def run_streamed(command: list[str], timeout: float) -> tuple[int, list[str]]:
+    """Run `command`, echoing its output as it comes; its exit code and last lines."""
+    tail: deque[str] = deque(maxlen=400)
+    deadline = time.monotonic() + timeout
+    with subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, text=True, errors="replace") as process:
+        assert process.stdout is not None
+        for line in process.stdout:
+            print(line, end="", flush=True)
+            tail.append(line.rstrip("\n"))
+            if time.monotonic() > deadline:
+                process.kill()
+                tail.append(f"(killed: still running after {timeout:.0f} s)")
+                break
+        code = process.wait()
+    return code, list(tail)
+
+
+def summary(lines: list[str]) -> str:
+    """pytest's last line ("712 passed, 2 deselected in 301.2s") if it got that far."""
+    pattern = re.compile(r"^=*\s*\d+ \w+.* in [\d.]+s")
+    return next((line.strip("= ") for line in reversed(lines) if pattern.search(line)), "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("arch", choices=sorted(emulation.ARCHES))
+    args = parser.parse_args(argv)
+    arch = emulation.ARCHES[args.arch]
+    started = time.monotonic()
+    print(f"emulated suite: {arch.debian} ({arch.machine}) under qemu-user", flush=True)
+
+    if os.geteuid() != 0:
+        return fail("needs root (mmdebstrap, systemd-nspawn and binfmt_misc)")
+    tools, problem = find_commands({"mmdebstrap": "mmdebstrap",
+                                    "systemd-nspawn": "systemd-container",
+                                    f"qemu-{arch.qemu}-static": "qemu-user-static"})
+    if problem:
+        return fail(problem)
+    try:
+        print(f"emulation: {emulation.ensure_binfmt(arch)}", flush=True)
+    except emulation.EmulationError as exc:
+        return fail(f"this machine cannot emulate {arch.debian}: {exc}")
+
+    recipe = rootfs.Recipe(arch=arch.debian, packages=SUITE_PACKAGES)
+    cached = recipe.tarball().exists()
+    try:
+        tarball = rootfs.cached_tarball(recipe, tools["mmdebstrap"])
+    except rootfs.RootfsError as exc:
+        return fail(f"cannot build the {arch.debian} root file system: {exc}")
+    built = time.monotonic()
+    print(f"root file system: {tarball} ({'cached' if cached else 'built'} in "
+          f"{built - started:.0f} s)", flush=True)
+    root = rootfs.unpack(tarball)
+    try:
+        rootfs.copy_host_config(root)
+        files = copy_checkout(root)
+        print(f"checkout: {files} files copied to {CHECKOUT}", flush=True)
+        probe = subprocess.run(nspawn_command(tools["systemd-nspawn"], root, "uname", "-m"),
+                               capture_output=True, text=True, timeout=300, check=False)
+        if probe.stdout.strip() != arch.machine:
+            return fail(f"the {arch.debian} container does not run: `uname -m` said "
+                        f"{probe.stdout.strip()!r} (exit {probe.returncode}) "
+                        f"{probe.stderr.strip()[-600:]}")
+        code, tail = run_streamed(
+            nspawn_command(tools["systemd-nspawn"], root, "bash", "-c", INNER), SUITE_TIMEOUT)
+    finally:
+        rootfs.remove(root)
+    total = time.monotonic() - started
+    result = summary(tail) or "no pytest summary"
+    print(f"\nemulated suite: {arch.debian}: {result}; {total:.0f} s in all "
+          f"(root file system {built - started:.0f} s)", flush=True)
+    if code != 0:
+        return fail(f"exit {code} inside the {arch.debian} container: "
+                    f"{shlex.quote(tail[-1]) if tail else ''}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
