@@ -85,6 +85,31 @@ COPY_EXCLUDES=(--exclude=./.git --exclude=./.venv --exclude=./venv --exclude=./b
                --exclude=./.pytest_cache --exclude=./.mypy_cache --exclude=./.ruff_cache
                --exclude=./.hypothesis --exclude=./out)
 
+# What pip needs to build the dependencies from source where PyPI has no wheel for this
+# machine (32-bit ARM: Pillow) and the system's pip index has none either (Raspberry Pi
+# OS's usually has; plain Debian's has not). Without libfreetype-dev Pillow builds but
+# cannot draw text.
+SOURCE_BUILD_PACKAGES=(build-essential python3-dev libjpeg62-turbo-dev zlib1g-dev
+                       libfreetype-dev)
+
+# build_tools_if_no_wheels PIP SPEC: when some dependency of SPEC has no wheel here,
+# install what building it from source needs (with apt, on Debian and Raspberry Pi OS).
+build_tools_if_no_wheels() {
+    local pip="$1" spec="$2"
+    if "$pip" install --disable-pip-version-check --quiet --dry-run --only-binary=:all: \
+            "$spec" >/dev/null 2>&1; then
+        return
+    fi
+    echo "some dependency has no wheel for $(uname -m): it is built from source," \
+         "which needs ${SOURCE_BUILD_PACKAGES[*]}"
+    if command -v apt-get >/dev/null; then
+        host apt-get install -y --no-install-recommends "${SOURCE_BUILD_PACKAGES[@]}"
+    else
+        echo "warning: no apt-get: install a C compiler and the headers of Python," \
+             "libjpeg, zlib and freetype yourself if pip fails below" >&2
+    fi
+}
+
 # install_program PIP: build a wheel from a clean copy of the checkout in a temporary
 # directory (so root never writes into the owner's clone, and a stale build/ cannot
 # bring back a deleted module), install its dependencies, then reinstall the program
@@ -94,6 +119,7 @@ install_program() {
     if [ "$DRY_RUN" = 1 ]; then
         echo "+ copy $SRC to a temporary directory, without ${COPY_EXCLUDES[*]}"
         echo "+ $pip wheel --no-deps --wheel-dir <tmp>/dist <tmp>/src"
+        echo "+ (if a dependency has no wheel here) apt-get install -y ${SOURCE_BUILD_PACKAGES[*]}"
         echo "+ $pip install --upgrade <tmp>/dist/cbrig-*.whl[pi]"
         echo "+ $pip install --no-deps --force-reinstall <tmp>/dist/cbrig-*.whl"
         return
@@ -105,6 +131,7 @@ install_program() {
     "$pip" wheel --disable-pip-version-check --quiet --no-deps --wheel-dir "$WORK/dist" "$WORK/src"
     local wheels=("$WORK"/dist/cbrig-*.whl)
     [ -f "${wheels[0]}" ] || { echo "install.sh: no wheel was built" >&2; exit 1; }
+    build_tools_if_no_wheels "$pip" "${wheels[0]}[pi]"
     "$pip" install --disable-pip-version-check --upgrade "${wheels[0]}[pi]"
     "$pip" install --disable-pip-version-check --no-deps --force-reinstall "${wheels[0]}"
     echo "installed $(basename "${wheels[0]}")"

@@ -56,6 +56,7 @@ def test_install_dry_run_changes_nothing_and_lists_every_step(tmp_path: Path) ->
     assert f"-m venv --system-site-packages {tmp_path}/opt/cbrig/venv" in out
     assert f"+ copy {REPO} to a temporary directory, without --exclude=./.git" in out
     assert "pip wheel --no-deps --wheel-dir <tmp>/dist <tmp>/src" in out
+    assert "(if a dependency has no wheel here) apt-get install -y build-essential" in out
     assert "pip install --no-deps --force-reinstall <tmp>/dist/cbrig-*.whl" in out
     assert f"+ ln -sfn /opt/cbrig/venv/bin/cbrig {tmp_path}/usr/local/bin/cbrig" in out
     assert "skipped (DESTDIR): systemctl enable cbrig.service" in out
