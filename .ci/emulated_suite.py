@@ -42,6 +42,14 @@ SUITE_PACKAGES = ("python3", "python3-venv", "git", "ca-certificates", "systemd"
 tests/system_tools.py. Built into the cached root file system so each run does not
 install them again; one missing here is still installed by the test that needs it."""
 
+SOURCE_BUILD_PACKAGES = {
+    "armhf": ("build-essential", "python3-dev", "libjpeg62-turbo-dev", "zlib1g-dev",
+              "libfreetype-dev"),
+}
+"""PyPI has no 32-bit ARM wheel of Pillow, nor of librt (which mypy, a test tool, needs):
+pip builds them from source here (a Pi on Raspberry Pi OS gets ARM wheels from its own
+index instead, which this machine cannot reach). The same list as systemd/install.sh's."""
+
 DESELECT = "not appliance"
 WHY_DESELECTED = ("the appliance tests boot Debian with systemd-nspawn, which cannot nest "
                   "inside this emulated container; the x86 job (.ci/run's first command) "
@@ -140,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     except emulation.EmulationError as exc:
         return fail(f"this machine cannot emulate {arch.debian}: {exc}")
 
-    recipe = rootfs.Recipe(arch=arch.debian, packages=SUITE_PACKAGES)
+    recipe = rootfs.Recipe(arch=arch.debian, packages=SUITE_PACKAGES
+                           + SOURCE_BUILD_PACKAGES.get(arch.debian, ()))
     cached = recipe.tarball().exists()
     try:
         tarball = rootfs.cached_tarball(recipe, tools["mmdebstrap"])
