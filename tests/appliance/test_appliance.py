@@ -381,8 +381,6 @@ def empty_game_journal(directory: Path) -> bytes:
     return path.read_bytes()
 
 
-@pytest.mark.xfail(strict=False, reason="waits for issue 13 fault 10 (the faults helper): "
-                   "every line the daemon logs reaches journald at priority 6 today")
 def test_the_daemon_logs_with_journald_priorities(machine: Container, tmp_path: Path) -> None:
     """The daemon's lines carry their level as journald priorities: a refused journal is
     an error (3), a resumed game is info (6)."""
