@@ -76,7 +76,7 @@ def calibrated_budget(game: Game, think_ms: int,
 
 
 def seat_for(game_name: str, level: str, seed: int | None = None, hint: bool = False,
-             hint_level: str = "hard", game: Game | None = None,
+             hint_level: str = "medium", game: Game | None = None,
              think_ms: int = DEFAULT_THINK_MS) -> Seat:
     """A seat for `level` ("human" or a computer level); a human may get hints.
 
