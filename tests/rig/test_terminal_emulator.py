@@ -34,7 +34,9 @@ def test_killed_emulator_resumes_on_the_same_prompt(tmp_path):
         first.send("w")
         first.wait_for("Blue: spin for start")
         first.send("w")
-        before = first.wait_for("Blue: put a Smokey")
+        first.wait_for("Blue: put a Smokey")
+        # the menu rows are painted after the prompt rows: wait for the row itself
+        before = first.wait_for("Put Smokey 1 into")
     finally:
         first.kill()
     journal = tmp_path / "cbrig" / "emulator" / "current.jsonl"
@@ -42,12 +44,12 @@ def test_killed_emulator_resumes_on_the_same_prompt(tmp_path):
 
     again = PtyProgram(EMULATE, _env(tmp_path), (80, 24))
     try:
-        after = again.wait_for("Picked up the unfinished game")
-        assert "(2 inputs)" in " ".join(after.split())
+        again.wait_for("Picked up the unfinished game")
         prompt = [line for line in before.splitlines() if "Put Smokey 1 into" in line]
         assert prompt
         choice = prompt[0][:prompt[0].index("|", 1) + 1]  # the screen's row, not the help
-        assert choice in after  # the same choice, under the cursor
+        after = again.wait_for(choice)  # the same choice, under the cursor
+        assert "(2 inputs)" in " ".join(after.split())
         again.send("q")
         assert again.wait_exit() == 0
         assert "picks it up again" in again.screen()
