@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import shlex
 import subprocess
 import sys
 import time
@@ -178,8 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nemulated suite: {arch.debian}: {result}; {total:.0f} s in all "
           f"(root file system {built - started:.0f} s)", flush=True)
     if code != 0:
-        return fail(f"exit {code} inside the {arch.debian} container: "
-                    f"{shlex.quote(tail[-1]) if tail else ''}")
+        return fail(f"exit {code} inside the {arch.debian} container: {result}")
     return 0
 
 
