@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import json
 import math
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine.api import Action, State
+from engine.seeded import SplitMix64
 from engine.selfplay import Chooser, Rng, pick_best, sample_chance
 
 MAX_SAMPLE_STEPS = 10_000
@@ -105,7 +105,7 @@ def search_choice(state: State, legal: Sequence[Action], rng: Rng, budget: int,
         for i in alive:
             child = candidates[i][1]
             for j in range(len(values[i]), target):
-                values[i].append(_sample(child, state, me, seeds[j], hooks))
+                values[i].append(_sample(child, state, me, _stream(rng, seeds[j]), hooks))
                 spent += 1
         if len(alive) == 1 or spent >= budget:
             break
@@ -157,9 +157,20 @@ def _best_by_prior(legal: Sequence[Action], prior: Sequence[float], rng: Rng) ->
     return pick_best(legal, prior, rng)
 
 
-def _sample(child: State, root: State, me: int, seed: int, hooks: SearchHooks) -> float:
+def _stream(rng: Rng, seed: int) -> Rng:
+    """The repeatable stream of one sample (the same for every candidate: common random
+    numbers), of the caller's own generator kind: `random.Random(seed)` for the rig's and
+    the simulator's generators, so the engine imports no `random` and a seed replays as
+    documented. A kind that cannot be seeded with an int gets the engine's SplitMix64."""
+    try:
+        stream = type(rng)(seed)  # type: ignore[call-arg]
+    except TypeError:
+        return SplitMix64(seed)
+    return stream if callable(getattr(stream, "random", None)) else SplitMix64(seed)
+
+
+def _sample(child: State, root: State, me: int, r: Rng, hooks: SearchHooks) -> float:
     """One playout of the rest of the round from `child`: the mover's win chance."""
-    r = random.Random(seed)
     s = child.clone()
     for _ in range(MAX_SAMPLE_STEPS):
         if s.is_terminal():
