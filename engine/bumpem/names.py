@@ -16,26 +16,30 @@ def colour_word(colour: str) -> str:
     return colour.capitalize()
 
 
+_OFF_TRACK: tuple[tuple[str, str, str], ...] = (
+    # id prefix, printed label, words ("{n}" is the home-stretch step)
+    ("pit:", "Pit", "pit"),
+    ("finish:", "Finish", "finish"),
+    ("home:", "H{n}", "home stretch {n}"),
+)
+"""The places off the track, in one table so the printed label and the words agree."""
+
+
+def _off_track(position_id: str, column: int) -> str:
+    for prefix, *forms in _OFF_TRACK:
+        if position_id.startswith(prefix):
+            return forms[column - 1].format(n=position_id.rsplit(":", 1)[1])
+    return position_id
+
+
 def position_label(position_id: str) -> str:
     """The short label printed on the board: "T35", "Pit", "H3", "Finish"."""
-    if position_id.startswith("pit:"):
-        return "Pit"
-    if position_id.startswith("finish:"):
-        return "Finish"
-    if position_id.startswith("home:"):
-        return "H" + position_id.rsplit(":", 1)[1]
-    return position_id
+    return _off_track(position_id, 1)
 
 
 def position_name(position_id: str) -> str:
     """A place in words: "T35", "pit", "home stretch 3", "finish"."""
-    if position_id.startswith("pit:"):
-        return "pit"
-    if position_id.startswith("finish:"):
-        return "finish"
-    if position_id.startswith("home:"):
-        return "home stretch " + position_id.rsplit(":", 1)[1]
-    return position_id
+    return _off_track(position_id, 2)
 
 
 def position_phrase(position_id: str) -> str:
