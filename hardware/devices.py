@@ -33,7 +33,7 @@ from hardware.display.build import build_display, quarter_turns
 from hardware.events import Emit
 from hardware.gesture import GestureConfig
 from hardware.knob import Knob, MockKnob
-from hardware.pins import DEFAULT_PIN_FACTORY, make_pin_factory
+from hardware.pins import DEFAULT_KNOB_PINS, DEFAULT_PIN_FACTORY, make_pin_factory
 from hardware.rfid.mock import MockCardReader, NullCardReader
 from hardware.rfid.pn532 import Pn532Protocol
 from hardware.rfid.rdm6300 import Rdm6300Protocol
@@ -53,8 +53,7 @@ class KnobPins:
 
 
 def _default_knobs() -> dict[str, KnobPins]:
-    # Clear of GPIO2/3 (I2C) and GPIO14/15 (UART).
-    return {"hi": KnobPins(17, 27, 22), "lo": KnobPins(5, 6, 26)}
+    return {name: KnobPins(*pins) for name, pins in DEFAULT_KNOB_PINS.items()}
 
 
 @dataclass(frozen=True, slots=True)

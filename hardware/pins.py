@@ -9,6 +9,8 @@ gpiozero is imported inside :func:`make_pin_factory` only.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 PIN_FACTORIES: dict[str, tuple[str, str, str]] = {
@@ -19,6 +21,18 @@ PIN_FACTORIES: dict[str, tuple[str, str, str]] = {
     "mock": ("gpiozero.pins.mock", "MockFactory", "pip install cbrig (gpiozero)"),
 }
 DEFAULT_PIN_FACTORY = "lgpio"
+
+# The reference wiring (wiring/README.md, wiring/config.toml), the one source of the
+# default pins: the rig's config defaults (rig.config.PinsConfig) and the hardware's
+# (hardware.devices.HardwareConfig) are built from these. BCM numbers, clear of GPIO2/3
+# (I2C) and GPIO14/15 (UART); power KY-040 boards from 3.3 V.
+DEFAULT_KNOB_PINS: Mapping[str, tuple[int, int, int]] = MappingProxyType(
+    {"hi": (17, 27, 22), "lo": (5, 6, 26)}
+)
+"""Knob name -> its (A/CLK, B/DT, button/SW) pins."""
+DEFAULT_BUZZER_PIN: int | None = 12
+DEFAULT_LED_PIN: int | None = None
+"""The LED is optional and not fitted by default (the reference wiring has it on 16)."""
 
 
 class PinBackendError(RuntimeError):
@@ -58,6 +72,9 @@ def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> Any:
 
 
 __all__ = [
+    "DEFAULT_BUZZER_PIN",
+    "DEFAULT_KNOB_PINS",
+    "DEFAULT_LED_PIN",
     "DEFAULT_PIN_FACTORY",
     "PIN_FACTORIES",
     "PinBackendError",

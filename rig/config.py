@@ -25,6 +25,13 @@ from typing import Any
 
 from engine.datafile import Checker, parse_toml
 from engine.errors import DataError, Problem
+from hardware.pins import (
+    DEFAULT_BUZZER_PIN,
+    DEFAULT_KNOB_PINS,
+    DEFAULT_LED_PIN,
+    DEFAULT_PIN_FACTORY,
+    PIN_FACTORIES,
+)
 
 DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
@@ -36,7 +43,7 @@ LEVEL_ALIASES = ("random", "strong")
 """Older names of easy and medium, still accepted (saved configs and journals use them)."""
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 DATA_ROLES = ("board", "bands", "deck", "tickets")
-PIN_BACKENDS = ("lgpio", "rpigpio", "native", "mock")
+PIN_BACKENDS = tuple(PIN_FACTORIES)
 PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
 OPTIONAL_PINS = ("buzzer", "led")
 READER_TYPES = ("rdm6300", "pn532", "none")
@@ -92,15 +99,17 @@ class GameConfig:
 
 @dataclass(frozen=True)
 class PinsConfig:
-    backend: str = "lgpio"
-    hi_a: int = 17
-    hi_b: int = 27
-    hi_button: int = 22
-    lo_a: int = 5
-    lo_b: int = 6
-    lo_button: int = 26
-    buzzer: int | None = 12
-    led: int | None = None
+    """BCM pins; the defaults are the reference wiring's (:mod:`hardware.pins`)."""
+
+    backend: str = DEFAULT_PIN_FACTORY
+    hi_a: int = DEFAULT_KNOB_PINS["hi"][0]
+    hi_b: int = DEFAULT_KNOB_PINS["hi"][1]
+    hi_button: int = DEFAULT_KNOB_PINS["hi"][2]
+    lo_a: int = DEFAULT_KNOB_PINS["lo"][0]
+    lo_b: int = DEFAULT_KNOB_PINS["lo"][1]
+    lo_button: int = DEFAULT_KNOB_PINS["lo"][2]
+    buzzer: int | None = DEFAULT_BUZZER_PIN
+    led: int | None = DEFAULT_LED_PIN
     """Optional parts: None when not fitted (``false`` in the file)."""
 
     def used(self) -> dict[str, int]:

@@ -154,3 +154,17 @@ def test_install_guide_enrols_the_cards_before_the_service_takes_the_reader() ->
     start = text.index("sudo systemctl start cbrig")
     assert stop < enrol < start
     assert "Enrol cards" in text
+
+
+def test_hardware_defaults_are_the_config_defaults() -> None:
+    """One source of default pins (hardware.pins): a bare HardwareConfig wires the knobs
+    exactly as a rig built from the default config does."""
+    from hardware.devices import HardwareConfig, config_from_sections
+    from rig.config import default_config
+
+    cfg = default_config()
+    from_config = config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display)
+    bare = HardwareConfig()
+    assert bare.knobs == from_config.knobs
+    assert bare.pin_factory == from_config.pin_factory
+    assert bare.gestures == from_config.gestures
