@@ -126,6 +126,30 @@ class Event:
     data: Mapping[str, JSON] = field(default_factory=dict)
 
 
+class Prompt(Protocol):
+    """What a state is waiting for, as every game states it.
+
+    Each game returns a frozen dataclass of its own with these fields and the
+    particulars its view needs (the band to spin, the ticket drawn...).
+    """
+
+    @property
+    def kind(self) -> str:
+        """A stable identifier ("draw", "spin", "move", "over"...) mapped to screens."""
+        ...
+
+    @property
+    def player(self) -> int:
+        """The seat who acts at the table (also at chance nodes: who spins or draws),
+        or TERMINAL once the game is over."""
+        ...
+
+    @property
+    def text(self) -> str:
+        """The plain instruction for the table."""
+        ...
+
+
 class State(Protocol):
     """What the rig, the simulator and the tests need from any game state."""
 
@@ -155,6 +179,18 @@ class State(Protocol):
 
     def winners(self) -> list[int]:
         """Seats that won; empty until the game is over."""
+        ...
+
+    def prompt(self) -> Prompt:
+        """What the table is asked for now (the rig maps its kind to a screen)."""
+        ...
+
+    def describe(self, action: Action) -> str:
+        """`action` in plain words a person can carry out on the board (~40 characters)."""
+        ...
+
+    def correction_options(self) -> dict[str, list[str]]:
+        """Piece id -> every location a `Correct` action may set it to (RULINGS G1)."""
         ...
 
 

@@ -269,7 +269,7 @@ class Controller:
     def _apply(self, action: Action) -> bool:
         before = self._snapshot() if self.defer_sync else None
         state = self.session.state
-        actor = state.prompt().player  # type: ignore[attr-defined]
+        actor = state.prompt().player
         try:
             events = self.session.apply(action, defer_sync=self.defer_sync)
         except IllegalAction as exc:
@@ -428,7 +428,7 @@ class Controller:
         correction = last.KIND.startswith("correct")
         if before.is_chance_node() and not correction and self.tapped != session.steps:
             return None
-        return str(before.describe(last))  # type: ignore[attr-defined]
+        return before.describe(last)
 
     def _take_back(self) -> None:
         what = self._take_back_offer()
@@ -482,7 +482,7 @@ class Controller:
             how = self._how_to_resolve(state)
             lines.extend([how] if how else [])
             return Screen(title=title, lines=tuple(lines), status=status, page=self.page)
-        describe = state.describe  # type: ignore[attr-defined]
+        describe = state.describe
         seat = self.seats[state.current_player()]
         items = [describe(a) for a in self.choices()]
         if seat.level == "hint":

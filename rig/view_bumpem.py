@@ -7,20 +7,31 @@ stands ("Red car at T35", engine/bumpem/names.py) and every move says where it e
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from engine.api import Action, Event, State
+from engine.api import Action, Event, Game, State
 from engine.bumpem import TICKET_IDS, Correct, CorrectTurn, DrawTicket
+from engine.bumpem.game import BumpemGame
 from engine.bumpem.names import car_at, position_name
+from engine.bumpem.state import BumpemState
 from engine.bumpem.tickets import ticket_label
 from rig.screen import Part
-from rig.views import DETAIL, RESULT, ChanceInput, CorrectionPlace, EventNotices, Fix, Notice
+from rig.views import (
+    DETAIL,
+    RESULT,
+    ChanceInput,
+    CorrectionPlace,
+    EventNotices,
+    Fix,
+    Notice,
+    own,
+)
 
 TRACK_SECTION = 10
 """Track spaces per section of the correction menu (the other knob jumps by section)."""
 
 
-class BumpEmView(EventNotices):
+class BumpEmView(EventNotices[BumpemGame]):
     ALERTS: ClassVar[dict[str, str]] = {
         "bump": "BUMPED!",
         "oil_slide": "OIL SLICK!",
@@ -31,8 +42,11 @@ class BumpEmView(EventNotices):
     DETAILS = frozenset({"finish"})
     NEWS = frozenset({"reshuffle", "correction"})
 
+    def __init__(self, game: Game) -> None:
+        super().__init__(own(game, BumpemGame))
+
     def title(self, state: State) -> str:
-        prompt = state.prompt()  # type: ignore[attr-defined]
+        prompt = state.prompt()
         if prompt.kind == "over":
             return "GAME OVER"
         return self.seat_title(prompt.player)
@@ -41,7 +55,7 @@ class BumpEmView(EventNotices):
         return f"BUMP 'EM  {self.game.seat_name(seat).upper()}"
 
     def prompt_parts(self, state: State) -> list[Part]:
-        prompt = state.prompt()  # type: ignore[attr-defined]
+        prompt = own(state, BumpemState).prompt()
         who = self.game.seat_name(prompt.player) if prompt.player >= 0 else ""
         if prompt.kind == "ticket":
             return [Part(prompt.text, "instruction")]
@@ -104,7 +118,7 @@ class BumpEmView(EventNotices):
         cars = state.to_json()["cars"]
         return [car_at(colour, place) for colour, places in cars.items() for place in places]
 
-    def card_ids(self, game: Any) -> list[str]:
+    def card_ids(self, game: Game) -> list[str]:
         return list(TICKET_IDS)
 
     def correction(self, piece: str, location: str) -> Action:
@@ -127,7 +141,7 @@ class BumpEmView(EventNotices):
 
     def turn_fixes(self, state: State) -> list[Fix]:
         """Whose turn it is, before a ticket is drawn."""
-        prompt = state.prompt()  # type: ignore[attr-defined]
+        prompt = state.prompt()
         if prompt.kind != "ticket":
             return []
         names = [self.game.seat_name(seat) for seat in range(self.game.num_players)]
@@ -136,7 +150,7 @@ class BumpEmView(EventNotices):
         return [Fix(f"Whose turn: {names[prompt.player]}", options=others)]
 
     def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]:
-        options = state.correction_options()[piece]  # type: ignore[attr-defined]
+        options = state.correction_options()[piece]
         return [CorrectionPlace(o, position_name(o), _section(o)) for o in options]
 
 

@@ -7,9 +7,9 @@ only decorates it (RULINGS G3). Places and pieces are named as the board shows t
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
-from engine.api import Action, Event, State
+from engine.api import Action, Event, Game, State
 from engine.tenfour import (
     BEAR,
     HOME,
@@ -20,7 +20,10 @@ from engine.tenfour import (
     CorrectLostTurn,
     CorrectTurn,
     Draw,
+    Prompt,
     Spin,
+    TenFourGame,
+    TenFourState,
 )
 from engine.tenfour.names import board_rank, piece_at, place_name
 from rig.screen import Part
@@ -33,6 +36,7 @@ from rig.views import (
     EventNotices,
     Fix,
     Notice,
+    own,
 )
 
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
@@ -40,7 +44,7 @@ CRAWLING_AHEAD = 6
 """Spaces ahead of the leader within which both Smokeys make "many police" (slang only)."""
 
 
-def bears_crawling(state: Any) -> str | None:
+def bears_crawling(state: TenFourState) -> str | None:
     """The leading truck's name when both Smokeys wait on the highway just ahead of it."""
     g = state.g
     racing = [t for t in range(len(g.trucks)) if not state.is_home(t)]
@@ -52,11 +56,11 @@ def bears_crawling(state: Any) -> str | None:
     smokeys = [state.police[p] for p in ("smokey1", "smokey2") if p in state.police]
     ahead = [(index[s] - at) % g.size for s in smokeys if s in index]
     if len(ahead) == 2 and all(0 < d <= CRAWLING_AHEAD for d in ahead):
-        return str(g.truck_names[leader])
+        return g.truck_names[leader]
     return None
 
 
-class TenFourView(EventNotices):
+class TenFourView(EventNotices[TenFourGame]):
     ALERTS: ClassVar[dict[str, str]] = {
         "smokey_catch": "BEAR BITE!",
         "trap_catch": "BEAR TRAP! BEAR BITE!",
@@ -68,8 +72,11 @@ class TenFourView(EventNotices):
                          "bear_move", "smokey_placed"})
     NEWS = frozenset({"lost_turn", "start_order", "start_tie", "back_on_road", "correction"})
 
+    def __init__(self, game: Game) -> None:
+        super().__init__(own(game, TenFourGame))
+
     def title(self, state: State) -> str:
-        prompt = state.prompt()  # type: ignore[attr-defined]
+        prompt = state.prompt()
         if prompt.kind == "over":
             return "GAME OVER"
         if prompt.kind == "start_spin":
@@ -80,7 +87,8 @@ class TenFourView(EventNotices):
         return f"10-4  {self.game.seat_name(seat).upper()}"
 
     def prompt_parts(self, state: State) -> list[Part]:
-        prompt = state.prompt()  # type: ignore[attr-defined]
+        st = own(state, TenFourState)
+        prompt = st.prompt()
         kind = prompt.kind
         who = self.game.seat_name(prompt.player) if prompt.player >= 0 else ""
         if kind == "start_spin":
@@ -89,7 +97,7 @@ class TenFourView(EventNotices):
         if kind == "draw":
             return [Part(f"{who}: draw a Mike card", "instruction")]
         if kind == "spin":
-            return self._spin_parts(state, prompt, who)
+            return self._spin_parts(st, prompt, who)
         if kind == "over":
             return [Part(prompt.text, "instruction")]
         if kind == "release":
@@ -100,7 +108,7 @@ class TenFourView(EventNotices):
             return [Part(prompt.text, "instruction", f"{who}: which truck moves?")]
         return [Part(prompt.text, "instruction")]
 
-    def _spin_parts(self, state: Any, prompt: Any, who: str) -> list[Part]:
+    def _spin_parts(self, state: TenFourState, prompt: Prompt, who: str) -> list[Part]:
         """The card drawn with its text (the table reads it aloud), what to spin and
         move, BREAK ONE NINE, and the Bear's limit when it watches this truck (G4)."""
         band = BAND_NAMES.get(prompt.band, prompt.band)
@@ -132,13 +140,13 @@ class TenFourView(EventNotices):
         return parts
 
     def chance_input(self, state: State) -> ChanceInput:
-        prompt = state.prompt()  # type: ignore[attr-defined]
+        prompt = own(state, TenFourState).prompt()
         if prompt.kind == "draw":
             return ChanceInput("card")
         return ChanceInput("spin", knob=prompt.band or "hi")
 
     def action_for_card(self, state: State, card_id: str) -> Action | None:
-        if state.prompt().kind != "draw":  # type: ignore[attr-defined]
+        if state.prompt().kind != "draw":
             return None
         return Draw(card=card_id)
 
@@ -156,7 +164,7 @@ class TenFourView(EventNotices):
     def notices(self, state: State, events: list[Event]) -> list[Notice]:
         out = super().notices(state, events)
         if any(e.kind in {"smokey_exact_move", "smokey_trap_move", "park_exit"} for e in events):
-            leader = bears_crawling(state)
+            leader = bears_crawling(own(state, TenFourState))
             if leader is not None:
                 out.append(Notice(f"BEARS CRAWLING near the {leader}", role=DETAIL))
         return out
@@ -178,18 +186,18 @@ class TenFourView(EventNotices):
         return super().notice(event)
 
     def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
-        return state.in_board_order(actions)  # type: ignore[attr-defined, no-any-return]
+        return own(state, TenFourState).in_board_order(actions)
 
     def status_lines(self, state: State) -> list[str]:
         g = self.game
-        lines = [piece_at(g, colour, state.truck_where(i))  # type: ignore[attr-defined]
-                 for i, colour in enumerate(g.trucks)]
+        st = own(state, TenFourState)
+        lines = [piece_at(g, colour, st.truck_where(i)) for i, colour in enumerate(g.trucks)]
         police = state.to_json().get("police", {})
         lines += [piece_at(g, piece, where) for piece, where in police.items()]
         return lines
 
-    def card_ids(self, game: Any) -> list[str]:
-        return [card.id for card in game.deck.cards]
+    def card_ids(self, game: Game) -> list[str]:
+        return [card.id for card in own(game, TenFourGame).deck.cards]
 
     def correction(self, piece: str, location: str) -> Action:
         return Correct(piece=piece, location=location)
@@ -202,14 +210,15 @@ class TenFourView(EventNotices):
                 for piece in (*g.trucks, *g.police)]
 
     def current_place(self, state: State, piece: str) -> str:
+        st = own(state, TenFourState)
         if piece in self.game.truck_index:
-            return str(state.truck_where(self.game.truck_index[piece]))  # type: ignore[attr-defined]
-        return str(state.police[piece])  # type: ignore[attr-defined]
+            return st.truck_where(self.game.truck_index[piece])
+        return st.police[piece]
 
     def turn_fixes(self, state: State) -> list[Fix]:
         """Whose turn, the lost turns and a Hammer Up, where they can be corrected now."""
         g = self.game
-        st: Any = state
+        st = own(state, TenFourState)
         allowed = st.turn_corrections()
         names = [g.seat_name(seat) for seat in range(g.num_players)]
         fixes: list[Fix] = []
@@ -234,7 +243,7 @@ class TenFourView(EventNotices):
         """Every place the piece may be set to, in board order, each with the section
         the other knob jumps by (a route, the side of the road, the traps...)."""
         board = self.game.board
-        options = state.correction_options()[piece]  # type: ignore[attr-defined]
+        options = state.correction_options()[piece]
         places = [CorrectionPlace(o, place_name(board, o), self._section(o)) for o in options]
         return sorted(places, key=lambda p: (_SECTIONS.index(p.section.split(" ")[0]),
                                              board_rank(board, p.location)))

@@ -15,9 +15,9 @@ node, and what each event means for the screen:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import ClassVar, Generic, Protocol, TypeVar
 
-from engine.api import Action, Event, State
+from engine.api import Action, Event, Game, State
 from rig.screen import Part
 
 RESULT = "result"
@@ -97,7 +97,7 @@ class GameView(Protocol):
 
     def status_lines(self, state: State) -> list[str]: ...
 
-    def card_ids(self, game: Any) -> list[str]: ...
+    def card_ids(self, game: Game) -> list[str]: ...
 
     def correction(self, piece: str, location: str) -> Action: ...
 
@@ -110,7 +110,19 @@ class GameView(Protocol):
     def turn_fixes(self, state: State) -> list[Fix]: ...
 
 
-class EventNotices:
+G = TypeVar("G", bound=Game)
+T = TypeVar("T")
+
+
+def own(value: Game | State, kind: type[T]) -> T:
+    """`value` as the game's own class (its game or its state), whose particulars a view
+    reads (the prompt's band, where a truck stands); another game's is a wiring error."""
+    if not isinstance(value, kind):
+        raise TypeError(f"a view for {kind.__name__} was given a {type(value).__name__}")
+    return value
+
+
+class EventNotices(Generic[G]):
     """Events to notices by kind: ALERTS fill the screen (with a headline), RESULTS open
     the mover's result screen, DETAILS go with it, NEWS is a line on the next prompt.
 
@@ -122,7 +134,7 @@ class EventNotices:
     DETAILS: frozenset[str] = frozenset()
     NEWS: frozenset[str] = frozenset()
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: G) -> None:
         self.game = game
 
     def notices(self, state: State, events: list[Event]) -> list[Notice]:
@@ -145,14 +157,18 @@ class EventNotices:
             return Notice(event.text)
         return None
 
+    def prompt_parts(self, state: State) -> list[Part]:
+        """What the prompt asks of the table, line by line (each view says it)."""
+        raise NotImplementedError
+
     def prompt_lines(self, state: State) -> list[str]:
-        return [part.text for part in self.prompt_parts(state)]  # type: ignore[attr-defined]
+        return [part.text for part in self.prompt_parts(state)]
 
     def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
         return actions
 
 
-def view_for(game: Any) -> GameView:
+def view_for(game: Game) -> GameView:
     if game.name == "tenfour":
         from rig.view_tenfour import TenFourView
 

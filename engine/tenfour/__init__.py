@@ -23,20 +23,16 @@ from engine.tenfour.actions import (
 from engine.tenfour.board import COLOURS, Board, load_board, square_layout
 from engine.tenfour.cards import Bands, Card, Deck, load_bands, load_deck
 from engine.tenfour.game import (
-    BEAR,
     DATA_ROLES,
-    HOME,
     NAME,
     OPTIONS,
-    PARK,
     PLAYER_COUNTS,
-    SIDE,
     SIM_COUNTERS,
-    SMOKEYS,
     VARIANTS,
     TenFourGame,
     build,
 )
+from engine.tenfour.places import BEAR, HOME, PARK, SIDE, SMOKEYS
 from engine.tenfour.state import Prompt, TenFourState
 
 __all__ = [

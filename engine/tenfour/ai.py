@@ -48,7 +48,8 @@ from engine.api import Action, State
 from engine.search import SearchHooks, search_choice
 from engine.selfplay import Rng, pick_best
 from engine.tenfour.actions import DeclareTruck
-from engine.tenfour.game import BEAR, PARK, SMOKEYS, TenFourGame
+from engine.tenfour.game import TenFourGame
+from engine.tenfour.places import BEAR, PARK, SMOKEYS
 from engine.tenfour.state import DECLARE, OVER, POLICE, TenFourState
 
 WIN = 1.0e6

@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from engine.api import JSON, Action, ActionCodec, game_identity, uniform
 from engine.tenfour.actions import ACTION_CLASSES, Draw, Spin
 from engine.tenfour.board import COLOURS, Board, load_board
 from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
+from engine.tenfour.places import BEAR, SMOKEYS
+from engine.tenfour.state import TenFourState
 
 NAME = "tenfour"
 VARIANTS: tuple[str, ...] = ("standard", "two-player")
@@ -54,13 +55,6 @@ SIM_COUNTERS: dict[str, str] = {
     "card_draw": "card_draws",
     "spin": "spins",
 }
-
-SMOKEYS: tuple[str, ...] = ("smokey1", "smokey2")
-BEAR = "bear"
-PARK = "park"
-HOME = "home"
-SIDE = "side:"
-
 
 @dataclass(frozen=True)
 class SmokeyRoute:
@@ -185,14 +179,10 @@ class TenFourGame:
 
     # -- the contract's Game surface ----------------------------------------------------
 
-    def new_initial_state(self) -> Any:
-        from engine.tenfour.state import TenFourState
-
+    def new_initial_state(self) -> TenFourState:
         return TenFourState.initial(self)
 
-    def state_from_json(self, data: JSON) -> Any:
-        from engine.tenfour.state import TenFourState
-
+    def state_from_json(self, data: JSON) -> TenFourState:
         return TenFourState.from_json(self, data)
 
     def action_from_json(self, data: JSON) -> Action:

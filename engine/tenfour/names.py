@@ -12,8 +12,13 @@ read in board order (clockwise from the first route), not alphabetically.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.tenfour.board import Board
-from engine.tenfour.game import BEAR, HOME, PARK, SIDE, SMOKEYS, TenFourGame
+from engine.tenfour.places import BEAR, HOME, PARK, SIDE, SMOKEYS
+
+if TYPE_CHECKING:
+    from engine.tenfour.game import TenFourGame
 
 
 def colour_word(colour: str) -> str:

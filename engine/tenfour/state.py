@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.api import CHANCE, JSON, TERMINAL, Action, Event
 from engine.errors import IllegalAction, Reason
@@ -29,7 +29,6 @@ from engine.tenfour.actions import (
     Release,
     Spin,
 )
-from engine.tenfour.game import BEAR, HOME, PARK, SIDE, SMOKEYS, TenFourGame
 from engine.tenfour.names import (
     board_rank,
     destination_phrase,
@@ -37,6 +36,10 @@ from engine.tenfour.names import (
     piece_name,
     place_name,
 )
+from engine.tenfour.places import BEAR, HOME, PARK, SIDE, SMOKEYS
+
+if TYPE_CHECKING:
+    from engine.tenfour.game import TenFourGame
 
 START_SPIN = "start_spin"
 PLACE = "place_smokey"
@@ -921,7 +924,7 @@ class TenFourState:
             raise ValueError(f"not a saved 10-Four state for this game: {exc!r}") from exc
         return state
 
-    def _load(self, data: Any) -> None:
+    def _load(self, data: JSON) -> None:
         g = self.g
         if data["phase"] not in PHASES:
             raise ValueError(f"unknown phase {data['phase']!r}")

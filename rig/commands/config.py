@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from engine.api import Game
 from engine.errors import DataError, Problem
 from rig.commands._config import CONFIG_LOOKUP, EXIT_CONFIG, plural, report_problems
 from rig.config import (
@@ -99,7 +100,8 @@ def _state_problems(config: RigConfig) -> list[Problem]:
     return []
 
 
-def _card_map_problems(config: RigConfig, game: object, notes: list[str]) -> list[Problem]:
+def _card_map_problems(config: RigConfig, game: Game | None,
+                       notes: list[str]) -> list[Problem]:
     import tomllib
 
     path: Path = config.reader.cards
