@@ -6,7 +6,8 @@ libraries are imported lazily so this package imports on any desktop.
 Modules:
 
 * :mod:`hardware.events` - the frozen event values every device emits (``HardwareEvent``).
-* :mod:`hardware.clock` - injected clocks and timers (``FakeClock``, ``ManualScheduler``).
+* :mod:`hardware.clock` - injected clocks (``FakeClock``).
+* :mod:`hardware.gestureclock` - the knobs' one clock: raw pin inputs to gestures, one thread.
 * :mod:`hardware.pins` - explicit gpiozero pin-factory selection, no silent fallback.
 * :mod:`hardware.gesture` - pure quadrature decoder and knob gesture classifier.
 * :mod:`hardware.knob` - ``Knob`` (gpiozero), ``QuadratureDriver`` (mock pins), ``MockKnob``.

@@ -32,8 +32,9 @@ from hardware.display.base import Display, MemoryDisplay
 from hardware.display.build import build_display, quarter_turns
 from hardware.events import Emit
 from hardware.gesture import GestureConfig
+from hardware.gestureclock import GestureClock
 from hardware.knob import Knob, MockKnob
-from hardware.pins import DEFAULT_KNOB_PINS, DEFAULT_PIN_FACTORY, make_pin_factory
+from hardware.pins import DEFAULT_KNOB_PINS, DEFAULT_PIN_FACTORY, PinFactory, make_pin_factory
 from hardware.rfid.mock import MockCardReader, NullCardReader
 from hardware.rfid.pn532 import Pn532Protocol
 from hardware.rfid.rdm6300 import Rdm6300Protocol
@@ -139,7 +140,9 @@ class Hardware:
     display: Display
     alerts: AlertSink
     spins: SpinSource = field(default_factory=SpinSource)
-    pin_factory: Any = None
+    pin_factory: PinFactory | None = None
+    gesture_clock: GestureClock | None = None
+    """The one thread that turns every knob's raw pin edges into gestures."""
 
     def start(self) -> None:
         self.reader.start()
@@ -153,6 +156,8 @@ class Hardware:
     def close(self, persist_message: Image.Image | None = None) -> None:
         """Stop the reader, release pins, leave ``persist_message`` on the screen."""
         self.reader.stop()
+        if self.gesture_clock is not None:
+            self.gesture_clock.close()  # first: no gesture is sent after this
         for knob in self.knobs.values():
             knob.close()
         self.alerts.close()
@@ -191,6 +196,8 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
     factory = make_pin_factory(config.pin_factory)
     knobs: dict[str, Knob | MockKnob] = {}
     alerts: AlertSink = MockAlerts()
+    gesture_clock = GestureClock(clock)
+    gesture_clock.start()
     try:
         for name, pins in config.knobs.items():
             knobs[name] = Knob(
@@ -203,7 +210,7 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
                 edges_per_detent=pins.edges_per_detent,
                 reverse=pins.reverse,
                 button_bounce=config.button_bounce,
-                clock=clock,
+                gesture_clock=gesture_clock,
                 config=config.gestures,
             )
         if config.buzzer_pin is not None or config.led_pin is not None:
@@ -211,11 +218,13 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
                 buzzer_pin=config.buzzer_pin, led_pin=config.led_pin, pin_factory=factory
             )
     except BaseException:
+        gesture_clock.close()
         for knob in knobs.values():
             knob.close()
         factory.close()
         raise
-    return Hardware(knobs, reader, display, alerts, pin_factory=factory)
+    return Hardware(knobs, reader, display, alerts, pin_factory=factory,
+                    gesture_clock=gesture_clock)
 
 
 def build_mock(

@@ -7,23 +7,27 @@ counts a detent when the pins come back to a rest state, which makes it work for
 full-cycle encoders (4 edges per detent, rest at a=b=high) and half-cycle encoders
 (2 edges per detent, rest at both-high and both-low).
 
-``GestureClassifier`` turns detents and button edges into events with an injected clock
-and scheduler: a flick (``flick_detents`` same-direction detents within
-``flick_window``) emits one :class:`KnobSpin` and swallows the detents it contained and
-those that follow until the knob settles; slower turning emits :class:`KnobTurn` after
-at most ``flick_window`` (turns are held that long so a flick can claim them; jitter
-back and forth nets to nothing); the button emits :class:`KnobPress` on a short release
-and :class:`KnobLongPress` once when held past ``long_press``.
+``GestureClassifier`` turns timestamped detents and button edges into events. It owns
+no timer and reads no clock: every input carries its time, and whoever drives it (one
+:class:`~hardware.gestureclock.GestureClock` for all knobs) asks :meth:`next_deadline`
+and calls :meth:`due` then, so all knobs are classified on one clock. A flick
+(``flick_detents`` same-direction detents within ``flick_window``) emits one
+:class:`KnobSpin` and swallows the detents it contained and those that follow until the
+knob settles; slower turning emits :class:`KnobTurn` after at most ``flick_window``
+(turns are held that long so a flick can claim them; jitter back and forth nets to
+nothing); the button emits :class:`KnobPress` on a short release and
+:class:`KnobLongPress` once when held past ``long_press``.
+
+``KnobGestures`` is one knob's pipeline, raw pin levels to gestures: the decoder in
+front of the classifier.
 """
 
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import dataclass
 
-from hardware.clock import Cancellable, Clock, Scheduler, ThreadScheduler
 from hardware.events import Emit, KnobLongPress, KnobPress, KnobSpin, KnobTurn
+from hardware.gestureclock import RawEdge, RawInput
 
 # Pin levels as (a << 1) | b; pulled up, so a resting full-cycle encoder reads 0b11.
 # Clockwise is a-low, b-low, a-high, b-high.
@@ -33,7 +37,7 @@ _REST_STATES = {4: frozenset({0b11}), 2: frozenset({0b11, 0b00}), 1: frozenset(r
 
 
 class QuadratureDecoder:
-    """Edge-by-edge Gray-code decoder. Not thread-safe on its own (the Knob locks)."""
+    """Edge-by-edge Gray-code decoder. Single-threaded: fed by the gesture clock's thread."""
 
     def __init__(self, edges_per_detent: int = 4, a: bool = True, b: bool = True) -> None:
         if edges_per_detent not in _REST_STATES:
@@ -86,65 +90,68 @@ class GestureConfig:
 
 
 class GestureClassifier:
-    """Turns detents and button edges into knob events. Thread-safe: pin callbacks and
-    timer callbacks may come from different threads; all it does is call ``emit``."""
+    """Turns timestamped detents and button edges into knob events. Single-threaded and
+    clockless: feed inputs in time order (each with its time ``at``) and call
+    :meth:`due` once :meth:`next_deadline` has passed; all it does is call ``emit``."""
 
-    def __init__(
-        self,
-        knob: str,
-        emit: Emit,
-        *,
-        clock: Clock = time.monotonic,
-        scheduler: Scheduler | None = None,
-        config: GestureConfig | None = None,
-    ) -> None:
+    def __init__(self, knob: str, emit: Emit, *, config: GestureConfig | None = None) -> None:
         self.knob = knob
         self._emit = emit
-        self._clock = clock
-        self._scheduler: Scheduler = scheduler if scheduler is not None else ThreadScheduler()
         self.config = config if config is not None else GestureConfig()
-        self._lock = threading.RLock()
         self._pending: list[tuple[float, int]] = []
-        self._flush_timer: Cancellable | None = None
-        self._flush_token = 0
+        self._flush_at: float | None = None
         self._last_spin_detent: float | None = None
         self._pressed_at: float | None = None
-        self._press_token = 0
         self._long_sent = False
-        self._long_timer: Cancellable | None = None
+
+    # -- the clock ----------------------------------------------------------------------
+    def next_deadline(self) -> float | None:
+        """When :meth:`due` has something to do (held turns, a long press), or None."""
+        deadlines = [t for t in (self._flush_at, self._long_press_at()) if t is not None]
+        return min(deadlines) if deadlines else None
+
+    def _long_press_at(self) -> float | None:
+        if self._pressed_at is None or self._long_sent:
+            return None
+        return self._pressed_at + self.config.long_press
+
+    def due(self, now: float) -> None:
+        """Send what has fallen due by ``now``: held turns after the flick window, a long
+        press while the button is still held."""
+        if self._flush_at is not None and now >= self._flush_at:
+            self._flush_at = None
+            self._flush()
+        long_at = self._long_press_at()
+        if long_at is not None and now >= long_at:
+            self._long_sent = True
+            self._emit(KnobLongPress(self.knob))
 
     # -- rotation ---------------------------------------------------------------------
-    def detents(self, count: int) -> None:
-        """Feed ``count`` detents (signed) that just happened."""
+    def detents(self, count: int, at: float) -> None:
+        """Feed ``count`` detents (signed) that happened at ``at``."""
         step = 1 if count > 0 else -1
         for _ in range(abs(count)):
-            self.detent(step)
+            self.detent(step, at)
 
-    def detent(self, direction: int) -> None:
+    def detent(self, direction: int, at: float) -> None:
         if direction == 0:
             return
         direction = 1 if direction > 0 else -1
         cfg = self.config
-        with self._lock:
-            now = self._clock()
-            last_spin = self._last_spin_detent
-            if last_spin is not None and now - last_spin < cfg.spin_settle:
-                self._last_spin_detent = now  # still coasting from the flick
+        last_spin = self._last_spin_detent
+        if last_spin is not None and at - last_spin < cfg.spin_settle:
+            self._last_spin_detent = at  # still coasting from the flick
+            return
+        self._last_spin_detent = None
+        self._pending.append((at, direction))
+        run = self._same_direction_tail()
+        if len(run) >= cfg.flick_detents:
+            span = run[-1] - run[-cfg.flick_detents]
+            if span <= cfg.flick_window:
+                self._spin(run, at)
                 return
-            self._last_spin_detent = None
-            self._pending.append((now, direction))
-            run = self._same_direction_tail()
-            if len(run) >= cfg.flick_detents:
-                span = run[-1] - run[-cfg.flick_detents]
-                if span <= cfg.flick_window:
-                    self._spin(run, now)
-                    return
-            if self._flush_timer is None:
-                self._flush_token += 1
-                token = self._flush_token
-                self._flush_timer = self._scheduler.call_later(
-                    cfg.flick_window, lambda: self._flush_due(token)
-                )
+        if self._flush_at is None:
+            self._flush_at = at + cfg.flick_window
 
     def _same_direction_tail(self) -> list[float]:
         last_dir = self._pending[-1][1]
@@ -163,21 +170,9 @@ class GestureClassifier:
         rate = (len(recent) - 1) / span if span > 0 else float("inf")
         strength = max(cfg.min_strength, min(1.0, rate / cfg.full_strength_rate))
         self._pending.clear()
-        self._cancel_flush()
+        self._flush_at = None
         self._last_spin_detent = now
         self._emit(KnobSpin(self.knob, round(strength, 3)))
-
-    def _cancel_flush(self) -> None:
-        if self._flush_timer is not None:
-            self._flush_timer.cancel()
-            self._flush_timer = None
-        self._flush_token += 1  # a timer already running on another thread is now stale
-
-    def _flush_due(self, token: int) -> None:
-        with self._lock:
-            if token == self._flush_token:
-                self._flush_timer = None
-                self._flush()
 
     def _flush(self) -> None:
         net = sum(d for _, d in self._pending)
@@ -187,55 +182,73 @@ class GestureClassifier:
 
     def flush(self) -> None:
         """Send any held turns now (e.g. at shutdown)."""
-        with self._lock:
-            self._cancel_flush()
-            self._flush()
+        self._flush_at = None
+        self._flush()
 
     # -- button -----------------------------------------------------------------------
-    def press(self) -> None:
-        with self._lock:
-            if self._pressed_at is not None:
-                return
-            self._pressed_at = self._clock()
-            self._long_sent = False
-            self._press_token += 1
-            token = self._press_token
-            self._long_timer = self._scheduler.call_later(
-                self.config.long_press, lambda: self._long_due(token)
-            )
+    def press(self, at: float) -> None:
+        if self._pressed_at is not None:
+            return
+        self._pressed_at = at
+        self._long_sent = False
 
-    def _long_due(self, token: int) -> None:
-        with self._lock:
-            if self._pressed_at is None or token != self._press_token or self._long_sent:
-                return
-            self._long_sent = True
-            self._emit(KnobLongPress(self.knob))
-
-    def release(self) -> None:
-        with self._lock:
-            pressed_at = self._pressed_at
-            if pressed_at is None:
-                return
-            self._pressed_at = None
-            if self._long_timer is not None:
-                self._long_timer.cancel()
-                self._long_timer = None
-            if self._long_sent:
-                return
-            if self._clock() - pressed_at >= self.config.long_press:
-                # Held long enough but the timer thread has not run yet.
-                self._emit(KnobLongPress(self.knob))
-            else:
-                self._emit(KnobPress(self.knob))
+    def release(self, at: float) -> None:
+        pressed_at = self._pressed_at
+        if pressed_at is None:
+            return
+        self._pressed_at = None
+        if self._long_sent:
+            return
+        if at - pressed_at >= self.config.long_press:
+            self._emit(KnobLongPress(self.knob))  # released past the threshold unseen
+        else:
+            self._emit(KnobPress(self.knob))
 
     def close(self) -> None:
-        with self._lock:
-            self._cancel_flush()
-            if self._long_timer is not None:
-                self._long_timer.cancel()
-            self._long_timer = None
-            self._pending.clear()
-            self._pressed_at = None
+        """Forget held turns and a held button: nothing more is sent."""
+        self._flush_at = None
+        self._pending.clear()
+        self._pressed_at = None
 
 
-__all__ = ["GestureClassifier", "GestureConfig", "QuadratureDecoder"]
+class KnobGestures:
+    """One knob's raw inputs to gestures: the quadrature decoder (with the knob's
+    direction) in front of a :class:`GestureClassifier`. Driven by the gesture clock's
+    thread only, so nothing here locks."""
+
+    def __init__(
+        self,
+        knob: str,
+        emit: Emit,
+        *,
+        edges_per_detent: int = 4,
+        reverse: bool = False,
+        a: bool = True,
+        b: bool = True,
+        config: GestureConfig | None = None,
+    ) -> None:
+        self.decoder = QuadratureDecoder(edges_per_detent, a=a, b=b)
+        self.classifier = GestureClassifier(knob, emit, config=config)
+        self._sign = -1 if reverse else 1
+
+    def take(self, raw: RawInput) -> None:
+        if isinstance(raw, RawEdge):
+            detents = self.decoder.update(raw.a, raw.b)
+            if detents:
+                self.classifier.detents(self._sign * detents, raw.at)
+        elif raw.pressed:
+            self.classifier.press(raw.at)
+        else:
+            self.classifier.release(raw.at)
+
+    def next_deadline(self) -> float | None:
+        return self.classifier.next_deadline()
+
+    def due(self, now: float) -> None:
+        self.classifier.due(now)
+
+    def close(self) -> None:
+        self.classifier.close()
+
+
+__all__ = ["GestureClassifier", "GestureConfig", "KnobGestures", "QuadratureDecoder"]

@@ -1,11 +1,13 @@
-"""A knob: rotary encoder + push switch, read through gpiozero.
+"""A knob: rotary encoder + push switch, read through gpiozero's public devices.
 
-:class:`Knob` owns a gpiozero ``RotaryEncoder`` (``max_steps=0``, no bounce time on the
-encoder pins: a large one eats transitions on lgpio) and an optional ``Button``. It
-decodes the quadrature itself (:class:`~hardware.gesture.QuadratureDecoder`, so both
-4-edge and 2-edge-per-detent encoders count every click) and feeds a
-:class:`~hardware.gesture.GestureClassifier`. Pin callbacks run on the backend's thread
-and only end in ``emit`` (the rig passes ``queue.put``).
+:class:`Knob` reads the encoder's two pins as gpiozero ``DigitalInputDevice``s (pulled
+up, no bounce time: a large one eats transitions on lgpio) and the switch as a third
+(``DigitalInputDevice``, not ``Button``: Button's HoldMixin starts a HoldThread per button
+that wakes every 0.1 s for good). Their callbacks run on the backend's thread and only
+stamp the levels they saw and post them to the :class:`~hardware.gestureclock.GestureClock`,
+whose one thread decodes the quadrature (:class:`~hardware.gesture.QuadratureDecoder`,
+so both 4-edge and 2-edge-per-detent encoders count every click), classifies the
+gestures and hands them to ``emit`` (the rig passes ``queue.put``).
 
 :class:`QuadratureDriver` drives gpiozero ``MockPin``s with real edge sequences (tests,
 emulator); :class:`MockKnob` skips the pins and emits gestures directly.
@@ -13,22 +15,26 @@ emulator); :class:`MockKnob` skips the pins and emits gestures directly.
 
 from __future__ import annotations
 
-import threading
-import time
-from typing import Any
-
-from hardware.clock import Clock, Scheduler
 from hardware.events import KNOB_NAMES, Emit, KnobLongPress, KnobPress, KnobSpin, KnobTurn
-from hardware.gesture import GestureClassifier, GestureConfig, QuadratureDecoder
-
-PinId = int | str
+from hardware.gesture import GestureConfig, KnobGestures
+from hardware.gestureclock import GestureClock, RawButton, RawEdge
+from hardware.pins import (
+    DigitalInput,
+    DrivablePin,
+    MockPinFactory,
+    PinFactory,
+    PinId,
+    digital_input,
+)
 
 
 class Knob:
     """One physical knob. ``pin_factory`` is a gpiozero factory (see
     :func:`hardware.pins.make_pin_factory`); pins are BCM numbers or names.
 
-    ``reverse=True`` swaps the direction (for encoders wired A/B the other way)."""
+    ``gesture_clock``: the clock all knobs share (one thread); without one the knob
+    starts its own. ``reverse=True`` swaps the direction (for encoders wired A/B the
+    other way)."""
 
     def __init__(
         self,
@@ -38,93 +44,91 @@ class Knob:
         pin_a: PinId,
         pin_b: PinId,
         pin_button: PinId | None = None,
-        pin_factory: Any,
+        pin_factory: PinFactory,
         edges_per_detent: int = 4,
         reverse: bool = False,
         button_bounce: float | None = 0.02,
-        clock: Clock = time.monotonic,
-        scheduler: Scheduler | None = None,
+        gesture_clock: GestureClock | None = None,
         config: GestureConfig | None = None,
     ) -> None:
         if name not in KNOB_NAMES:
             raise ValueError(f"knob name must be one of {KNOB_NAMES}, not {name!r}")
-        # lazy: keeps start-up lean. DigitalInputDevice, not Button: Button's HoldMixin
-        # starts a HoldThread per button that wakes every 0.1 s for good, and the knob
-        # times long presses itself (GestureClassifier).
-        from gpiozero import DigitalInputDevice, RotaryEncoder
-
         self.name = name
-        self._reverse = reverse
-        self._lock = threading.Lock()
-        self.gestures = GestureClassifier(
-            name, emit, clock=clock, scheduler=scheduler, config=config
-        )
-        self._encoder = RotaryEncoder(
-            pin_a, pin_b, max_steps=0, bounce_time=None, pin_factory=pin_factory
-        )
-        self._button: Any = None
+        self._own_clock = gesture_clock is None
+        self._clock = gesture_clock if gesture_clock is not None else GestureClock()
+        self._devices: list[DigitalInput] = []
         try:
-            a_pin, b_pin = self._encoder.a.pin, self._encoder.b.pin
-            self._decoder = QuadratureDecoder(
-                edges_per_detent, a=bool(a_pin.state), b=bool(b_pin.state)
+            self._a = self._input(pin_a, None, pin_factory)
+            self._b = self._input(pin_b, None, pin_factory)
+            self.gestures = KnobGestures(
+                name, emit, edges_per_detent=edges_per_detent, reverse=reverse,
+                a=self._level_a(), b=self._level_b(), config=config,
             )
-            # Chain our decoder after gpiozero's own handlers (its ``steps`` stays a
-            # full-cycle diagnostic count). Bound methods: gpiozero keeps weak refs.
-            self._gz_a_changed = a_pin.when_changed
-            self._gz_b_changed = b_pin.when_changed
-            a_pin.when_changed = self._a_changed
-            b_pin.when_changed = self._b_changed
+            self._a.when_activated = self._a_low
+            self._a.when_deactivated = self._a_high
+            self._b.when_activated = self._b_low
+            self._b.when_deactivated = self._b_high
             if pin_button is not None:
-                self._button = DigitalInputDevice(
-                    pin_button, pull_up=True, bounce_time=button_bounce, pin_factory=pin_factory
-                )
-                self._button.when_activated = self._pressed
-                self._button.when_deactivated = self._released
+                button = self._input(pin_button, button_bounce, pin_factory)
+                button.when_activated = self._pressed
+                button.when_deactivated = self._released
         except BaseException:
-            self.close()
+            self._close_devices()
             raise
+        if self._own_clock:
+            self._clock.start()
 
-    # gpiozero callbacks (backend thread): decode and hand on, nothing else.
-    def _a_changed(self, ticks: Any, state: Any) -> None:
-        if self._gz_a_changed is not None:
-            self._gz_a_changed(ticks, state)
-        self._edge(a=bool(state), b=None)
+    def _input(self, pin: PinId, bounce: float | None, factory: PinFactory) -> DigitalInput:
+        device = digital_input(pin, pull_up=True, bounce_time=bounce, pin_factory=factory)
+        self._devices.append(device)
+        return device
 
-    def _b_changed(self, ticks: Any, state: Any) -> None:
-        if self._gz_b_changed is not None:
-            self._gz_b_changed(ticks, state)
-        self._edge(a=None, b=bool(state))
+    # Pulled up: a pin is active when low. Levels as the decoder counts them (True = high).
+    def _level_a(self) -> bool:
+        return not self._a.is_active
 
-    def _edge(self, a: bool | None, b: bool | None) -> None:
-        with self._lock:
-            level_a = a if a is not None else bool(self._encoder.a.pin.state)
-            level_b = b if b is not None else bool(self._encoder.b.pin.state)
-            detents = self._decoder.update(level_a, level_b)
-        if detents:
-            self.gestures.detents(-detents if self._reverse else detents)
+    def _level_b(self) -> bool:
+        return not self._b.is_active
+
+    # gpiozero callbacks (backend thread): stamp what was seen and post it, nothing else.
+    def _edge(self, a: bool, b: bool) -> None:
+        self._clock.post(self.gestures, RawEdge(self._clock.clock(), a, b))
+
+    def _a_low(self) -> None:
+        self._edge(False, self._level_b())
+
+    def _a_high(self) -> None:
+        self._edge(True, self._level_b())
+
+    def _b_low(self) -> None:
+        self._edge(self._level_a(), False)
+
+    def _b_high(self) -> None:
+        self._edge(self._level_a(), True)
 
     def _pressed(self) -> None:
-        self.gestures.press()
+        self._clock.post(self.gestures, RawButton(self._clock.clock(), True))
 
     def _released(self) -> None:
-        self.gestures.release()
-
-    @property
-    def raw_steps(self) -> int:
-        """gpiozero's own full-cycle step count (diagnostics only)."""
-        return int(self._encoder.steps)
+        self._clock.post(self.gestures, RawButton(self._clock.clock(), False))
 
     @property
     def invalid_transitions(self) -> int:
-        return self._decoder.invalid_transitions
+        """Edges the decoder could not follow (both pins changed at once): diagnostics."""
+        return self.gestures.decoder.invalid_transitions
 
     def close(self) -> None:
-        """Release the pins and cancel pending timers. Idempotent."""
-        self.gestures.close()
-        for device in (self._button, getattr(self, "_encoder", None)):
-            if device is not None:
-                device.close()
-        self._button = None
+        """Release the pins; nothing is sent after the inputs already seen. Idempotent."""
+        self._close_devices()
+        if self._own_clock:
+            self._clock.close()
+        elif hasattr(self, "gestures"):
+            self._clock.detach(self.gestures)
+
+    def _close_devices(self) -> None:
+        devices, self._devices = self._devices, []
+        for device in devices:
+            device.close()
 
 
 class QuadratureDriver:
@@ -135,7 +139,11 @@ class QuadratureDriver:
     CW_CYCLE = (("a", False), ("b", False), ("a", True), ("b", True))
 
     def __init__(
-        self, pin_a: Any, pin_b: Any, pin_button: Any = None, edges_per_detent: int = 4
+        self,
+        pin_a: DrivablePin,
+        pin_b: DrivablePin,
+        pin_button: DrivablePin | None = None,
+        edges_per_detent: int = 4,
     ) -> None:
         self.pins = {"a": pin_a, "b": pin_b}
         self.button = pin_button
@@ -145,7 +153,7 @@ class QuadratureDriver:
     @classmethod
     def for_factory(
         cls,
-        factory: Any,
+        factory: MockPinFactory,
         pin_a: PinId,
         pin_b: PinId,
         pin_button: PinId | None = None,

@@ -9,9 +9,59 @@ gpiozero is imported inside :func:`make_pin_factory` only.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Protocol
+
+PinId = int | str
+"""A BCM number or a gpiozero pin name ("GPIO17", "BOARD11")."""
+
+
+class PinFactory(Protocol):
+    """What cb-rig uses of a ``gpiozero.Factory``: devices take it as ``pin_factory``."""
+
+    def close(self) -> None: ...
+
+
+class DigitalInput(Protocol):
+    """What cb-rig uses of a ``gpiozero.DigitalInputDevice`` (its public API only)."""
+
+    @property
+    def is_active(self) -> bool: ...
+
+    when_activated: Callable[[], None] | None
+    when_deactivated: Callable[[], None] | None
+
+    def close(self) -> None: ...
+
+
+class DrivablePin(Protocol):
+    """A ``gpiozero.pins.mock.MockPin``: tests and the emulator drive its level."""
+
+    @property
+    def state(self) -> int | bool: ...
+
+    def drive_high(self) -> None: ...
+
+    def drive_low(self) -> None: ...
+
+
+class MockPinFactory(PinFactory, Protocol):
+    """A ``gpiozero.pins.mock.MockFactory``: hands out the pins it simulates."""
+
+    def pin(self, spec: PinId) -> DrivablePin: ...
+
+
+def digital_input(pin: PinId, *, pull_up: bool, bounce_time: float | None,
+                  pin_factory: PinFactory) -> DigitalInput:
+    """A gpiozero ``DigitalInputDevice`` behind the typed :class:`DigitalInput`
+    (imported here, when the first pin is claimed: start-up stays lean)."""
+    from gpiozero import DigitalInputDevice
+
+    device: DigitalInput = DigitalInputDevice(
+        pin, pull_up=pull_up, bounce_time=bounce_time, pin_factory=pin_factory
+    )
+    return device
 
 PIN_FACTORIES: dict[str, tuple[str, str, str]] = {
     # name: (module, class, how to install the backend)
@@ -43,7 +93,7 @@ class PinBackendUnavailable(PinBackendError, ImportError):
     """The backend library for the named pin factory is not installed."""
 
 
-def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> Any:
+def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> PinFactory:
     """Build the gpiozero pin factory called ``name`` ("lgpio", "rpigpio", "native",
     "mock"). Returns a ``gpiozero.Factory``; pass it to devices as ``pin_factory``."""
     key = name.strip().lower()
@@ -60,7 +110,7 @@ def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> Any:
             f"pin factory {key!r} needs a backend that is not installed ({exc}); "
             f"install it with: {install}"
         ) from exc
-    factory_class = getattr(module, class_name)
+    factory_class: Callable[[], PinFactory] = getattr(module, class_name)
     try:
         return factory_class()
     except ImportError as exc:
@@ -77,7 +127,13 @@ __all__ = [
     "DEFAULT_LED_PIN",
     "DEFAULT_PIN_FACTORY",
     "PIN_FACTORIES",
+    "DigitalInput",
+    "DrivablePin",
+    "MockPinFactory",
     "PinBackendError",
     "PinBackendUnavailable",
+    "PinFactory",
+    "PinId",
+    "digital_input",
     "make_pin_factory",
 ]

@@ -35,7 +35,7 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeGuard, TypeVar, cast
 
 from PIL import Image
 
@@ -66,6 +66,11 @@ class PagedDevice(LumaDevice, Protocol):
     def data(self, data: bytes) -> None: ...
 
     def preprocess(self, image: Image.Image) -> Image.Image: ...
+
+
+def _is_paged(device: LumaDevice) -> TypeGuard[PagedDevice]:
+    """Whether the device takes raw commands (luma's SSD1306 and SH1106 do)."""
+    return hasattr(device, "command")
 
 
 DeviceFactory = Callable[[], LumaDevice]
@@ -161,7 +166,7 @@ class I2cDeviceFactory:
         device.persist = True  # a failure below must not blank the panel on cleanup
         if self._contrast is not None:
             device.contrast(self._contrast)
-        return device  # type: ignore[no-any-return]
+        return cast(LumaDevice, device)  # luma is untyped: the Protocol is our claim
 
 
 def i2c_device_factory(
@@ -197,7 +202,7 @@ def dummy_device_factory(width: int = WIDTH, height: int = HEIGHT) -> DeviceFact
 
         device: Any = _without_exit_hook(lambda: dummy(width=width, height=height,
                                                         mode="1"))
-        return device  # type: ignore[no-any-return]
+        return cast(LumaDevice, device)
 
     return make
 
@@ -322,10 +327,10 @@ class OledDisplay:
         """Send ``frame``: only the changed windows when the controller's addressing is
         known, else the whole frame through the driver. The panel's contents count as
         unknown until every window has gone through."""
-        if self.addressing is None or not hasattr(device, "command"):
+        if self.addressing is None or not _is_paged(device):
             device.display(frame)
             return
-        paged: PagedDevice = device  # type: ignore[assignment]
+        paged = device
         pages = frame_pages(paged.preprocess(frame))
         known, self._panel = self._panel, None
         addressing = self.addressing

@@ -1,4 +1,4 @@
-"""Hardware test fixtures: a fresh gpiozero MockFactory per test, a manual clock."""
+"""Hardware test fixtures: a fresh gpiozero MockFactory per test, a manual gesture clock."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from hardware.clock import ManualScheduler
 from hardware.events import HardwareEvent
+from hardware.gestureclock import ManualGestureClock
 
 
 @pytest.fixture
@@ -24,8 +24,9 @@ def mock_factory() -> Iterator[Any]:
 
 
 @pytest.fixture
-def sched() -> ManualScheduler:
-    return ManualScheduler()
+def sched() -> ManualGestureClock:
+    """The knobs' clock without its thread: inputs handled as posted, time advanced."""
+    return ManualGestureClock()
 
 
 @pytest.fixture

@@ -9,26 +9,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hardware.clock import ManualScheduler
 from hardware.events import HardwareEvent, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from hardware.gesture import GestureClassifier, GestureConfig, QuadratureDecoder
+from hardware.gestureclock import ManualGestureClock
 from hardware.knob import Knob, MockKnob, QuadratureDriver
 
 A, B, SW = 17, 18, 27
 
 
-def make_knob(name: str, mock_factory: Any, sched: ManualScheduler,
+def make_knob(name: str, mock_factory: Any, sched: ManualGestureClock,
               events: list[HardwareEvent], **options: Any) -> Knob:
     """A knob on the mock pins A/B, driven by the manual scheduler; `options` differ."""
     return Knob(name, events.append, pin_a=A, pin_b=B, pin_factory=mock_factory,
-                clock=sched.clock, scheduler=sched, **options)
+                gesture_clock=sched, **options)
 
 
 @pytest.fixture(params=[4, 2], ids=["full-cycle", "half-cycle"])
 def rig(
     request: pytest.FixtureRequest,
     mock_factory: Any,
-    sched: ManualScheduler,
+    sched: ManualGestureClock,
     events: list[HardwareEvent],
 ) -> Iterator[tuple[Knob, QuadratureDriver]]:
     epd = request.param
@@ -38,7 +38,15 @@ def rig(
     knob.close()
 
 
-def slow_turn(driver: QuadratureDriver, sched: ManualScheduler, detents: int) -> None:
+def classifier(sched: ManualGestureClock, knob: str, emit: Any,
+               config: GestureConfig | None = None) -> GestureClassifier:
+    """A bare classifier whose deadlines the manual clock drives."""
+    g = GestureClassifier(knob, emit, config=config)
+    sched.watch(g)
+    return g
+
+
+def slow_turn(driver: QuadratureDriver, sched: ManualGestureClock, detents: int) -> None:
     for _ in range(abs(detents)):
         driver.turn(1 if detents > 0 else -1)
         sched.advance(0.2)
@@ -61,7 +69,7 @@ def test_clockwise_is_a_low_b_low_a_high_b_high(mock_factory, sched, events) -> 
     b.drive_high()
     sched.advance(0.2)
     assert events == [KnobTurn("lo", 1)]
-    assert knob.raw_steps == 1  # gpiozero's own counter agrees (max_steps=0)
+    assert knob.invalid_transitions == 0
     knob.close()
 
 
@@ -139,9 +147,9 @@ def test_spin_strength_grows_with_speed(sched) -> None:
     strengths = []
     for gap in (0.06, 0.03, 0.01):
         got: list[HardwareEvent] = []
-        g = GestureClassifier("lo", got.append, clock=sched.clock, scheduler=sched)
+        g = classifier(sched, "lo", got.append)
         for _ in range(3):
-            g.detent(1)
+            g.detent(1, sched.clock())
             sched.advance(gap)
         sched.advance(1.0)
         assert len(got) == 1 and isinstance(got[0], KnobSpin)
@@ -150,9 +158,9 @@ def test_spin_strength_grows_with_speed(sched) -> None:
 
 
 def test_slow_turning_is_never_a_spin(sched, events) -> None:
-    g = GestureClassifier("hi", events.append, clock=sched.clock, scheduler=sched)
+    g = classifier(sched, "hi", events.append)
     for _ in range(20):
-        g.detent(1)
+        g.detent(1, sched.clock())
         sched.advance(0.1)  # 10 clicks per second
     sched.advance(1.0)
     assert all(isinstance(e, KnobTurn) for e in events)
@@ -160,9 +168,9 @@ def test_slow_turning_is_never_a_spin(sched, events) -> None:
 
 
 def test_jitter_burst_is_not_a_spin(sched, events) -> None:
-    g = GestureClassifier("hi", events.append, clock=sched.clock, scheduler=sched)
+    g = classifier(sched, "hi", events.append)
     for i in range(20):  # back and forth as fast as a loose knob can
-        g.detent(1 if i % 2 == 0 else -1)
+        g.detent(1 if i % 2 == 0 else -1, sched.clock())
         sched.advance(0.005)
     sched.advance(1.0)
     assert not any(isinstance(e, KnobSpin) for e in events)
@@ -180,9 +188,9 @@ def test_jitter_on_pins_is_not_a_spin(rig, sched, events) -> None:
 
 def test_flick_thresholds_are_configurable(sched, events) -> None:
     cfg = GestureConfig(flick_detents=5, flick_window=0.1)
-    g = GestureClassifier("hi", events.append, clock=sched.clock, scheduler=sched, config=cfg)
+    g = classifier(sched, "hi", events.append, config=cfg)
     for _ in range(4):
-        g.detent(-1)
+        g.detent(-1, sched.clock())
         sched.advance(0.01)
     sched.advance(1.0)
     assert events == [KnobTurn("hi", -4)]
@@ -212,22 +220,10 @@ def test_long_press_fires_once_while_held(rig, sched, events) -> None:
     assert events == [KnobLongPress("hi"), KnobPress("hi")]
 
 
-def test_long_press_reported_at_release_if_timer_late(events) -> None:
-    from hardware.clock import FakeClock
-
-    class NeverFires:
-        def call_later(self, delay, fn):  # type: ignore[no-untyped-def]
-            class H:
-                def cancel(self) -> None:
-                    pass
-
-            return H()
-
-    clock = FakeClock()
-    g = GestureClassifier("lo", events.append, clock=clock, scheduler=NeverFires())
-    g.press()
-    clock.advance(2.0)
-    g.release()
+def test_long_press_reported_at_release_if_its_deadline_was_missed(events) -> None:
+    g = GestureClassifier("lo", events.append)  # no clock drives its deadlines
+    g.press(at=10.0)
+    g.release(at=12.0)
     assert events == [KnobLongPress("lo")]
 
 
@@ -297,14 +293,81 @@ def test_decoder_counts_clicks_through_any_bounce(
     assert dec.invalid_transitions == 0
 
 
-def test_stale_flush_timer_does_nothing(sched, events) -> None:
-    g = GestureClassifier("hi", events.append, clock=sched.clock, scheduler=sched)
-    g.detent(1)
-    g.flush()  # sent now: the pending timer is stale
+def test_flush_now_moves_the_deadline(sched, events) -> None:
+    g = classifier(sched, "hi", events.append)
+    g.detent(1, sched.clock())
+    g.flush()  # sent now: its deadline is gone
     assert events == [KnobTurn("hi", 1)]
     sched.advance(0.01)
-    g.detent(1)
-    sched.advance(0.145)  # the first timer's due time passes: must not flush early
+    g.detent(1, sched.clock())
+    sched.advance(0.145)  # the first detent's deadline passes: must not flush early
     assert events == [KnobTurn("hi", 1)]
     sched.advance(0.01)
     assert events == [KnobTurn("hi", 1), KnobTurn("hi", 1)]
+
+
+def test_a_deadline_is_handled_before_a_later_input(sched, events) -> None:
+    """Inputs are classified in time order with the deadlines between them: a detent
+    stamped after the first one's flick window is a second turn, not part of the first."""
+    from hardware.gesture import KnobGestures
+    from hardware.gestureclock import RawEdge
+
+    knob = KnobGestures("hi", events.append)
+    t = sched.clock()
+    for i, (a, b) in enumerate([(False, True), (False, False), (True, False), (True, True)]):
+        sched.post(knob, RawEdge(t + i * 0.001, a, b))
+    later = t + 0.5  # posted late (the clock thread was busy): stamped when it happened
+    for i, (a, b) in enumerate([(False, True), (False, False), (True, False), (True, True)]):
+        sched.post(knob, RawEdge(later + i * 0.001, a, b))
+    assert events == [KnobTurn("hi", 1)]
+    sched.advance(1.0)
+    assert events == [KnobTurn("hi", 1), KnobTurn("hi", 1)]
+
+
+def test_the_clock_waits_for_nothing_at_rest(rig, sched, events) -> None:
+    """No busy polling: with nothing held the clock has no deadline (its thread blocks);
+    a turn or a held button sets exactly the one it needs."""
+    _, driver = rig
+    assert sched.next_deadline() is None
+    start = sched.clock()
+    driver.turn(1)
+    assert sched.next_deadline() == pytest.approx(start + GestureConfig().flick_window)
+    sched.advance(0.2)
+    assert events == [KnobTurn("hi", 1)] and sched.next_deadline() is None
+    driver.press()
+    assert sched.next_deadline() == pytest.approx(sched.clock() + GestureConfig().long_press)
+    driver.release()
+    assert sched.next_deadline() is None
+
+
+def test_a_closed_knob_sends_nothing_more(mock_factory, sched, events) -> None:
+    knob = make_knob("hi", mock_factory, sched, events, pin_button=SW)
+    driver = QuadratureDriver.for_factory(mock_factory, A, B, SW)
+    driver.turn(1)
+    driver.press()
+    knob.close()
+    sched.advance(5.0)
+    assert events == []
+
+
+def test_threaded_clock_classifies_on_its_own_thread() -> None:
+    """The real clock: posts return at once; its one thread sends the gesture when the
+    flick window has passed (waited for through the queue, not by sleeping)."""
+    import queue
+    import threading
+
+    from hardware.gesture import KnobGestures
+    from hardware.gestureclock import GestureClock, RawButton
+
+    got: queue.Queue[tuple[HardwareEvent, str]] = queue.Queue()
+    clock = GestureClock()
+    knob = KnobGestures("lo", lambda e: got.put((e, threading.current_thread().name)))
+    clock.start()
+    try:
+        now = clock.clock()
+        clock.post(knob, RawButton(now, True))
+        clock.post(knob, RawButton(now + 0.01, False))
+        event, thread = got.get(timeout=5.0)
+        assert event == KnobPress("lo") and thread == "gestures"
+    finally:
+        clock.close()
