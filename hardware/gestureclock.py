@@ -15,6 +15,7 @@ no per-event timers, no locks in the classifier, no wake-ups at rest.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -61,7 +62,13 @@ class RawConsumer(Timed, Protocol):
 
 
 _Item = tuple[RawConsumer, RawInput | None]  # None: that knob is closed
-_STOP = None
+
+
+class _Stop:
+    """Posted by :meth:`GestureClock.close`: the thread ends."""
+
+
+_STOP = _Stop()
 
 
 class GestureClock:
@@ -70,7 +77,7 @@ class GestureClock:
 
     def __init__(self, clock: Clock = time.monotonic) -> None:
         self.clock = clock
-        self._inputs: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
+        self._inputs: queue.SimpleQueue[_Item | _Stop] = queue.SimpleQueue()
         self._timed: set[Timed] = set()
         self._thread: threading.Thread | None = None
 
@@ -103,14 +110,20 @@ class GestureClock:
 
     def _run(self) -> None:
         while True:
+            item: _Item | _Stop | None
             try:
                 item = self._inputs.get(timeout=self._timeout())
             except queue.Empty:
-                self._run_due(self.clock())
-                continue
-            if item is _STOP:
+                item = None  # the wait ran out: a deadline is due
+            if isinstance(item, _Stop):
                 return
-            self._take(item)
+            try:
+                if item is None:
+                    self._run_due(self.clock())
+                else:
+                    self._take(item)
+            except Exception:  # a failing emit must not leave both knobs dead
+                logging.getLogger(__name__).exception("knob input dropped")
 
     def next_deadline(self) -> float | None:
         """The earliest deadline of any knob; None when nothing is held (the thread then

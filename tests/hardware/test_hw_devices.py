@@ -30,7 +30,7 @@ def test_real_build_on_mock_pins_events_reach_the_queue() -> None:
         assert isinstance(hw.knobs["hi"], Knob) and isinstance(hw.knobs["lo"], Knob)
         pins = cfg.knobs["lo"]
         drv = QuadratureDriver.for_factory(hw.pin_factory, pins.a, pins.b, pins.button)
-        drv.turn(1)  # real ThreadScheduler: the turn is sent after the flick window
+        drv.turn(1)  # the real GestureClock thread sends it after the flick window
         assert q.get(timeout=T) == KnobTurn("lo", 1)
         drv.press()
         drv.release()

@@ -371,3 +371,32 @@ def test_threaded_clock_classifies_on_its_own_thread() -> None:
         assert event == KnobPress("lo") and thread == "gestures"
     finally:
         clock.close()
+
+
+def test_a_failing_emit_does_not_stop_the_clock(caplog: pytest.LogCaptureFixture) -> None:
+    import queue
+
+    from hardware.gesture import KnobGestures
+    from hardware.gestureclock import GestureClock, RawButton
+
+    got: queue.Queue[HardwareEvent] = queue.Queue()
+    calls = []
+
+    def emit(event: HardwareEvent) -> None:
+        calls.append(event)
+        if len(calls) == 1:
+            raise RuntimeError("the queue is gone")
+        got.put(event)
+
+    clock = GestureClock()
+    knob = KnobGestures("hi", emit)
+    clock.start()
+    try:
+        now = clock.clock()
+        for at in (now, now + 0.1):
+            clock.post(knob, RawButton(at, True))
+            clock.post(knob, RawButton(at + 0.01, False))
+        assert got.get(timeout=5.0) == KnobPress("hi")  # the second press still arrives
+    finally:
+        clock.close()
+    assert "knob input dropped" in caplog.text
