@@ -112,11 +112,11 @@ def _block(rows: list[tuple[str, str, str, int, int]], full_bits: int) -> dict[s
 
 
 def _full_frame(driver: str) -> dict[str, Any]:
-    from hardware.display.pages import ADDRESSING, FULL_WINDOW, plan_bits
+    from hardware.display.pages import ADDRESSING, FULL_WINDOW, luma_frame_bits
 
     addressing = ADDRESSING[driver]
     windows = addressing.full()
-    bits = plan_bits(windows, addressing)
+    bits = luma_frame_bits(addressing)
     wire = sum(2 + len(addressing.commands(w)) + 2 + w.size for w in windows)
     return {"bytes": wire, "bits": bits, "data_bytes": FULL_WINDOW.size, "ms": _times(bits)}
 

@@ -57,13 +57,18 @@ class Panel:
     ARGUMENTS: ClassVar[dict[int, int]] = {}
     """Commands followed by that many argument bytes."""
 
-    def __init__(self) -> None:
+    def __init__(self, nibbles_edit_pointer: bool = False) -> None:
+        """``nibbles_edit_pointer``: a column nibble command changes that nibble of the
+        moving write pointer; by default (the datasheets' reading) it changes the column
+        register, which the pointer is then set to. The planner must be right under both."""
         self.ram = [bytearray(self.ram_columns) for _ in range(PAGES)]
         self.display_on = False
         self.commands: list[tuple[int, ...]] = []
         self._pending: list[int] = []
         self.page = 0
         self.column = 0
+        self.column_register = 0
+        self.nibbles_edit_pointer = nibbles_edit_pointer
 
     # decoding -----------------------------------------------------------------------
     def receive(self, payload: bytes) -> None:
@@ -97,10 +102,13 @@ class Panel:
         op = command[0]
         if 0xB0 <= op <= 0xB7:
             self.page = op & 0x07
-        elif op <= 0x0F:
-            self.column = (self.column & 0xF0) | op
         elif op <= 0x1F:
-            self.column = (self.column & 0x0F) | ((op & 0x0F) << 4)
+            base = self.column if self.nibbles_edit_pointer else self.column_register
+            if op <= 0x0F:
+                self.column_register = (base & 0xF0) | op
+            else:
+                self.column_register = (base & 0x0F) | ((op & 0x0F) << 4)
+            self.column = self.column_register
         elif op == 0xAE:
             self.display_on = False
         elif op == 0xAF:
@@ -126,8 +134,8 @@ class Ssd1306Panel(Panel):
         0x20: 1, 0x21: 2, 0x22: 2, 0x81: 1, 0x8D: 1, 0xA3: 2, 0xA8: 1, 0xD3: 1,
         0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1, 0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5}
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, nibbles_edit_pointer: bool = False) -> None:
+        super().__init__(nibbles_edit_pointer)
         self.mode = 2  # page addressing after reset
         self.columns = (0, WIDTH - 1)
         self.page_range = (0, PAGES - 1)
@@ -161,8 +169,9 @@ class Ssd1306Panel(Panel):
                 self.column = first_col if self.column >= last_col else self.column + 1
             else:
                 self.page += 1
-        else:  # page addressing: along the page, wrapping to its start
-            self.column = 0 if self.column >= WIDTH - 1 else self.column + 1
+        else:  # page addressing: along the page, back to the commanded column at its end
+            self.column = self.column_register if self.column >= WIDTH - 1 \
+                else self.column + 1
 
 
 class Sh1106Panel(Panel):
@@ -293,10 +302,12 @@ class FakeSmbus2:
         return handle
 
 
-def fake_bus(driver: str, address: int = 0x3C, decode: bool = True) -> FakeBus:
+def fake_bus(driver: str, address: int = 0x3C, decode: bool = True,
+             nibbles_edit_pointer: bool = False) -> FakeBus:
     """An empty bus with a freshly powered ``driver`` panel on it (``decode=False``: no
-    panel model, only the transfers are kept)."""
-    return FakeBus(PANELS[driver]() if decode else None, address)
+    panel model, only the transfers are kept; ``nibbles_edit_pointer``: see
+    :class:`Panel`)."""
+    return FakeBus(PANELS[driver](nibbles_edit_pointer) if decode else None, address)
 
 
 __all__ = [

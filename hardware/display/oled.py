@@ -41,7 +41,7 @@ from PIL import Image
 
 from hardware.clock import Clock
 from hardware.display.base import HEIGHT, WIDTH, DisplayStats, check_frame
-from hardware.display.pages import ADDRESSING, Addressing, Pages, frame_pages, plan
+from hardware.display.pages import ADDRESSING, UNKNOWN, Addressing, Pages, Pointer, frame_pages
 from hardware.events import DisplayStatus, Emit
 
 DRIVERS = ("ssd1306", "sh1106")
@@ -230,6 +230,8 @@ class OledDisplay:
         self.partial = partial
         self._panel: Pages | None = None
         """The page bytes the panel holds, when known."""
+        self._pointer: Pointer = UNKNOWN
+        """The controller's address registers, as far as known."""
         self._emit = emit
         self._clock = clock
         self._backoff_initial = backoff_initial
@@ -262,6 +264,7 @@ class OledDisplay:
             self._failed(f"cannot open {self.name}: {exc}")
             return False
         self.device = device
+        self._pointer = self.addressing.after_reset() if self.addressing else UNKNOWN
         return True
 
     def _failed(self, message: str) -> None:
@@ -278,7 +281,7 @@ class OledDisplay:
 
     def _drop_device(self) -> None:
         device, self.device = self.device, None
-        self._panel = None
+        self._panel, self._pointer = None, UNKNOWN
         if device is not None:
             with contextlib.suppress(Exception):
                 device.cleanup()
@@ -333,11 +336,14 @@ class OledDisplay:
         paged = device
         pages = frame_pages(paged.preprocess(frame))
         known, self._panel = self._panel, None
-        addressing = self.addressing
-        for window in plan(known if self.partial else None, pages, addressing):
-            paged.command(*addressing.commands(window))
-            paged.data(window.data(pages))
-        self._panel = pages
+        steps, pointer = self.addressing.plan(known if self.partial else None, pages,
+                                              self._pointer)
+        self._pointer = UNKNOWN
+        for step in steps:
+            if step.commands:
+                paged.command(*step.commands)
+            paged.data(step.window.data(pages))
+        self._panel, self._pointer = pages, pointer
 
     def close(self, persist_message: Image.Image | None = None) -> None:
         """Show ``persist_message`` (if given) and release the device; the panel keeps

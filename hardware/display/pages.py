@@ -20,7 +20,7 @@ sends the windows through luma's serial interface.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from PIL import Image
 
@@ -95,6 +95,69 @@ class Window:
 FULL_WINDOW = Window(0, PAGES - 1, 0, WIDTH - 1)
 
 
+@dataclass(frozen=True, slots=True)
+class Pointer:
+    """What the controller's address registers hold between frames, as far as we know
+    (None: unknown). ``mode`` is the SSD1306 memory addressing mode (0 horizontal,
+    2 page; the SH1106 only has page addressing). In horizontal mode ``columns`` and
+    ``pages`` are the window last set (0x21 / 0x22), with the write pointer back at its
+    first byte (a window sent in full wraps round to its start). In page mode ``page``
+    is the page, ``register`` the column last commanded and ``column`` the write
+    pointer (RAM columns, the SH1106 offset included)."""
+
+    mode: int | None = None
+    columns: tuple[int, int] | None = None
+    pages: tuple[int, int] | None = None
+    page: int | None = None
+    register: int | None = None
+    column: int | None = None
+
+
+UNKNOWN = Pointer()
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """Address commands (possibly none: the pointer is already there), then the bytes of
+    ``window``."""
+
+    commands: tuple[int, ...]
+    window: Window
+
+
+def step_bits(step: Step) -> int:
+    """Bus bits of one step: its command transfer (if any) plus its data transfer."""
+    commands = transfer_bits(1 + len(step.commands)) if step.commands else 0
+    return commands + transfer_bits(1 + step.window.size)
+
+
+DATA_FRAMING_BITS = transfer_bits(1)
+"""A data transfer's cost beyond its bytes: start, address, control byte, stop."""
+
+MODE_SWITCH_BITS = 9 * 2
+"""The SSD1306 ``0x20 mode`` command inside a command transfer: a plan never costs more
+than luma's whole frame plus this (a whole new picture arriving in page mode)."""
+
+
+def column_commands(target: int, pointer: Pointer) -> tuple[int, ...]:
+    """The page-addressing column commands (``0x00 | low nibble``, ``0x10 | high
+    nibble``) that move the write pointer to RAM column ``target``. A nibble is left out
+    only when both the column last commanded and the write pointer already have it:
+    the datasheets do not say plainly whether a lone nibble command completes the
+    register or the moving pointer, and this is right under either reading."""
+    register, column = pointer.register, pointer.column
+    if column == target:
+        return ()
+    out: list[int] = []
+    if register is None or column is None or (register ^ target) & 0x0F \
+            or (column ^ target) & 0x0F:
+        out.append(target & 0x0F)
+    if register is None or column is None or (register ^ target) >> 4 \
+            or (column ^ target) >> 4:
+        out.append(0x10 | (target >> 4))
+    return tuple(out)
+
+
 class Addressing:
     """How one controller is told where the next data bytes go."""
 
@@ -103,19 +166,24 @@ class Addressing:
     """Whether one window may span several pages (the address pointer moves on to the
     next page at the end of a row)."""
     command_bytes = 0
-    """Length of the address commands before each window."""
+    """Length of luma's address commands before each window of a whole frame."""
+    column_offset = 0
+    """RAM column of the panel's first visible column."""
+    last_column = WIDTH - 1
+    """The last RAM column the write pointer steps onto safely (beyond it: unknown)."""
 
     def commands(self, window: Window) -> tuple[int, ...]:
+        """luma's own address commands for a window of its whole frame."""
         raise NotImplementedError
 
     @property
     def overhead_bits(self) -> int:
-        """What a window costs beyond its data bytes: its command transfer and the
-        framing of its data transfer (address and control byte, start, stop)."""
-        return transfer_bits(1 + self.command_bytes) + transfer_bits(1)
+        """What a window costs beyond its data bytes with luma's address commands: its
+        command transfer and the framing of its data transfer."""
+        return transfer_bits(1 + self.command_bytes) + DATA_FRAMING_BITS
 
     def window_bits(self, window: Window) -> int:
-        """Bus bits to send ``window``: its command transfer plus its data transfer."""
+        """Bus bits to send ``window`` with luma's address commands."""
         return self.overhead_bits + 9 * window.size
 
     def full(self) -> list[Window]:
@@ -123,6 +191,16 @@ class Addressing:
         if self.multi_page:
             return [FULL_WINDOW]
         return [Window(p, p, 0, WIDTH - 1) for p in range(PAGES)]
+
+    def after_reset(self) -> Pointer:
+        """What is known right after the driver's init sequence."""
+        return UNKNOWN
+
+    def plan(self, old: Pages | None, new: Pages,
+             pointer: Pointer = UNKNOWN) -> tuple[list[Step], Pointer]:
+        """The steps that make a panel holding ``old`` (None: unknown, send it all)
+        show ``new``, and the pointer after them."""
+        return page_mode_plan(old, new, pointer, self)
 
 
 class Ssd1306Addressing(Addressing):
@@ -134,17 +212,38 @@ class Ssd1306Addressing(Addressing):
         return (0x21, window.first_column, window.last_column,
                 0x22, window.first_page, window.last_page)
 
+    def after_reset(self) -> Pointer:
+        return Pointer(mode=0)  # luma's init sets horizontal addressing (0x20 0x00)
+
+    def plan(self, old: Pages | None, new: Pages,
+             pointer: Pointer = UNKNOWN) -> tuple[list[Step], Pointer]:
+        """Horizontal windows (rectangles over several pages) or page addressing (one
+        page at a time, shorter commands), whichever costs fewer bits; switching mode
+        costs its ``0x20`` command."""
+        horizontal = horizontal_plan(old, new, pointer, self)
+        if old is None:
+            return horizontal
+        paged = page_mode_plan(old, new, pointer, self)
+        if plan_bits(paged[0]) < plan_bits(horizontal[0]):
+            return paged
+        return horizontal
+
 
 class Sh1106Addressing(Addressing):
     name = "sh1106"
     command_bytes = 3
-    COLUMN_OFFSET = 2
+    column_offset = 2
     """The 128 visible columns are RAM columns 2..129 of 132 (as luma addresses them)."""
+    COLUMN_OFFSET = column_offset
+    last_column = 131
 
     def commands(self, window: Window) -> tuple[int, ...]:
         assert window.first_page == window.last_page, "SH1106 windows are one page high"
-        column = window.first_column + self.COLUMN_OFFSET
+        column = window.first_column + self.column_offset
         return (0xB0 | window.first_page, column & 0x0F, 0x10 | (column >> 4))
+
+    def after_reset(self) -> Pointer:
+        return Pointer(mode=2)
 
 
 ADDRESSING: dict[str, Addressing] = {a.name: a for a in (Ssd1306Addressing(),
@@ -163,21 +262,103 @@ def _page_windows(page: int, runs: list[tuple[int, int]], gap_limit: int) -> lis
     return [Window(page, page, first, last) for first, last in merged]
 
 
+def _dirty_runs(old: Pages | None, new: Pages) -> list[tuple[int, list[tuple[int, int]]]]:
+    """(page, changed column runs) of every page that differs (all of it when ``old``
+    is None)."""
+    if old is None:
+        return [(page, [(0, WIDTH - 1)]) for page in range(PAGES)]
+    return [(page, changed_runs(old[page], new[page]))
+            for page in range(PAGES) if old[page] != new[page]]
+
+
+def page_mode_plan(old: Pages | None, new: Pages, pointer: Pointer,
+                   addressing: Addressing) -> tuple[list[Step], Pointer]:
+    """Page addressing: the changed runs of each page left to right, each window
+    preceded by only the commands that move the pointer (the page, the column nibbles
+    that differ); a gap between runs is resent when that costs fewer bits than the
+    commands and data framing of a new window. On the SSD1306 the first window also
+    switches to page addressing if the controller is not in it."""
+    offset = addressing.column_offset
+    lead: tuple[int, ...] = ()
+    if addressing.multi_page and pointer.mode != 2:
+        lead, pointer = (0x20, 0x02), Pointer(mode=2)
+    steps: list[Step] = []
+    for page, runs in _dirty_runs(old, new):
+        start = end = -1  # the window being gathered (none yet: -1)
+        commands: tuple[int, ...] = ()
+        for first, last in runs:
+            if start >= 0:
+                at_end = _past(pointer, end, offset, addressing)
+                jump = column_commands(first + offset, at_end)
+                jump_bits = (transfer_bits(1 + len(jump)) if jump else 0) + DATA_FRAMING_BITS
+                if 9 * (first - end - 1) <= jump_bits:
+                    end = last
+                    continue
+                steps.append(Step(commands, Window(page, page, start, end)))
+                commands, pointer = jump, _moved(at_end, first + offset, jump)
+            else:
+                if pointer.page != page:
+                    lead += (0xB0 | page,)
+                    pointer = replace(pointer, page=page)
+                columns = column_commands(first + offset, pointer)
+                commands, lead = lead + columns, ()
+                pointer = _moved(pointer, first + offset, columns)
+            start, end = first, last
+        if start >= 0:
+            steps.append(Step(commands, Window(page, page, start, end)))
+            pointer = _past(pointer, end, offset, addressing)
+    return steps, pointer
+
+
+def _moved(pointer: Pointer, target: int, columns: tuple[int, ...]) -> Pointer:
+    """The pointer at RAM column ``target`` after the column commands ``columns``
+    (none: it was there already)."""
+    return replace(pointer, register=target if columns else pointer.register, column=target)
+
+
+def _past(pointer: Pointer, last: int, offset: int, addressing: Addressing) -> Pointer:
+    """The pointer after data up to visible column ``last`` (inclusive): one past it,
+    unknown when that is beyond the last column the pointer steps onto safely."""
+    column = last + offset + 1
+    return replace(pointer, column=column if column <= addressing.last_column else None)
+
+
+def horizontal_plan(old: Pages | None, new: Pages, pointer: Pointer,
+                    addressing: Addressing) -> tuple[list[Step], Pointer]:
+    """SSD1306 horizontal addressing: :func:`plan`'s windows, each with only the range
+    commands that differ from what the controller holds (a window sent in full leaves
+    the pointer at its own start), after a switch to horizontal mode if needed."""
+    lead: tuple[int, ...] = ()
+    if pointer.mode != 0:
+        lead, pointer = (0x20, 0x00), Pointer(mode=0)
+    steps: list[Step] = []
+    for window in plan(old, new, addressing):
+        columns = (window.first_column, window.last_column)
+        pages = (window.first_page, window.last_page)
+        commands = lead
+        if pointer.columns != columns:
+            commands += (0x21, *columns)
+        if pointer.pages != pages:
+            commands += (0x22, *pages)
+        lead = ()
+        steps.append(Step(commands, window))
+        pointer = Pointer(mode=0, columns=columns, pages=pages)
+    return steps, pointer
+
+
 def plan(old: Pages | None, new: Pages, addressing: Addressing) -> list[Window]:
     """The windows to send so the panel holding ``old`` shows ``new`` (all of it when
-    ``old`` is None: nothing is known about the panel). For multi-page controllers a
-    small dynamic programme over the changed pages chooses between one window per page
-    (or per run) and one rectangle over several pages (the pages in between resent as
-    they are), whichever costs fewer bus bits."""
+    ``old`` is None: nothing is known about the panel), with luma's address commands
+    for each. For multi-page controllers a small dynamic programme over the changed
+    pages chooses between one window per page (or per run) and one rectangle over
+    several pages (the pages in between resent as they are), whichever costs fewer bus
+    bits. :meth:`Addressing.plan` builds on this with shorter commands."""
     if old is None:
         return addressing.full()
     overhead = addressing.overhead_bits
     gap_limit = overhead // 9
-    dirty: list[tuple[int, list[Window]]] = []
-    for page in range(PAGES):
-        if old[page] != new[page]:
-            runs = changed_runs(old[page], new[page])
-            dirty.append((page, _page_windows(page, runs, gap_limit)))
+    dirty = [(page, _page_windows(page, runs, gap_limit))
+             for page, runs in _dirty_runs(old, new)]
     if not addressing.multi_page or len(dirty) < 2:
         return [w for _, windows in dirty for w in windows]
     # best[j] = (bits, windows) covering the changes of the first j dirty pages
@@ -199,25 +380,39 @@ def plan(old: Pages | None, new: Pages, addressing: Addressing) -> list[Window]:
     return best[-1][1]
 
 
-def plan_bits(windows: list[Window], addressing: Addressing) -> int:
-    """Bus bits of a plan (for the bench and tests)."""
-    return sum(addressing.window_bits(w) for w in windows)
+def plan_bits(steps: list[Step]) -> int:
+    """Bus bits of a plan's steps."""
+    return sum(step_bits(step) for step in steps)
+
+
+def luma_frame_bits(addressing: Addressing) -> int:
+    """Bus bits of a whole frame as luma's own ``display`` sends it (the baseline)."""
+    return sum(addressing.window_bits(w) for w in addressing.full())
 
 
 __all__ = [
     "ADDRESSING",
     "FRAME_BYTES",
     "FULL_WINDOW",
+    "MODE_SWITCH_BITS",
     "PAGES",
+    "UNKNOWN",
     "Addressing",
     "Pages",
+    "Pointer",
     "Sh1106Addressing",
     "Ssd1306Addressing",
+    "Step",
     "Window",
     "changed_runs",
+    "column_commands",
     "frame_pages",
+    "horizontal_plan",
+    "luma_frame_bits",
+    "page_mode_plan",
     "pages_image",
     "plan",
     "plan_bits",
+    "step_bits",
     "transfer_bits",
 ]
