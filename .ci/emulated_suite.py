@@ -32,6 +32,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from tests import slowdown  # noqa: E402
 from tests.appliance import emulation, rootfs  # noqa: E402
 from tests.system_tools import find_commands  # noqa: E402
 
@@ -70,6 +71,10 @@ phase "the suite, deselected: -m '{DESELECT}' ({WHY_DESELECTED})"
 phase "done"
 """
 SUITE_TIMEOUT = 60 * 60
+SLOWDOWN = 10
+"""qemu-user translates every ARM instruction: CPU-bound Python runs about ten times as
+long as natively. The suite's timeouts sized for a native machine scale by it
+(tests/slowdown.py); a hang still fails, only later."""
 
 
 def fail(message: str) -> int:
@@ -99,6 +104,7 @@ def nspawn_command(nspawn: str, root: Path, *argv: str) -> list[str]:
     environment = rootfs.passed_environment()
     return [nspawn, "--quiet", "--pipe", "--as-pid2", "--register=no", "--keep-unit",
             f"--directory={root}", f"--chdir={CHECKOUT}", "--setenv=CI=true",
+            f"--setenv={slowdown.ENVIRONMENT}={SLOWDOWN}",
             *(f"--setenv={k}={v}" for k, v in environment.items()),
             *(f"--bind-ro={p}" for p in rootfs.local_find_links(environment)), *argv]
 

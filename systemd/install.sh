@@ -85,6 +85,18 @@ COPY_EXCLUDES=(--exclude=./.git --exclude=./.venv --exclude=./venv --exclude=./b
                --exclude=./.pytest_cache --exclude=./.mypy_cache --exclude=./.ruff_cache
                --exclude=./.hypothesis --exclude=./out)
 
+# special_file_excludes: a tar --exclude for each FIFO and socket in the checkout. lgpio
+# leaves its notification FIFO .lgd-nfy0 in the working directory of whatever imported
+# it (a test run in the clone, on a Pi): it is no source, and a copy must not trip on it.
+special_file_excludes() {
+    local name
+    printf '%s\0' --no-wildcards
+    while IFS= read -r -d '' name; do
+        printf -- '--exclude=%s\0' "$name"
+    done < <(cd "$SRC" && find . \( -name .git -o -name .venv \) -prune -o \
+                 \( -type p -o -type s \) -print0)
+}
+
 # What pip needs to build the dependencies from source where PyPI has no wheel for this
 # machine (32-bit ARM: Pillow) and the system's pip index has none either (Raspberry Pi
 # OS's usually has; plain Debian's has not). Without libfreetype-dev Pillow builds but
@@ -117,7 +129,8 @@ build_tools_if_no_wheels() {
 install_program() {
     local pip="$1"
     if [ "$DRY_RUN" = 1 ]; then
-        echo "+ copy $SRC to a temporary directory, without ${COPY_EXCLUDES[*]}"
+        echo "+ copy $SRC to a temporary directory, without ${COPY_EXCLUDES[*]}" \
+             "and without FIFOs and sockets"
         echo "+ $pip wheel --no-deps --wheel-dir <tmp>/dist <tmp>/src"
         echo "+ (if a dependency has no wheel here) apt-get install -y ${SOURCE_BUILD_PACKAGES[*]}"
         echo "+ $pip install --upgrade <tmp>/dist/cbrig-*.whl[pi]"
@@ -127,7 +140,10 @@ install_program() {
     WORK="$(mktemp -d -t cbrig-install.XXXXXX)"
     trap 'rm -rf "$WORK"' EXIT
     mkdir "$WORK/src" "$WORK/dist"
-    tar -C "$SRC" "${COPY_EXCLUDES[@]}" -cf - . | tar -C "$WORK/src" --no-same-owner -xf -
+    local specials
+    mapfile -d '' specials < <(special_file_excludes)
+    tar -C "$SRC" "${COPY_EXCLUDES[@]}" "${specials[@]}" -cf - . |
+        tar -C "$WORK/src" --no-same-owner -xf -
     "$pip" wheel --disable-pip-version-check --quiet --no-deps --wheel-dir "$WORK/dist" "$WORK/src"
     local wheels=("$WORK"/dist/cbrig-*.whl)
     [ -f "${wheels[0]}" ] || { echo "install.sh: no wheel was built" >&2; exit 1; }

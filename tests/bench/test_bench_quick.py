@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from tests.slowdown import scaled
+
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_KEYS = {"tenfour/standard/3p", "tenfour/standard/4p", "tenfour/two-player/2p",
                "bumpem/standard/2p", "bumpem/standard/3p", "bumpem/standard/4p"}
@@ -32,7 +34,7 @@ def _no_nan(token: str) -> Any:
 @pytest.fixture(scope="module")
 def report() -> dict[str, Any]:
     result = subprocess.run([sys.executable, "-m", "bench", "--quick", "--json"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=300, check=False)
+                            capture_output=True, text=True, timeout=scaled(300), check=False)
     assert result.returncode in (0, 1), result.stderr
     data = json.loads(result.stdout, parse_constant=_no_nan)
     assert isinstance(data, dict)

@@ -237,34 +237,25 @@ def test_a_second_daemon_on_the_same_state_refuses_and_leaves_the_journal_alone(
         again.stop()
 
 
-@pytest.fixture
-def open_tmp_path():
-    """A temporary directory another user can reach (pytest's own is private to us)."""
-    import shutil
-    import tempfile
-
-    path = Path(tempfile.mkdtemp(prefix="cbrig-faults-"))
-    path.chmod(0o755)
-    yield path
-    shutil.rmtree(path)
+WITHOUT_WRITE_OVERRIDE = ("--bounding-set=-dac_override", "--")
+"""setpriv options for root without the one power that lets it write a read-only file:
+it still reads everything (CAP_DAC_READ_SEARCH stays), so the interpreter starts from any
+checkout, wherever it lies and whoever owns it (an unprivileged user could not read a
+checkout in /root), and the journal's own mode bits decide, as for the service user."""
 
 
-def test_a_healthy_journal_that_cannot_be_written_refuses_to_start(open_tmp_path):
+def test_a_healthy_journal_that_cannot_be_written_refuses_to_start(tmp_path):
     """`sudo cbrig run` once leaves a root-owned current.jsonl; the service user cannot
     write it. The game must stay where it is and the message must say what to fix."""
-    tmp_path = open_tmp_path
     config_path = write_config(tmp_path, game="tenfour", players=3)
     config = load_config(config_path)
     current = _journal_in_progress(config)
     before = current.read_bytes()
     command = [sys.executable, "-m", "rig.cli", "run", "--config", str(config_path)]
-    if os.geteuid() == 0:  # root writes anything: run as nobody, as the service user would
-        require_command("setpriv", "util-linux")
-        os.chown(config.state.directory, 65534, 65534)
-        command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *command]
-    current.chmod(0o644)  # owned by root (or by us, read-only below)
-    if os.geteuid() != 0:
-        current.chmod(0o444)
+    if os.geteuid() == 0:  # root writes anything: take that power away for this process
+        command = [require_command("setpriv", "util-linux"), *WITHOUT_WRITE_OVERRIDE,
+                   *command]
+    current.chmod(0o444)  # owned by someone else, as far as writing goes
     result = subprocess.run(command, capture_output=True, text=True, timeout=60,
                             env={**os.environ, "HOME": str(tmp_path)})
     assert result.returncode == EXIT_UNWRITABLE, result.stderr

@@ -1,0 +1,30 @@
+"""How much slower than a native machine this suite runs: timeouts scale with it.
+
+`.ci/emulated_suite.py` sets CBRIG_TEST_SLOWDOWN inside its qemu-user container, where
+every ARM instruction is translated (a CPU-bound run takes about ten times as long).
+A timeout sized for a native machine would fail there without anything being wrong;
+one multiplied by the slowdown still catches a hang. Natively it is 1.
+"""
+
+from __future__ import annotations
+
+import os
+
+ENVIRONMENT = "CBRIG_TEST_SLOWDOWN"
+
+
+def slowdown() -> float:
+    """The factor from the environment (1 when unset); a bad value is an error, not 1."""
+    raw = os.environ.get(ENVIRONMENT, "1")
+    try:
+        factor = float(raw)
+    except ValueError:
+        raise ValueError(f"{ENVIRONMENT}={raw!r} is not a number") from None
+    if not factor >= 1:
+        raise ValueError(f"{ENVIRONMENT}={raw!r}: a slowdown is at least 1")
+    return factor
+
+
+def scaled(seconds: float) -> float:
+    """`seconds`, a timeout sized for a native machine, on this one."""
+    return seconds * slowdown()
