@@ -199,6 +199,7 @@ def _do(driver: object, web: WebDesk, gesture: object) -> None:
         raise AssertionError(f"no page gesture for {gesture!r}")
 
 
+@pytest.mark.browser
 def test_a_seeded_game_played_in_the_browser(browser: object, desk: WebDesk,
                                              tmp_path: Path) -> None:
     driver = browser
@@ -271,6 +272,7 @@ def test_the_read_only_board_has_no_input(tmp_path: Path) -> None:
         thread.join()
 
 
+@pytest.mark.browser
 def test_keys_hold_and_buzzer_in_the_browser(browser: object, desk: WebDesk) -> None:
     """The keyboard turns and presses like the knobs; holding a knob is a long press
     (the correction menu); an alert reaches the page as the buzzer's pattern."""
