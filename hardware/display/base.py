@@ -55,25 +55,36 @@ def check_frame(frame: Image.Image) -> None:
 
 
 class FrameSink:
-    """Base for backends: skip-unchanged logic and stats; subclasses implement
-    :meth:`_send` (and may override :meth:`close`)."""
+    """Base for backends: the skip-unchanged logic and stats, in one place for every
+    display. Subclasses implement :meth:`_send` (and may override :meth:`close`); a
+    backend whose sends can fail overrides :meth:`_deliver` instead and calls
+    :meth:`_delivered` when a frame got through."""
 
     def __init__(self) -> None:
         self.stats = DisplayStats()
         self._last: bytes | None = None
+        """The bytes of the last frame that reached the device (None: unknown)."""
         self.last_frame: Image.Image | None = None
 
     def show(self, frame: Image.Image) -> bool:
+        """Send ``frame`` unless it equals the last frame sent; True if sent."""
         check_frame(frame)
         data = frame.tobytes()
         if data == self._last:
             self.stats.skipped += 1
             return False
+        return self._deliver(frame.copy(), data)
+
+    def _deliver(self, frame: Image.Image, data: bytes) -> bool:
+        """Send a new frame (``frame`` is the sink's own copy, ``data`` its bytes)."""
         self._send(frame)
-        self._last = data
-        self.last_frame = frame.copy()
-        self.stats.sent += 1
+        self._delivered(frame, data)
         return True
+
+    def _delivered(self, frame: Image.Image, data: bytes) -> None:
+        self._last = data
+        self.last_frame = frame
+        self.stats.sent += 1
 
     def _send(self, frame: Image.Image) -> None:
         raise NotImplementedError

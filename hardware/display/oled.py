@@ -40,7 +40,7 @@ from typing import Any, Protocol, TypeGuard, TypeVar, cast
 from PIL import Image
 
 from hardware.clock import Clock
-from hardware.display.base import HEIGHT, WIDTH, DisplayStats, check_frame
+from hardware.display.base import HEIGHT, WIDTH, FrameSink
 from hardware.display.pages import ADDRESSING, UNKNOWN, Addressing, Pages, Pointer, frame_pages
 from hardware.events import DisplayStatus, Emit
 
@@ -207,8 +207,9 @@ def dummy_device_factory(width: int = WIDTH, height: int = HEIGHT) -> DeviceFact
     return make
 
 
-class OledDisplay:
-    """A :class:`~hardware.display.base.Display` on a luma device."""
+class OledDisplay(FrameSink):
+    """A :class:`~hardware.display.base.Display` on a luma device (unchanged frames
+    skipped by :class:`~hardware.display.base.FrameSink`)."""
 
     def __init__(
         self,
@@ -225,6 +226,7 @@ class OledDisplay:
         """``addressing`` (default: the factory's own, if it has one) lets frames be
         sent as partial updates; without it, or with ``partial=False``, every frame goes
         through the driver's ``display`` whole."""
+        super().__init__()
         self._factory = device_factory
         self.addressing = addressing or getattr(device_factory, "addressing", None)
         self.partial = partial
@@ -237,9 +239,7 @@ class OledDisplay:
         self._backoff_initial = backoff_initial
         self._backoff_max = backoff_max
         self.name = name
-        self.stats = DisplayStats()
         self.device: LumaDevice | None = None
-        self._last: bytes | None = None
         self._wanted: Image.Image | None = None
         self._down = False
         self._backoff = backoff_initial
@@ -291,23 +291,20 @@ class OledDisplay:
             self._emit(DisplayStatus(ok, message))
 
     # -- frames ----------------------------------------------------------------------------
-    def show(self, frame: Image.Image) -> bool:
-        check_frame(frame)
-        data = frame.tobytes()
-        if data == self._last:
-            self.stats.skipped += 1
-            return False
-        self._wanted = frame.copy()
-        return self._send(self._wanted, data)
+    def _deliver(self, frame: Image.Image, data: bytes) -> bool:
+        """A new frame: remembered (a down display sends the newest on recovery), then
+        sent if the device is there or can be opened."""
+        self._wanted = frame
+        return self._try_send(frame, data)
 
     def poll(self) -> bool:
         """Retry a down display if its backoff has passed, re-sending the newest frame.
         Cheap when the display is healthy. Returns True if a frame was sent."""
         if not self._down or self._wanted is None:
             return False
-        return self._send(self._wanted, self._wanted.tobytes())
+        return self._try_send(self._wanted, self._wanted.tobytes())
 
-    def _send(self, frame: Image.Image, data: bytes) -> bool:
+    def _try_send(self, frame: Image.Image, data: bytes) -> bool:
         if self.device is None and not self.open():
             self.stats.dropped += 1
             return False
@@ -318,8 +315,7 @@ class OledDisplay:
             self._failed(f"{self.name} write failed ({type(exc).__name__}: {exc})")
             self.stats.dropped += 1
             return False
-        self._last = data
-        self.stats.sent += 1
+        self._delivered(frame, data)
         if self._down:
             self._down = False
             self._backoff = self._backoff_initial
@@ -348,13 +344,9 @@ class OledDisplay:
     def close(self, persist_message: Image.Image | None = None) -> None:
         """Show ``persist_message`` (if given) and release the device; the panel keeps
         the last picture (``persist = True``)."""
-        if persist_message is not None:
-            check_frame(persist_message)
-            if persist_message.tobytes() != self._last:
-                self._wanted = persist_message.copy()
-                self._send(self._wanted, persist_message.tobytes())
+        super().close(persist_message)
         device, self.device = self.device, None
-        self._panel = None
+        self._panel, self._pointer = None, UNKNOWN
         if device is not None:
             device.persist = True
             with contextlib.suppress(Exception):
