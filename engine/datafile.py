@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from engine.errors import DataError, Problem
@@ -24,6 +24,7 @@ class Locator:
 
     def __init__(self, text: str) -> None:
         self._lines: dict[tuple[str | int, ...], int] = {}
+        self._implied: dict[tuple[str | int, ...], int] = {}
         counters: dict[str, int] = {}
         table: tuple[str | int, ...] = ()
         for number, raw in enumerate(text.splitlines(), start=1):
@@ -38,6 +39,8 @@ class Locator:
                 else:
                     table = parts
                 self._lines.setdefault(table, number)
+                for end in range(1, len(table)):  # [a.b] also locates a, unless [a] does
+                    self._implied.setdefault(table[:end], number)
                 continue
             key = _KEY.match(raw)
             if key:
@@ -46,7 +49,8 @@ class Locator:
     def line(self, *path: str | int) -> int | None:
         """The line of the deepest known prefix of `path` (a list item maps to its key)."""
         for end in range(len(path), 0, -1):
-            found = self._lines.get(tuple(path[:end]))
+            prefix = tuple(path[:end])
+            found = self._lines.get(prefix, self._implied.get(prefix))
             if found is not None:
                 return found
         return None
@@ -93,10 +97,55 @@ class Checker:
             return None
         return value
 
+    def unknown_keys(self, table: Mapping[str, Any], allowed: Collection[str],
+                     *path: str | int, what: str = "field") -> None:
+        """Report each key of `table` (at `path`) that is not `allowed`, naming the
+        allowed key it was probably meant to be, or else all of them."""
+        for key in sorted(set(table) - set(allowed)):
+            self.fail(f"unknown {what}{did_you_mean(key, allowed, list_all=True)}", *path, key)
+
+    def tables(self, data: Mapping[str, Any], key: str, allowed: Collection[str], *,
+               required: str | None = None) -> list[tuple[int, dict[str, Any]]]:
+        """The `[[key]]` array of tables as (index, table) pairs, the one loop every
+        loader runs: reports an array that is missing or empty (with the message
+        `required`; None: optional), a value that is not an array, each entry that is
+        not a table and each unknown field (with a "did you mean")."""
+        value = data.get(key)
+        if value is None or value == []:
+            if required is not None:
+                self.fail(required, key)
+            return []
+        if not isinstance(value, list):
+            self.fail(f"expected [[{key}]] tables, got {value!r}", key)
+            return []
+        found: list[tuple[int, dict[str, Any]]] = []
+        for i, table in enumerate(value):
+            if not isinstance(table, dict):
+                self.fail(f"expected a table, got {table!r}", key, i)
+                continue
+            self.unknown_keys(table, allowed, key, i)
+            found.append((i, table))
+        return found
+
     def done(self) -> None:
         """Raise the collected problems, if any."""
         if self.problems:
             raise DataError(self.problems)
+
+
+def did_you_mean(name: str, choices: Collection[str], *, list_all: bool = False) -> str:
+    """"; did you mean 'x'?" for the choice closest to a mistyped `name`; with no close
+    one, "; expected a, b or c" when `list_all`, else nothing."""
+    import difflib  # only when a file is wrong: not on every load
+
+    close = difflib.get_close_matches(name, list(choices), n=1)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    if not list_all or not choices:
+        return ""
+    names = sorted(choices)
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return f"; expected {listed}"
 
 
 def _names(kinds: tuple[type, ...]) -> str:

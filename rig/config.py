@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.datafile import Checker, parse_toml
+from engine.datafile import did_you_mean as _suggest
 from engine.errors import DataError, Problem
 from hardware.pins import (
     DEFAULT_BUZZER_PIN,
@@ -296,13 +297,6 @@ def parse_config(text: str, source: str = "<config>", *, base: Path | None = Non
     except DataError as exc:
         raise ConfigError(exc.problems) from None
     return _Builder(data, Checker(source, locator), base or Path.cwd(), check_game).build()
-
-
-def _suggest(name: str, choices: Any) -> str:
-    import difflib  # only when a config is wrong: not on every start
-
-    close = difflib.get_close_matches(name, list(choices), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
 
 
 def _choices(values: Any) -> str:

@@ -60,8 +60,7 @@ def load_board(text: str, source: str) -> Board:
     """Parse and validate a board file; raise DataError listing every problem."""
     data, locator = parse_toml(text, source)
     check = Checker(source, locator)
-    for key in sorted(set(data) - _TOP_KEYS):
-        check.fail("unknown field", key)
+    check.unknown_keys(data, _TOP_KEYS)
     name = data.get("name", "")
     if not isinstance(name, str):
         check.fail(f"expected a string, got {name!r}", "name")
@@ -102,22 +101,18 @@ def _space(check: Checker, value: Any, n: int | None, *path: str | int) -> int |
 
 def _colours(check: Checker, data: Mapping[str, Any], n: int | None
              ) -> tuple[list[str], dict[str, int], dict[str, int]]:
-    tables = data.get("colour")
     colours: list[str] = []
     start: dict[str, int] = {}
     entrance: dict[str, int] = {}
-    if not isinstance(tables, list) or not tables:
-        check.fail("expected [[colour]] tables (2 to 4 of them)", "colour")
+    tables = check.tables(data, "colour", _COLOUR_KEYS,
+                          required="expected [[colour]] tables (2 to 4 of them)")
+    if not tables:
         return colours, start, entrance
-    if len(tables) < 2 or len(tables) > len(KNOWN_COLOURS):
-        check.fail(f"expected 2 to {len(KNOWN_COLOURS)} colours, got {len(tables)}", "colour")
+    count = len(data["colour"])
+    if count < 2 or count > len(KNOWN_COLOURS):
+        check.fail(f"expected 2 to {len(KNOWN_COLOURS)} colours, got {count}", "colour")
     used_start: dict[int, str] = {}
-    for i, table in enumerate(tables):
-        if not isinstance(table, dict):
-            check.fail("expected a table", "colour", i)
-            continue
-        for key in sorted(set(table) - _COLOUR_KEYS):
-            check.fail("unknown field", "colour", i, key)
+    for i, table in tables:
         name = check.require(table, "name", str, "colour", i)
         if name is not None and name not in KNOWN_COLOURS:
             check.fail(f"unknown colour {name!r}; use {', '.join(KNOWN_COLOURS)}",
@@ -151,10 +146,11 @@ def _colours(check: Checker, data: Mapping[str, Any], n: int | None
     return colours, start, entrance
 
 
-def _check_entrances(check: Checker, tables: list[Any], colours: list[str],
-                     start: dict[str, int], entrance: dict[str, int], n: int) -> None:
+def _check_entrances(check: Checker, tables: list[tuple[int, dict[str, Any]]],
+                     colours: list[str], start: dict[str, int], entrance: dict[str, int],
+                     n: int) -> None:
     """Each home entrance lies before its own start, with no other start in between."""
-    index = {name: i for i, table in enumerate(tables) if isinstance(table, dict)
+    index = {name: i for i, table in tables
              for name in [table.get("name")] if isinstance(name, str)}
     seen: dict[int, str] = {}
     for colour in colours:
@@ -178,17 +174,8 @@ def _check_entrances(check: Checker, tables: list[Any], colours: list[str],
 def _oil_slicks(check: Checker, data: Mapping[str, Any], n: int | None, colours: list[str],
                 start: dict[str, int], entrance: dict[str, int]) -> dict[int, str]:
     oil: dict[int, str] = {}
-    tables = data.get("oil_slick", [])
-    if not isinstance(tables, list):
-        check.fail("expected [[oil_slick]] tables", "oil_slick")
-        return oil
     starts = {s: c for c, s in start.items()}
-    for i, table in enumerate(tables):
-        if not isinstance(table, dict):
-            check.fail("expected a table", "oil_slick", i)
-            continue
-        for key in sorted(set(table) - _OIL_KEYS):
-            check.fail("unknown field", "oil_slick", i, key)
+    for i, table in check.tables(data, "oil_slick", _OIL_KEYS):
         colour = check.require(table, "colour", str, "oil_slick", i)
         if colour is not None and colour not in colours:
             check.fail(f"unknown colour {colour!r}; the board's colours are "

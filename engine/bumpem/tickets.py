@@ -43,23 +43,15 @@ def load_tickets(text: str, source: str) -> TicketSet:
     """Parse and validate a ticket file; raise DataError listing every problem."""
     data, locator = parse_toml(text, source)
     check = Checker(source, locator)
-    for key in sorted(set(data) - _TOP_KEYS):
-        check.fail("unknown field", key)
+    check.unknown_keys(data, _TOP_KEYS)
     draw = check.require(data, "draw", str)
     if draw is not None and draw not in DRAW_MODES:
         check.fail(f"expected one of {', '.join(DRAW_MODES)}, got {draw!r}", "draw")
     counts: dict[str, int] = {}
     texts: dict[str, str] = {}
-    tables = data.get("ticket")
-    if not isinstance(tables, list) or not tables:
-        check.fail("expected [[ticket]] tables, one per kind", "ticket")
-        tables = []
-    for i, table in enumerate(tables):
-        if not isinstance(table, dict):
-            check.fail("expected a table", "ticket", i)
-            continue
-        for key in sorted(set(table) - _TICKET_KEYS):
-            check.fail("unknown field", "ticket", i, key)
+    tables = check.tables(data, "ticket", _TICKET_KEYS,
+                          required="expected [[ticket]] tables, one per kind")
+    for i, table in tables:
         kind = check.require(table, "id", str, "ticket", i)
         count = check.require(table, "count", int, "ticket", i)
         words = table.get("text", "")

@@ -102,6 +102,19 @@ class Board:
         return next(b for b in self.bears if b.id == bear_id)
 
 
+_FIELDS: dict[str, frozenset[str]] = {
+    "board": frozenset({"name"}),
+    "route": frozenset({"colour", "spaces"}),
+    "trap": frozenset({"id", "spaces", "entry", "exit"}),
+    "shortcut": frozenset({"id", "entry", "exit"}),
+    "curve": frozenset({"id", "spaces"}),
+    "bear": frozenset({"id", "route", "beside"}),
+    "park": frozenset({"name"}),
+    "layout": frozenset({"at"}),
+}
+"""Every table of a board file -> the fields it may have."""
+
+
 def load_board(text: str, source: str) -> Board:
     """Parse and validate a board file; raise DataError listing every problem."""
     data, locator = parse_toml(text, source)
@@ -166,22 +179,16 @@ class _BoardParser:
         if not isinstance(table, dict):
             self.check.fail("expected a table", "board")
             return ""
+        self.check.unknown_keys(table, _FIELDS["board"], "board")
         name = table.get("name", "10-Four board")
         if not isinstance(name, str):
             self.check.fail(f"expected a string, got {name!r}", "board", "name")
             return ""
         return name
 
-    def _list_of_tables(self, key: str, required: bool) -> list[dict[str, Any]]:
-        value = self.data.get(key)
-        if value is None:
-            if required:
-                self.check.fail(f"no [[{key}]] tables", key)
-            return []
-        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
-            self.check.fail(f"expected [[{key}]] tables", key)
-            return []
-        return value
+    def _list_of_tables(self, key: str, required: bool) -> list[tuple[int, dict[str, Any]]]:
+        return self.check.tables(self.data, key, _FIELDS[key],
+                                 required=f"no [[{key}]] tables" if required else None)
 
     def _claim(self, ident: Any, what: str, *path: str | int) -> str | None:
         """Register a new id; report a wrong type, an empty id or a duplicate."""
@@ -200,7 +207,7 @@ class _BoardParser:
     def _routes(self) -> list[Route]:
         routes: list[Route] = []
         seen: set[str] = set()
-        for i, table in enumerate(self._list_of_tables("route", required=True)):
+        for i, table in self._list_of_tables("route", required=True):
             colour = self.check.require(table, "colour", str, "route", i)
             spaces = self.check.require(table, "spaces", list, "route", i)
             if colour is not None and colour not in COLOURS:
@@ -256,7 +263,7 @@ class _BoardParser:
 
     def _traps(self) -> list[Trap]:
         traps: list[Trap] = []
-        for i, table in enumerate(self._list_of_tables("trap", required=True)):
+        for i, table in self._list_of_tables("trap", required=True):
             ident = self._claim(table.get("id"), "Bear Trap", "trap", i, "id")
             spaces = self._three_consecutive(table.get("spaces"), "trap", i, "spaces")
             entry: list[str] = list(spaces) if spaces else []
@@ -279,7 +286,7 @@ class _BoardParser:
 
     def _shortcuts(self) -> list[ShortCut]:
         cuts: list[ShortCut] = []
-        for i, table in enumerate(self._list_of_tables("shortcut", required=False)):
+        for i, table in self._list_of_tables("shortcut", required=False):
             ident = self._claim(table.get("id"), "short cut", "shortcut", i, "id")
             entry = self._space(table.get("entry"), "shortcut", i, "entry")
             exit_space = self._space(table.get("exit"), "shortcut", i, "exit")
@@ -296,7 +303,7 @@ class _BoardParser:
 
     def _curves(self) -> list[Curve]:
         curves: list[Curve] = []
-        for i, table in enumerate(self._list_of_tables("curve", required=False)):
+        for i, table in self._list_of_tables("curve", required=False):
             ident = self._claim(table.get("id"), "Hammer Up curve", "curve", i, "id")
             spaces = self._three_consecutive(table.get("spaces"), "curve", i, "spaces")
             if ident and spaces:
@@ -306,7 +313,7 @@ class _BoardParser:
     def _bears(self, routes: list[Route]) -> list[BearSpace]:
         bears: list[BearSpace] = []
         colours = {r.colour for r in routes}
-        for i, table in enumerate(self._list_of_tables("bear", required=True)):
+        for i, table in self._list_of_tables("bear", required=True):
             ident = self._claim(table.get("id"), "Bear space", "bear", i, "id")
             route = self.check.require(table, "route", str, "bear", i)
             if route is not None and route not in COLOURS:
@@ -337,6 +344,7 @@ class _BoardParser:
         if not isinstance(table, dict):
             self.check.fail("expected a table", "park")
             return ""
+        self.check.unknown_keys(table, _FIELDS["park"], "park")
         name = table.get("name", "Yellowstone Park")
         if not isinstance(name, str):
             self.check.fail(f"expected a string, got {name!r}", "park", "name")
@@ -349,6 +357,7 @@ class _BoardParser:
         if not isinstance(layout, dict):
             self.check.fail("expected a table", "layout")
             return {}
+        self.check.unknown_keys(layout, _FIELDS["layout"], "layout")
         at = layout.get("at", {})
         if not isinstance(at, dict):
             self.check.fail("expected a table", "layout", "at")
@@ -367,11 +376,7 @@ class _BoardParser:
         return out
 
     def _known_tables(self) -> None:
-        known = {"board", "route", "trap", "shortcut", "curve", "bear", "park", "layout"}
-        for key in self.data:
-            if key not in known:
-                self.check.fail(f"unknown table; expected one of {', '.join(sorted(known))}",
-                                key)
+        self.check.unknown_keys(self.data, _FIELDS, what="table")
 
 
 def square_layout(board: Board) -> dict[str, tuple[float, float]]:

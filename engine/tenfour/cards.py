@@ -62,6 +62,7 @@ def load_bands(text: str, source: str) -> Bands:
         if not isinstance(table, dict):
             check.fail("expected a table", "band", name)
             continue
+        check.unknown_keys(table, _BAND_FIELDS, "band", name)
         values = check.require(table, "segments", list, "band", name)
         if values is None:
             continue
@@ -73,20 +74,16 @@ def load_bands(text: str, source: str) -> Bands:
             check.fail(f"segments must be whole numbers of 1 or more; not {bad!r}",
                        "band", name, "segments")
             continue
-        unknown = set(table) - {"segments", "label"}
-        for key in sorted(unknown):
-            check.fail("unknown field; expected segments or label", "band", name, key)
         segments[name] = tuple(values)
     for name in REQUIRED_BANDS:
         if name not in bands:
             check.fail(f"missing the [band.{name}] table", "band")
-    for key in data:
-        if key != "band":
-            check.fail("unknown table; expected [band.NAME] tables", key)
+    check.unknown_keys(data, {"band"}, what="table")
     check.done()
     return Bands(segments)
 
 
+_BAND_FIELDS = {"segments", "label"}
 _CARD_FIELDS = {"id", "band", "extra", "break_one_nine", "text", "copies"}
 
 
@@ -99,14 +96,13 @@ def load_deck(text: str, source: str, bands: Bands | None = None) -> Deck:
     data, locator = parse_toml(text, source)
     check = Checker(source, locator)
     band_names = bands.names() if bands is not None else REQUIRED_BANDS
-    tables = data.get("card")
-    if not isinstance(tables, list) or not tables or not all(isinstance(t, dict) for t in tables):
-        check.fail("expected one or more [[card]] tables", "card")
-        check.done()
-    assert isinstance(tables, list)
+    tables = check.tables(data, "card", _CARD_FIELDS,
+                          required="expected one or more [[card]] tables")
+    if not tables:
+        check.done()  # nothing to check the cards against
     cards: list[Card] = []
     ids: set[str] = set()
-    for i, table in enumerate(tables):
+    for i, table in tables:
         card = _card(check, table, i, band_names, ids)
         if card is not None:
             cards.append(card)
@@ -116,9 +112,7 @@ def load_deck(text: str, source: str, bands: Bands | None = None) -> Deck:
             check.fail(f"no card uses the {name!r} band", "card")
     if cards and not any(c.break_one_nine for c in cards):
         check.fail("no BREAK ONE NINE card: the police would never move", "card")
-    for key in data:
-        if key != "card":
-            check.fail("unknown table; expected [[card]] tables", key)
+    check.unknown_keys(data, {"card"}, what="table")
     check.done()
     return Deck(tuple(cards))
 
@@ -148,8 +142,6 @@ def _card(check: Checker, table: Mapping[str, Any], i: int, band_names: tuple[st
     if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
         check.fail(f"copies must be a whole number of 1 or more, got {copies!r}",
                    "card", i, "copies")
-    for key in sorted(set(table) - _CARD_FIELDS):
-        check.fail(f"unknown field; expected {', '.join(sorted(_CARD_FIELDS))}", "card", i, key)
     if len(check.problems) > before:
         return None
     return Card(ident, band, extra, flag, text, copies)
