@@ -9,7 +9,9 @@ what was played for tests and the emulator.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from hardware.pins import PinFactory, PinId
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,21 +47,39 @@ def _pattern(name: str) -> Pattern:
         raise ValueError(f"unknown alert pattern {name!r}; known: {', '.join(PATTERNS)}") from None
 
 
+class _Blinker(Protocol):
+    """What cb-rig uses of a gpiozero ``Buzzer`` (``beep``) or ``LED`` (``blink``)."""
+
+    def off(self) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class _Buzzer(_Blinker, Protocol):
+    def beep(self, on_time: float, off_time: float, *, n: int | None,
+             background: bool) -> None: ...
+
+
+class _Led(_Blinker, Protocol):
+    def blink(self, on_time: float, off_time: float, *, n: int | None,
+              background: bool) -> None: ...
+
+
 class Alerts:
     """Buzzer and/or LED on GPIO pins (``pin_factory`` injected)."""
 
     def __init__(
         self,
         *,
-        buzzer_pin: int | str | None,
-        led_pin: int | str | None,
-        pin_factory: Any,
+        buzzer_pin: PinId | None,
+        led_pin: PinId | None,
+        pin_factory: PinFactory,
         active_high: bool = True,
     ) -> None:
         from gpiozero import LED, Buzzer  # lazy
 
-        self._buzzer: Any = None
-        self._led: Any = None
+        self._buzzer: _Buzzer | None = None
+        self._led: _Led | None = None
         try:
             if buzzer_pin is not None:
                 self._buzzer = Buzzer(buzzer_pin, active_high=active_high, pin_factory=pin_factory)
@@ -81,12 +101,14 @@ class Alerts:
             self._led.blink(p.on_time, p.off_time, n=p.count, background=True)
 
     def off(self) -> None:
-        for device in (self._buzzer, self._led):
+        devices: tuple[_Blinker | None, ...] = (self._buzzer, self._led)
+        for device in devices:
             if device is not None:
                 device.off()
 
     def close(self) -> None:
-        for device in (self._buzzer, self._led):
+        devices: tuple[_Blinker | None, ...] = (self._buzzer, self._led)
+        for device in devices:
             if device is not None:
                 device.close()
         self._buzzer = self._led = None

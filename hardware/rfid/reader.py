@@ -22,12 +22,13 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from hardware.clock import Clock
 from hardware.events import Emit, FrameRejected, ReaderStatus
 from hardware.rfid.presence import PresenceTracker
-from hardware.rfid.types import Miss, Reading, Rejection, TagRead
+from hardware.rfid.types import Miss, Reading, Rejection, SerialPort, TagRead
 
 DEFAULT_PORT = "/dev/serial0"
 
@@ -40,12 +41,16 @@ class CardProtocol(Protocol):
 
     def reset(self) -> None: ...
 
-    def on_connect(self, port: Any) -> None: ...
+    def on_connect(self, port: SerialPort) -> None: ...
 
-    def read(self, port: Any) -> list[Reading]: ...
+    def read(self, port: SerialPort) -> list[Reading]: ...
 
 
-def open_port(url: str, baudrate: int, timeout: float) -> Any:
+Opener = Callable[[str, int, float], SerialPort]
+"""(url, baud rate, read timeout) -> an open port."""
+
+
+def open_port(url: str, baudrate: int, timeout: float) -> SerialPort:
     """Open ``url`` with pyserial (imported here, lazily). Device paths get
     ``exclusive=True`` so a second process (or a serial console) cannot share it."""
     import serial
@@ -53,7 +58,8 @@ def open_port(url: str, baudrate: int, timeout: float) -> Any:
     kwargs: dict[str, Any] = {"baudrate": baudrate, "timeout": timeout}
     if "://" not in url:
         kwargs["exclusive"] = True
-    return serial.serial_for_url(url, **kwargs)
+    port: SerialPort = serial.serial_for_url(url, **kwargs)
+    return port
 
 
 def _port_errors() -> tuple[type[BaseException], ...]:
@@ -79,7 +85,7 @@ class CardReader:
         backoff_initial: float = 0.5,
         backoff_max: float = 10.0,
         clock: Clock = time.monotonic,
-        opener: Any = open_port,
+        opener: Opener = open_port,
     ) -> None:
         self.name = name
         self.url = url
@@ -99,7 +105,7 @@ class CardReader:
                 protocol.misses_to_remove if misses_to_remove is None else misses_to_remove
             ),
         )
-        self._port: Any = None
+        self._port: SerialPort | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.connected: bool | None = None  # None until the first attempt
@@ -138,14 +144,15 @@ class CardReader:
             with contextlib.suppress(Exception):
                 port.close()
 
-    def _connect(self) -> bool:
+    def _connect(self) -> SerialPort | None:
+        """The port, opened and answering, or None (the outage reported)."""
         # Anything going wrong here (missing device, permissions, a bad URL, a silent
         # chip) is reported and retried: the game goes on with the mock-free rest.
         try:
             port = self._opener(self.url, self._baudrate, self._read_timeout)
         except Exception as exc:
             self._lost(f"cannot open {self.url}: {exc}")
-            return False
+            return None
         self._port = port
         self._protocol.reset()
         try:
@@ -153,11 +160,11 @@ class CardReader:
         except Exception as exc:
             self._close_port()
             self._lost(f"{self.url} did not answer: {exc}")
-            return False
+            return None
         if self.connected is not True:
             self.connected = True
             self._emit(ReaderStatus(self.name, True, f"connected on {self.url}"))
-        return True
+        return port
 
     def _lost(self, message: str) -> None:
         """Report an outage once (retries while still down stay quiet)."""
@@ -171,12 +178,13 @@ class CardReader:
         errors = _port_errors()
         delay = self._backoff_initial
         while not self._stop.is_set():
-            if self._port is None and not self._connect():
+            port = self._port if self._port is not None else self._connect()
+            if port is None:
                 self._stop.wait(delay)
                 delay = min(delay * 2, self._backoff_max)
                 continue
             try:
-                readings = self._protocol.read(self._port)
+                readings = self._protocol.read(port)
             except Exception as exc:
                 if self._stop.is_set():
                     break

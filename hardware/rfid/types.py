@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,3 +30,19 @@ class Miss:
 Reading = TagRead | Rejection | Miss
 
 __all__ = ["Miss", "Reading", "Rejection", "TagRead"]
+
+
+class SerialPort(Protocol):
+    """The part of a pyserial ``serial.Serial`` the reader and its protocols use (pyserial
+    is untyped; :func:`hardware.rfid.reader.open_port` is the adapter)."""
+
+    @property
+    def in_waiting(self) -> int: ...
+
+    def read(self, size: int = 1) -> bytes: ...
+
+    def write(self, data: bytes, /) -> int | None: ...
+
+    def reset_input_buffer(self) -> None: ...
+
+    def close(self) -> None: ...
