@@ -52,28 +52,12 @@ BIN_LINK=/usr/local/bin/cbrig
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --dry-run) DRY_RUN=1 ;;
-        --destdir) [ $# -ge 2 ] || { echo "install.sh: --destdir needs a directory" >&2; exit 2; }
-                   DESTDIR="$2"; shift ;;
-        --destdir=*) DESTDIR="${1#--destdir=}" ;;
-        --boot) BOOT=yes ;;
-        --no-boot) BOOT=no ;;
-        --boot-dir) [ $# -ge 2 ] || { echo "install.sh: --boot-dir needs a directory" >&2; exit 2; }
-                    BOOT_DIR="$2"; shift ;;
-        --boot-dir=*) BOOT_DIR="${1#--boot-dir=}" ;;
-        --no-venv) DO_VENV=0 ;;
-        --no-start) DO_START=0 ;;
-        -h|--help) usage; exit 0 ;;
-        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
-    esac
-    shift
-done
-DESTDIR="${DESTDIR%/}"
-
 # shellcheck source=systemd/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+FLAG_OPTIONS+=([--boot]=BOOT=yes [--no-boot]=BOOT=no [--no-venv]=DO_VENV=0
+              [--no-start]=DO_START=0)
+VALUE_OPTIONS+=([--boot-dir]=BOOT_DIR)
+parse_options install.sh "$@"
 require_root install.sh
 for f in pyproject.toml systemd/$UNIT wiring/config.toml; do
     [ -f "$SRC/$f" ] || { echo "install.sh: $SRC is not a cb-rig checkout (no $f)" >&2; exit 1; }

@@ -1,6 +1,44 @@
 # shellcheck shell=bash
 # Shared by install.sh and uninstall.sh (sourced, not run). Expects DRY_RUN and DESTDIR.
 
+# The command line of both scripts, read one way by parse_options. The options every
+# script has are here; a script adds its own to these before the call:
+#   FLAG_OPTIONS   option -> "VARIABLE=value" it sets
+#   VALUE_OPTIONS  option -> VARIABLE set to its directory argument, given as
+#                  "--option DIR" or "--option=DIR"
+# and -h/--help prints the script's usage.
+declare -A FLAG_OPTIONS=([--dry-run]=DRY_RUN=1)
+declare -A VALUE_OPTIONS=([--destdir]=DESTDIR)
+
+# parse_options NAME ARG...: set the variables; anything unknown exits 2 naming it.
+# DESTDIR loses a trailing slash.
+parse_options() {
+    local name="$1" option
+    shift
+    while [ $# -gt 0 ]; do
+        option="${1%%=*}"
+        if [ -z "$1" ]; then
+            echo "$name: unknown option $1 (see --help)" >&2
+            exit 2
+        elif [ -n "${FLAG_OPTIONS[$1]:-}" ]; then
+            printf -v "${FLAG_OPTIONS[$1]%%=*}" '%s' "${FLAG_OPTIONS[$1]#*=}"
+        elif [ -n "${VALUE_OPTIONS[$option]:-}" ] && [ "$option" != "$1" ]; then
+            printf -v "${VALUE_OPTIONS[$option]}" '%s' "${1#*=}"
+        elif [ -n "${VALUE_OPTIONS[$1]:-}" ]; then
+            [ $# -ge 2 ] || { echo "$name: $1 needs a directory" >&2; exit 2; }
+            printf -v "${VALUE_OPTIONS[$1]}" '%s' "$2"
+            shift
+        else
+            case "$1" in
+                -h|--help) usage; exit 0 ;;
+                *) echo "$name: unknown option $1 (see --help)" >&2; exit 2 ;;
+            esac
+        fi
+        shift
+    done
+    DESTDIR="${DESTDIR%/}"
+}
+
 say() { printf '==> %s\n' "$*"; }
 
 # run CMD...: do it, or only print it in a dry run.

@@ -33,22 +33,10 @@ BIN_LINK=/usr/local/bin/cbrig
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; }
 
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --purge) PURGE=1 ;;
-        --dry-run) DRY_RUN=1 ;;
-        --destdir) [ $# -ge 2 ] || { echo "uninstall.sh: --destdir needs a directory" >&2; exit 2; }
-                   DESTDIR="$2"; shift ;;
-        --destdir=*) DESTDIR="${1#--destdir=}" ;;
-        -h|--help) usage; exit 0 ;;
-        *) echo "uninstall.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
-    esac
-    shift
-done
-DESTDIR="${DESTDIR%/}"
-
 # shellcheck source=systemd/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+FLAG_OPTIONS+=([--purge]=PURGE=1)
+parse_options uninstall.sh "$@"
 require_root uninstall.sh
 
 say "service: $UNIT"

@@ -140,6 +140,47 @@ def test_unknown_options_are_refused(script: Path) -> None:
     assert "unknown option --frobnicate" in result.stderr
 
 
+@pytest.mark.parametrize(("script", "args", "refusal"), [
+    (INSTALL, ("--no-venv", "--purge"), "install.sh: unknown option --purge (see --help)"),
+    (UNINSTALL, ("--boot",), "uninstall.sh: unknown option --boot (see --help)"),
+    (INSTALL, ("--dry-run=1",), "install.sh: unknown option --dry-run=1 (see --help)"),
+    (UNINSTALL, ("",), "uninstall.sh: unknown option  (see --help)"),
+    (INSTALL, ("--destdir",), "install.sh: --destdir needs a directory"),
+    (UNINSTALL, ("--destdir",), "uninstall.sh: --destdir needs a directory"),
+    (INSTALL, ("--destdir=/x", "--boot-dir"), "install.sh: --boot-dir needs a directory"),
+])
+def test_each_script_refuses_what_is_not_its_own(script: Path, args: tuple[str, ...],
+                                                 refusal: str) -> None:
+    """One parser (systemd/lib.sh) for both: each knows only its own options."""
+    result = sh(script, *args)
+    assert result.returncode == 2
+    assert result.stderr.strip() == refusal
+    assert result.stdout == ""
+
+
+def test_install_takes_a_directory_with_equals_or_apart(tmp_path: Path) -> None:
+    apart = sh(INSTALL, "--dry-run", "--no-venv", "--no-boot", "--boot-dir", "/b",
+               "--destdir", f"{tmp_path}/")
+    joined = sh(INSTALL, "--dry-run", "--no-venv", "--no-boot", "--boot-dir=/b",
+                f"--destdir={tmp_path}")
+    assert apart.returncode == joined.returncode == 0, apart.stderr + joined.stderr
+    assert apart.stdout == joined.stdout
+    assert f"+ install -d -m 0755 {tmp_path}/etc/cbrig\n" in apart.stdout
+    assert "boot options: /b\nleft alone (--no-boot)" in apart.stdout
+    assert "virtualenv: skipped (--no-venv)" in apart.stdout
+
+
+def test_uninstall_takes_a_directory_with_equals_or_apart(tmp_path: Path) -> None:
+    (tmp_path / "etc/cbrig").mkdir(parents=True)
+    (tmp_path / "var/lib/cbrig").mkdir(parents=True)
+    apart = sh(UNINSTALL, "--dry-run", "--purge", "--destdir", f"{tmp_path}/")
+    joined = sh(UNINSTALL, "--dry-run", "--purge", f"--destdir={tmp_path}")
+    assert apart.returncode == joined.returncode == 0, apart.stderr + joined.stderr
+    assert apart.stdout == joined.stdout
+    assert f"+ rm -rf {tmp_path}/var/lib/cbrig\n" in apart.stdout, "--purge took effect"
+    assert (tmp_path / "var/lib/cbrig").is_dir(), "a dry run"
+
+
 @pytest.mark.parametrize("script", [INSTALL, UNINSTALL])
 def test_help(script: Path) -> None:
     result = sh(script, "--help")
