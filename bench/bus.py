@@ -25,10 +25,13 @@ from typing import Any
 from bench.frames import screen_kind
 from bench.latency import event_kind
 from bench.stats import percentile, rnd
+from rig.registry import entries
 
 CLOCKS_HZ = {"100kHz": 100_000, "400kHz": 400_000, "1MHz": 1_000_000}
 DRIVERS = ("ssd1306", "sh1106")
-GAMES = (("tenfour", 4), ("bumpem", 3))
+GAMES = tuple((game.name, game.bench.bus_players) for game in entries()
+              if game.bench.bus_players is not None)
+"""(game, players) the bus bench draws: the registry's bus cases."""
 INPUT_KINDS = ("turn", "press", "spin", "card_presented")
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 

@@ -7,16 +7,13 @@ import time
 from typing import Any
 
 from bench.stats import rnd
+from rig.registry import entries
 
-# (game, variant, players): every configuration the rig offers.
-CONFIGS: tuple[tuple[str, str, int], ...] = (
-    ("tenfour", "standard", 3),
-    ("tenfour", "standard", 4),
-    ("tenfour", "two-player", 2),
-    ("bumpem", "standard", 2),
-    ("bumpem", "standard", 3),
-    ("bumpem", "standard", 4),
-)
+CONFIGS: tuple[tuple[str, str, int], ...] = tuple(
+    (game.name, variant, players) for game in entries()
+    for variant, players in game.bench.engine_speed)
+"""(game, variant, players): every configuration the rig offers (the registry's
+engine_speed cases)."""
 
 METHOD = (
     "engine.selfplay.play with random legal choices and chance drawn from "

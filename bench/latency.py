@@ -47,17 +47,16 @@ from pathlib import Path
 from typing import Any
 
 from bench.stats import rnd, summary_ms
+from rig.registry import entries
 
-# (game, variant, players, games in quick mode, games in the full run, hints)
-RIG_CONFIGS: tuple[tuple[str, str | None, int, int, int, bool], ...] = (
-    ("tenfour", "standard", 4, 1, 6, False),
-    ("tenfour", "two-player", 2, 1, 4, False),
-    ("bumpem", None, 4, 1, 3, False),
-    # The shipped config (wiring/config.toml) has hints = true: every human seat gets the
-    # strong level's suggestion, computed at each decision node inside the input's step.
-    ("tenfour", "standard", 4, 1, 4, True),
-    ("bumpem", None, 4, 1, 2, True),
-)
+RIG_CONFIGS: tuple[tuple[str, str | None, int, int, int, bool], ...] = tuple(
+    (game.name, case.variant, case.players, case.quick_games, case.full_games, case.hints)
+    for cases in ("latency", "hinted_latency") for game in entries()
+    for case in getattr(game.bench, cases))
+"""(game, variant, players, games in quick mode, games in the full run, hints): the
+registry's latency cases, every game's plain ones first, then those with hints on (the
+shipped config, wiring/config.toml, has hints = true: every human seat gets the strong
+level's suggestion, computed at each decision node inside the input's step)."""
 
 QUICK_HINTED_INPUTS = 60
 """A quick run plays only this many inputs of each hinted game: the hard hint level

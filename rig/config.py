@@ -33,17 +33,16 @@ from hardware.pins import (
     DEFAULT_PIN_FACTORY,
     PIN_FACTORIES,
 )
+from rig import registry
 
 DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
 CONFIG_NAME = "config.toml"
 
-GAMES = ("tenfour", "bumpem")
 LEVELS = ("human", "easy", "medium", "hard")
 LEVEL_ALIASES = ("random", "strong")
 """Older names of easy and medium, still accepted (saved configs and journals use them)."""
 COMPUTER_LEVELS = ("easy", "medium", "hard")
-DATA_ROLES = ("board", "bands", "deck", "tickets")
 PIN_BACKENDS = tuple(PIN_FACTORIES)
 PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
 OPTIONAL_PINS = ("buzzer", "led")
@@ -68,7 +67,7 @@ class ConfigError(DataError):
 @dataclass(frozen=True)
 class GameConfig:
     name: str = "tenfour"
-    """"tenfour" or "bumpem"."""
+    """A registered game's name (rig.registry): "tenfour" or "bumpem" here."""
     players: int = 2
     variant: str = ""
     """Empty: the game's default (first) variant."""
@@ -388,7 +387,7 @@ class _Builder:
         s = "game"
         t = self.table(s)
         d = GameConfig()
-        name = self.choice(t, s, "name", GAMES, d.name)
+        name = self.choice(t, s, "name", registry.names(), d.name)
         players = self.integer(t, s, "players", d.players, 2, 4, " players")
         variant = self.get(t, s, "variant", str, d.variant)
         hints = self.get(t, s, "hints", bool, d.hints)
@@ -423,9 +422,10 @@ class _Builder:
 
         data: dict[str, str] = {}
         raw_data = self.get(t, s, "data", dict, {})
+        known_roles = registry.data_roles() if raw_data else ()
         for role, value in raw_data.items():
-            if role not in DATA_ROLES:
-                self.check.fail("unknown data file role" + _suggest(role, DATA_ROLES),
+            if role not in known_roles:
+                self.check.fail("unknown data file role" + _suggest(role, known_roles),
                                 s, "data", role)
             elif not isinstance(value, str):
                 self.check.fail(f"expected a file path string, got {value!r}", s, "data", role)

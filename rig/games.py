@@ -1,31 +1,65 @@
 """Build a configured game from its name, data files and options, or from a journal header.
 
-The one place that knows which game packages exist; everything else asks here.
+Which games exist, and what each needs, is `rig.registry`'s; this module turns an entry
+and the files on disk into a built game (and a journal header back into the same game).
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.api import Game
+from rig import registry
 from rig.datafiles import default_source, read_data
 
-GAME_MODULES: dict[str, str] = {"tenfour": "engine.tenfour", "bumpem": "engine.bumpem"}
-GAME_TITLES: dict[str, str] = {"tenfour": "10-Four, Good Buddy", "bumpem": "Bump 'Em"}
+if TYPE_CHECKING:
+    from engine.api import Game
+
+
+class _Names(Mapping[str, str]):
+    """A live read-only view of the registry: game name -> one of its entry's fields."""
+
+    def __init__(self, field: str) -> None:
+        self.field = field
+
+    def __getitem__(self, name: str) -> str:
+        if name not in registry.names():
+            raise KeyError(name)
+        value: str = getattr(registry.entry(name), self.field)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(registry.names())
+
+    def __len__(self) -> int:
+        return len(registry.names())
+
+
+GAME_MODULES: Mapping[str, str] = _Names("info")
+"""Game name -> its facts module (VARIANTS, PLAYER_COUNTS, DATA_ROLES, OPTIONS...)."""
+GAME_TITLES: Mapping[str, str] = _Names("title")
 
 
 class GameSetupError(ValueError):
     """A game that cannot be built as asked (unknown name, missing file, hash mismatch)."""
 
 
+def game_entry(name: str) -> registry.GameEntry:
+    """The registry's entry of `name`; GameSetupError when there is none."""
+    try:
+        return registry.entry(name)
+    except registry.UnknownGame as exc:
+        raise GameSetupError(str(exc)) from None
+
+
 def game_module(name: str) -> ModuleType:
-    if name not in GAME_MODULES:
-        raise GameSetupError(f"unknown game {name!r}; choose one of {', '.join(GAME_MODULES)}")
-    return importlib.import_module(GAME_MODULES[name])
+    """The game's facts module (variants, player counts, data roles, options): reading it
+    loads none of the rules."""
+    import importlib
+
+    return importlib.import_module(game_entry(name).info)
 
 
 def build_game(
@@ -38,8 +72,9 @@ def build_game(
     seats: Sequence[str] | None = None,
 ) -> Game:
     """Build `name` with shipped defaults, overriding any data role with a file path."""
-    module = game_module(name)
-    refs = {role: default_source(filename) for role, filename in module.DATA_ROLES.items()}
+    game = game_entry(name)
+    refs = {role: default_source(filename)
+            for role, filename in game.facts.data_roles.items()}
     for role, ref in (data or {}).items():
         if role not in refs:
             raise GameSetupError(f"{name} has no data file role {role!r}; it has {sorted(refs)}")
@@ -51,23 +86,25 @@ def build_game(
             texts[role] = read_data(ref)
         except OSError as exc:
             raise GameSetupError(f"cannot read the {role} file {ref}: {exc}") from exc
+    build = game.build()
     if variant is not None:
-        return module.build(  # type: ignore[no-any-return]
-            players=players, variant=variant, data=texts, options=options, seats=seats
-        )
-    return _first_fitting_variant(module, players, texts, options, seats)
+        return build(players=players, variant=variant, data=texts, options=options, seats=seats)
+    return _first_fitting_variant(game, players, texts, options, seats)
 
 
-def _first_fitting_variant(module: ModuleType, players: int, texts: dict[str, tuple[str, str]],
+def _first_fitting_variant(game: registry.GameEntry, players: int,
+                           texts: dict[str, tuple[str, str]],
                            options: Mapping[str, Any] | None,
                            seats: Sequence[str] | None) -> Game:
-    """The game's first variant that takes this many players (10-Four's 2 -> two-player)."""
+    """The first variant the registry says takes this many players (10-Four's 2 ->
+    two-player); when none does, each variant's own refusal, in the game's words."""
+    build = game.build()
+    fitting = game.variant_for(players)
     errors = []
-    for variant in module.VARIANTS:
+    for variant in [fitting] if fitting is not None else game.variants:
         try:
-            return module.build(  # type: ignore[no-any-return]
-                players=players, variant=variant, data=texts, options=options, seats=seats
-            )
+            return build(players=players, variant=variant, data=texts, options=options,
+                         seats=seats)
         except ValueError as exc:
             if type(exc) is not ValueError:  # a DataError: the files are wrong, say so
                 raise
@@ -89,11 +126,11 @@ def game_from_identity(identity: Mapping[str, Any]) -> Game:
     name = identity.get("game")
     if not isinstance(name, str):
         raise GameSetupError(f"journal header: game name is {name!r}, not a name")
-    module = game_module(name)
+    game = game_entry(name)
     _check_identity_fields(identity)
     try:
         texts: dict[str, tuple[str, str]] = {}
-        for role, info in _identity_data(identity, module).items():
+        for role, info in _identity_data(identity, game).items():
             text, source = read_data(info["source"])
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if digest != info["sha256"]:
@@ -106,7 +143,7 @@ def game_from_identity(identity: Mapping[str, Any]) -> Game:
         raise DataFileUnreadable(
             f"cannot read a data file named in the journal: {exc}") from exc
     try:
-        return module.build(  # type: ignore[no-any-return]
+        return game.build()(
             players=identity["players"],
             variant=identity["variant"],
             data=texts,
@@ -141,12 +178,12 @@ def _check_identity_fields(identity: Mapping[str, Any]) -> None:
         raise GameSetupError(f"journal header: seats is {seats!r}, not a list of names")
 
 
-def _identity_data(identity: Mapping[str, Any], module: ModuleType) -> dict[str, Any]:
+def _identity_data(identity: Mapping[str, Any], game: registry.GameEntry) -> dict[str, Any]:
     """The header's data files: exactly the game's roles, each a source and a sha256."""
     data = identity.get("data")
     if not isinstance(data, Mapping):
         raise GameSetupError(f"journal header: data is {data!r}, not an object")
-    roles = set(module.DATA_ROLES)
+    roles = set(game.facts.data_roles)
     if set(data) != roles:
         raise GameSetupError(
             f"journal header: data roles are {sorted(data)}, {identity['game']} has "

@@ -3,29 +3,21 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from itertools import combinations
 
 from hardware.events import KnobPress, KnobTurn
-from rig.games import GAME_TITLES
+from rig import registry
 from rig.screen import Screen
 
 LEVELS = ("human", "easy", "medium", "hard")
 ALIASES = {"random": "easy", "strong": "medium"}
 """Older level names a config may still give: shown and stepped on as their level."""
-PLAYER_RANGE = {"tenfour": (2, 3, 4), "bumpem": (2, 3, 4)}
-
-
-COLOURS = {"tenfour": ("red", "green", "blue", "yellow"),
-           "bumpem": ("red", "blue", "yellow", "green")}
-"""Seating colours in board order (the shipped boards); the two-player 10-Four game
-always pairs red+green against blue+yellow."""
 
 
 def colour_sets(game: str, players: int) -> list[tuple[str, ...]]:
-    """Which colours can sit down, in board order; the first is the default."""
-    if game == "tenfour" and players == 2:
-        return [("red", "blue")]
-    return list(combinations(COLOURS[game], players))
+    """Which colours can sit down, in board order; the first is the default (the
+    registry's seating colours; the two-player 10-Four game always seats red and blue,
+    pairing red+green against blue+yellow)."""
+    return registry.entry(game).colour_sets(players)
 
 
 @dataclass(frozen=True)
@@ -39,7 +31,7 @@ class SetupChoice:
 
     @property
     def variant(self) -> str | None:
-        return "two-player" if self.game == "tenfour" and self.players == 2 else None
+        return registry.entry(self.game).special_variant(self.players)
 
 
 class SetupMenu:
@@ -59,7 +51,7 @@ class SetupMenu:
     def items(self) -> list[str]:
         c = self.choice
         colours = c.seats or colour_sets(c.game, c.players)[0]
-        rows = [f"Game: {GAME_TITLES[c.game]}", f"Players: {c.players}",
+        rows = [f"Game: {registry.entry(c.game).title}", f"Players: {c.players}",
                 "Colours: " + " ".join(colour[:3] for colour in colours)]
         rows += [f"{colours[i].capitalize()}: {ALIASES.get(c.levels[i], c.levels[i])}"
                  for i in range(c.players)]
@@ -84,11 +76,11 @@ class SetupMenu:
         count -= len(self.actions)  # the rows below as if there were no actions
         c = self.choice
         if index == 0:
-            games = list(GAME_TITLES)
+            games = list(registry.names())
             game = games[(games.index(c.game) + 1) % len(games)]
             self.choice = replace(c, game=game, seats=())
         elif index == 1:
-            counts = PLAYER_RANGE[c.game]
+            counts = registry.entry(c.game).player_counts
             players = counts[(counts.index(c.players) + 1) % len(counts)] \
                 if c.players in counts else counts[0]
             levels = (c.levels + ("human",) * 4)[:players]

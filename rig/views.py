@@ -169,12 +169,11 @@ class EventNotices(Generic[G]):
 
 
 def view_for(game: Game) -> GameView:
-    if game.name == "tenfour":
-        from rig.view_tenfour import TenFourView
+    """The rig view of a built game, from its registry entry."""
+    from rig.registry import UnknownGame, entry
 
-        return TenFourView(game)
-    if game.name == "bumpem":
-        from rig.view_bumpem import BumpEmView
-
-        return BumpEmView(game)
-    raise ValueError(f"no rig view for the game {game.name!r}")
+    try:
+        found = entry(game.name)
+    except UnknownGame:
+        raise ValueError(f"no rig view for the game {game.name!r}") from None
+    return found.view(game)

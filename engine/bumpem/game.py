@@ -12,44 +12,11 @@ from fractions import Fraction
 from engine.api import JSON, Action, ActionCodec, game_identity
 from engine.bumpem.actions import ACTION_CLASSES, DrawTicket
 from engine.bumpem.board import Board, load_board
+from engine.bumpem.info import DATA_ROLES, NAME, OPTIONS, PLAYER_COUNTS, VARIANTS
 from engine.bumpem.rules import Rules
 from engine.bumpem.state import BumpemState
 from engine.bumpem.tickets import TICKET_IDS, TicketSet, load_tickets
 from engine.errors import DataError, Problem
-
-NAME = "bumpem"
-VARIANTS: tuple[str, ...] = ("standard",)
-PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
-DATA_ROLES: dict[str, str] = {"board": "bumpem_board.toml", "tickets": "bumpem_tickets.toml"}
-
-OPTIONS: dict[str, JSON] = {
-    # B7: turbo spaces are in play (the game's settings can turn them off).
-    "turbo": True,
-    # B3: a 3 gives another ticket even when no car can move with it.
-    "extra_ticket_without_move": True,
-    # B3: backward moves may take a car out of its home stretch onto the track.
-    "backward_from_home_stretch": True,
-    # Open in the rulebook: a car placed by a Bump 'em! ticket lands on that space, so an
-    # oil slick of another colour there slides it on like any landing car (B6).
-    "bump_ticket_lands": True,
-}
-"""Every rule option with its default (the RULINGS.md ruling or our reading)."""
-
-SIM_COUNTERS: dict[str, str] = {
-    "ticket": "tickets",
-    "entry": "entries",
-    "bump": "bumps",
-    "bump_ticket": "bump_tickets",
-    "swap": "swaps",
-    "split": "splits",
-    "backward_move": "backward_moves",
-    "oil_slide": "oil_slides",
-    "turbo_zoom": "turbo_zooms",
-    "extra_ticket": "extra_tickets",
-    "lost_ticket": "lost_tickets",
-    "home_stretch_entry": "home_stretch_entries",
-    "finish": "finishes",
-}
 
 
 class BumpemGame:

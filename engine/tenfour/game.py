@@ -14,47 +14,10 @@ from engine.api import JSON, Action, ActionCodec, game_identity, uniform
 from engine.tenfour.actions import ACTION_CLASSES, Draw, Spin
 from engine.tenfour.board import COLOURS, Board, load_board
 from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
+from engine.tenfour.info import DATA_ROLES, NAME, OPTIONS, VARIANTS
 from engine.tenfour.places import BEAR, SMOKEYS
 from engine.tenfour.state import TenFourState
 
-NAME = "tenfour"
-VARIANTS: tuple[str, ...] = ("standard", "two-player")
-PLAYER_COUNTS: tuple[int, ...] = (2, 3, 4)
-DATA_ROLES: dict[str, str] = {
-    "board": "tenfour_board.toml",
-    "bands": "tenfour_bands.toml",
-    "deck": "tenfour_deck.toml",
-}
-
-OPTIONS: dict[str, JSON] = {
-    # T8: a truck starting on the Bear's route is caught when spin + extra >= this.
-    "bear_limit": 8,
-    # T11: how far a Smokey moves (exactly, or at most when it ends in a Bear Trap).
-    "smokey_move": 10,
-    # T6: False = a truck already on a trap space is NOT caught when a Smokey enters.
-    "trap_catches_on_entry": False,
-    # T7: True = a truck on the side of the road cannot be caught again.
-    "sidelined_immune": True,
-    # T3/T8: True = BREAK ONE NINE needs its police move even if the truck did not move.
-    "police_move_when_stuck": True,
-}
-
-SIM_COUNTERS: dict[str, str] = {
-    "smokey_catch": "smokey_catches",
-    "trap_catch": "trap_catches",
-    "bear_catch": "bear_catches",
-    "lost_turn": "lost_turns",
-    "hammer_up": "hammer_up_turns",
-    "break_one_nine": "break_one_nine",
-    "park_exit": "park_exits",
-    "smokey_exact_move": "smokey_exact_moves",
-    "smokey_trap_move": "smokey_trap_moves",
-    "shortcut_move": "shortcut_moves",
-    "bear_move": "bear_moves",
-    "reshuffle": "reshuffles",
-    "card_draw": "card_draws",
-    "spin": "spins",
-}
 
 @dataclass(frozen=True)
 class SmokeyRoute:

@@ -16,13 +16,10 @@ __all__ = ["BoardGeometry", "board_geometry", "piece_position"]
 
 
 def board_geometry(game: str, board: Any) -> BoardGeometry:
-    """The geometry of a loaded board of `game` ("tenfour" or "bumpem")."""
-    if game == "tenfour":
-        from rig.boardart.tenfour import tenfour_geometry
+    """The geometry of a loaded board of `game` (its registry entry's drawing)."""
+    from rig.registry import entry
 
-        return tenfour_geometry(board)
-    if game == "bumpem":
-        from rig.boardart.bumpem import bumpem_geometry
-
-        return bumpem_geometry(board)
-    raise ValueError(f"no board drawing for game {game!r}")
+    tools = entry(game).board
+    if tools is None:
+        raise ValueError(f"no board drawing for game {game!r}")
+    return tools().geometry(board)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from rig import registry
 from rig.controller import Seat
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, default_players: int = 4) -> None:
-    parser.add_argument("--game", choices=["tenfour", "bumpem"], default="tenfour",
-                        help="tenfour (10-Four, Good Buddy, the default) or bumpem (Bump 'Em)")
+    parser.add_argument("--game", choices=registry.names(), default="tenfour",
+                        help=registry.game_help())
     parser.add_argument("--players", type=int, default=default_players,
                         help=f"how many play, 2 to 4 (default {default_players})")
     parser.add_argument("--variant", default=None,
@@ -24,9 +25,7 @@ def add_game_arguments(parser: argparse.ArgumentParser, default_players: int = 4
 def variant_for(args: argparse.Namespace) -> str | None:
     if args.variant:
         return str(args.variant)
-    if args.game == "tenfour" and args.players == 2:
-        return "two-player"
-    return None
+    return registry.entry(args.game).special_variant(args.players)
 
 
 def options_for(args: argparse.Namespace) -> dict[str, object]:

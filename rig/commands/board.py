@@ -2,59 +2,46 @@
 
 An owner edits a board file to match the physical board; `check` lists every located
 mistake, `show` draws the file so it can be held against the real thing. FILE may be
-"default" for the shipped board. Each game plugs in through `BoardTools` below.
+"default" for the shipped board. Each game plugs in through its registry entry's
+`BoardTools` (`rig.registry`).
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import DataError
+from rig import registry
 from rig.datafiles import read_data
 from rig.safetext import safe_print
 
-GAMES = ("tenfour", "bumpem")
-
-
-@dataclass(frozen=True)
-class BoardTools:
-    """What `cbrig board` needs from a game: load a file, summarise it, draw it."""
-
-    default_file: str
-    load: Callable[[str, str], Any]
-    summary: Callable[[Any], list[str]]
-    game: str
-    """The game name `rig.boardart.board_geometry` draws the board of."""
-
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    games = [game.name for game in registry.entries() if game.board is not None]
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="validate a board file, listing every mistake")
     check.add_argument("file", help='the board file, or "default" for the shipped board')
-    check.add_argument("--game", choices=GAMES, default="tenfour",
-                       help="tenfour (10-Four, Good Buddy, the default) or bumpem (Bump 'Em)")
+    check.add_argument("--game", choices=games, default="tenfour", help=registry.game_help())
     show = sub.add_parser("show", help="draw a board file as a PNG image")
     show.add_argument("file", help='the board file, or "default" for the shipped board')
     show.add_argument("--png", required=True, help="where to write the picture")
-    show.add_argument("--game", choices=GAMES, default="tenfour",
-                      help="tenfour (10-Four, Good Buddy, the default) or bumpem (Bump 'Em)")
+    show.add_argument("--game", choices=games, default="tenfour", help=registry.game_help())
     show.add_argument("--scale", type=float, default=4.0, metavar="PX_PER_MM",
                       help="pixels per millimetre of the printed board (default 4)")
 
 
 def run(args: argparse.Namespace) -> int:
+    game = registry.entry(args.game)
     try:
-        tools = tools_for(args.game)
+        tools = _tools(game)
     except (ImportError, AttributeError) as exc:
         safe_print(f"cbrig board: {args.game} boards are not available in this build: {exc}",
               file=sys.stderr)
         return 2
-    ref = f"default:{tools.default_file}" if args.file == "default" else args.file
+    default_file = game.facts.data_roles["board"]
+    ref = f"default:{default_file}" if args.file == "default" else args.file
     try:
         text, source = read_data(ref)
     except OSError as exc:
@@ -73,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         for line in tools.summary(board):
             safe_print(f"  {line}")
         return 0
-    image = draw_png(tools.game, board, args.scale)
+    image = draw_png(game.name, board, args.scale)
     try:
         image.save(args.png, format="PNG")
     except OSError as exc:
@@ -83,16 +70,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def tools_for(game: str) -> BoardTools:
-    """The board tools of `game`."""
-    if game == "tenfour":
-        from engine.tenfour import DATA_ROLES, load_board
-
-        return BoardTools(DATA_ROLES["board"], load_board, tenfour_summary, game)
-    if game == "bumpem":
-        module = importlib.import_module("engine.bumpem")
-        return BoardTools(module.DATA_ROLES["board"], module.load_board, _generic_summary, game)
-    raise ValueError(f"unknown game {game!r}")
+def _tools(game: registry.GameEntry) -> registry.BoardTools:
+    if game.board is None:
+        raise AttributeError(f"{game.name} has no board tools")
+    return game.board()
 
 
 def draw_png(game: str, board: Any, scale: float = 4.0) -> Any:
@@ -106,7 +87,7 @@ def draw_png(game: str, board: Any, scale: float = 4.0) -> Any:
 # -- summaries -------------------------------------------------------------------------------
 
 
-def _generic_summary(board: Any) -> list[str]:
+def generic_summary(board: Any) -> list[str]:
     lines = []
     for name in ("name", "track_length", "home_length", "cars_per_player", "colours"):
         value = getattr(board, name, None)

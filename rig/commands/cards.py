@@ -13,6 +13,7 @@ import queue
 import sys
 from pathlib import Path
 
+from rig import registry
 from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none, plural
 from rig.readercheck import add_reader_arguments
 from rig.safetext import safe_print
@@ -24,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             description="Tap each card of the configured deck in turn and "
                                         "save which tag it is.")
     add_config_argument(enroll)
-    enroll.add_argument("--game", choices=["tenfour", "bumpem"], default=None,
+    enroll.add_argument("--game", choices=registry.names(), default=None,
                         help="the game whose cards to enrol (default: the config's game)")
     enroll.add_argument("--out", type=Path, default=None, metavar="FILE",
                         help="tag map file (default: the config's reader.cards)")

@@ -50,7 +50,7 @@ def real_pause(seconds: float) -> None:
 def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None) -> int:
     from rig.autopilot import describe, gestures_for
     from rig.emulated import new_emulated_rig
-    from rig.games import GAME_TITLES, GameSetupError
+    from rig.games import GameSetupError, game_entry
     from rig.render import boxed, render_terminal
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
 
     try:
         seats = seats_for(args, seed)
-        print(f"{GAME_TITLES[args.game]}: {args.players} players, seed {seed}")
+        print(f"{game_entry(args.game).title}: {args.players} players, seed {seed}")
         rig = new_emulated_rig(args.game, args.players, variant=variant_for(args), seed=seed,
                                seats=seats, options=options_for(args), draw=show)
     except (GameSetupError, ValueError) as exc:

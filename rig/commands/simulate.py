@@ -11,12 +11,13 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from rig.games import GAME_MODULES, GameSetupError, build_game, game_module
+from rig import registry
+from rig.games import GameSetupError, build_game, game_entry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=sorted(GAME_MODULES), default="tenfour",
-                        help="tenfour (10-Four, Good Buddy, the default) or bumpem (Bump 'Em)")
+    parser.add_argument("--game", choices=sorted(registry.names()), default="tenfour",
+                        help=registry.game_help())
     parser.add_argument("--players", type=int, default=4,
                         help="how many play, 2 to 4 (default 4)")
     parser.add_argument("--variant", default=None,
@@ -74,7 +75,7 @@ def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[An
     """Play `games` games; each game g uses random.Random(f"{seed}:{g}") for everything."""
     from engine.selfplay import play
 
-    counters_of = game_module(game_name).SIM_COUNTERS
+    counters_of = game_entry(game_name).facts.sim_counters
     events: Counter[str] = Counter({name: 0 for name in counters_of.values()})
     wins = [0] * game.num_players
     turns: list[int] = []
