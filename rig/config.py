@@ -17,7 +17,7 @@ import ipaddress
 import json
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
@@ -308,6 +308,11 @@ class _Builder:
         self.check = check
         self.base = base
         self.check_game = check_game
+        self.built: dict[str, Any] = {}
+        """The sections read so far (a later section's default may depend on one)."""
+        self.tables: dict[str, dict[str, Any]] = {}
+        self.values: dict[str, Any] = {}
+        """The fields of the section being read, so far."""
 
     # helpers ---------------------------------------------------------------------------
     def table(self, name: str) -> dict[str, Any]:
@@ -368,13 +373,14 @@ class _Builder:
             if name not in SECTIONS:
                 self.check.fail("unknown section" + _suggest(name, SECTIONS), name)
         game = self.game()
-        pins = self.pins()
-        encoder = self.encoder()
-        state = self.state()
-        reader = self.reader(state)
-        display = self.display()
-        daemon = self.daemon()
-        web = self.web()
+        pins: PinsConfig = self.section("pins")
+        self.pin_clashes(pins, self.tables["pins"])
+        encoder: EncoderConfig = self.section("encoder")
+        state: StateConfig = self.section("state")
+        reader: ReaderConfig = self.section("reader")
+        display: DisplayConfig = self.section("display")
+        daemon: DaemonConfig = self.section("daemon")
+        web: WebConfig = self.section("web")
         self.cross_check(pins, reader, display)
         if self.check.problems:
             ordered = sorted(self.check.problems,
@@ -478,147 +484,32 @@ class _Builder:
                 self.check.fail(f"expected a value like {json.dumps(default)}, got {value!r}",
                                 s, "options", key)
 
-    def pins(self) -> PinsConfig:
+    def section(self, name: str) -> Any:
+        """A section read field by field from its table in ``FIELDS``: each value checked
+        (a problem names the file, line and field), the default kept for a wrong one."""
+        table = self.table(name)
+        defaults = SECTIONS[name]()
+        values = self.values = {}
+        for key, spec in FIELDS[name].items():
+            default = spec.default(self) if spec.default else getattr(defaults, key)
+            values[key] = spec.read(self, table, name, key, default)
+        result = SECTIONS[name](**values)
+        self.built[name] = result
+        self.tables[name] = table
+        return result
+
+    def pin_clashes(self, values: PinsConfig, table: dict[str, Any]) -> None:
+        """A pin given in the file that another part already uses (each clash once)."""
         s = "pins"
-        t = self.table(s)
-        d = PinsConfig()
-        values: dict[str, Any] = {"backend": self.choice(t, s, "backend", PIN_BACKENDS,
-                                                         d.backend)}
-        for name in PIN_NAMES:
-            default = getattr(d, name)
-            if name not in t:
-                values[name] = default
-                continue
-            value = t[name]
-            if name in OPTIONAL_PINS and value is False:
-                values[name] = None
-                continue
-            if isinstance(value, bool) or not isinstance(value, int):
-                fitted = " or false (not fitted)" if name in OPTIONAL_PINS else ""
-                self.check.fail(f"expected a BCM pin number{fitted}, got {value!r}", s, name)
-                values[name] = default
-            elif not 0 <= value <= MAX_BCM:
-                self.check.fail(f"GPIO{value} does not exist (BCM 0 to {MAX_BCM})", s, name)
-                values[name] = default
-            else:
-                values[name] = value
-        pins = PinsConfig(**values)
         for i, name in enumerate(PIN_NAMES):
-            number = values[name]
-            if name not in t or number is None:
+            number = getattr(values, name)
+            if name not in table or number is None:
                 continue
             clashes = [other for j, other in enumerate(PIN_NAMES) if other != name
-                       and values[other] == number and (other not in t or j < i)]
+                       and getattr(values, other) == number and (other not in table or j < i)]
             if clashes:
                 self.check.fail(f"GPIO{number} is also used for {' and '.join(clashes)}",
                                 s, name)
-        return pins
-
-    def encoder(self) -> EncoderConfig:
-        s = "encoder"
-        t = self.table(s)
-        d = EncoderConfig()
-        edges = self.get(t, s, "edges_per_detent", int, d.edges_per_detent)
-        if edges not in (2, 4):
-            self.check.fail(f"{edges} is not 4 (one click per full cycle) or 2 (half cycle)",
-                            s, "edges_per_detent")
-            edges = d.edges_per_detent
-        return EncoderConfig(
-            edges_per_detent=edges,
-            hi_reverse=self.get(t, s, "hi_reverse", bool, d.hi_reverse),
-            lo_reverse=self.get(t, s, "lo_reverse", bool, d.lo_reverse),
-            flick_detents=self.integer(t, s, "flick_detents", d.flick_detents, 2, 50,
-                                       " detents"),
-            flick_window_ms=self.integer(t, s, "flick_window_ms", d.flick_window_ms, 20, 2000,
-                                         " ms"),
-            spin_settle_ms=self.integer(t, s, "spin_settle_ms", d.spin_settle_ms, 0, 5000,
-                                        " ms"),
-            long_press_ms=self.integer(t, s, "long_press_ms", d.long_press_ms, 200, 10000,
-                                       " ms"),
-            button_bounce_ms=self.integer(t, s, "button_bounce_ms", d.button_bounce_ms, 0, 200,
-                                          " ms"),
-        )
-
-    def reader(self, state: StateConfig) -> ReaderConfig:
-        s = "reader"
-        t = self.table(s)
-        d = ReaderConfig()
-        kind = self.choice(t, s, "type", READER_TYPES, d.type)
-        port = self.get(t, s, "port", str, d.port)
-        if not port.strip():
-            self.check.fail("empty port", s, "port")
-            port = d.port
-        baud = self.get(t, s, "baud", int, READER_BAUD[kind])
-        if baud not in BAUD_RATES:
-            self.check.fail(f"{baud} is not a serial speed ({_choices(BAUD_RATES)})", s, "baud")
-            baud = READER_BAUD[kind]
-        elif kind == "rdm6300" and baud != 9600:
-            self.check.fail("the RDM6300 only talks at 9600 baud", s, "baud")
-        return ReaderConfig(
-            type=kind,
-            port=port,
-            baud=baud,
-            removal_ms=self.integer(t, s, "removal_ms", d.removal_ms, 50, 10000, " ms"),
-            removal_misses=self.integer(t, s, "removal_misses", READER_MISSES[kind], 0, 100),
-            cards=self.path(t, s, "cards", state.directory / "cards.toml"),
-        )
-
-    def display(self) -> DisplayConfig:
-        s = "display"
-        t = self.table(s)
-        d = DisplayConfig()
-        address = d.address
-        if "address" in t:
-            raw = t["address"]
-            parsed = _parse_address(raw)
-            if parsed is None:
-                self.check.fail(f"expected an I2C address such as 0x3C or 60, got {raw!r}",
-                                s, "address")
-            elif not 0x03 <= parsed <= 0x77:
-                self.check.fail(f"0x{parsed:02X} is not a 7-bit I2C device address "
-                                "(0x03 to 0x77)", s, "address")
-            else:
-                address = parsed
-        rotate = self.get(t, s, "rotate", int, d.rotate)
-        if rotate not in ROTATIONS:
-            self.check.fail(f"{rotate} is not one of {_choices(ROTATIONS)} (degrees)",
-                            s, "rotate")
-            rotate = d.rotate
-        return DisplayConfig(
-            driver=self.choice(t, s, "driver", DISPLAY_DRIVERS, d.driver),
-            i2c_port=self.integer(t, s, "i2c_port", d.i2c_port, 0, 31),
-            address=address,
-            rotate=rotate,
-            contrast=self.integer(t, s, "contrast", d.contrast, 0, 255),
-        )
-
-    def state(self) -> StateConfig:
-        s = "state"
-        t = self.table(s)
-        return StateConfig(directory=self.path(t, s, "directory", default_state_dir()))
-
-    def daemon(self) -> DaemonConfig:
-        s = "daemon"
-        t = self.table(s)
-        d = DaemonConfig()
-        return DaemonConfig(
-            watchdog=self.get(t, s, "watchdog", bool, d.watchdog),
-            log_level=self.choice(t, s, "log_level", LOG_LEVELS, d.log_level),
-        )
-
-    def web(self) -> WebConfig:
-        s = "web"
-        t = self.table(s)
-        d = WebConfig()
-        address = self.get(t, s, "address", str, d.address)
-        try:
-            ipaddress.ip_address(address)
-        except ValueError:
-            self.check.fail(f"{address!r} is not an IP address (e.g. 0.0.0.0 or 127.0.0.1)",
-                            s, "address")
-            address = d.address
-        return WebConfig(enabled=self.get(t, s, "enabled", bool, d.enabled), address=address,
-                         port=self.integer(t, s, "port", d.port, 1, 65535, ""))
 
     def cross_check(self, pins: PinsConfig, reader: ReaderConfig,
                     display: DisplayConfig) -> None:
@@ -656,6 +547,145 @@ def _parse_address(raw: Any) -> int | None:
     if isinstance(raw, str) and _ADDRESS.match(raw):
         return int(raw.strip(), 0)
     return None
+
+
+# -- the sections' fields -------------------------------------------------------------------
+
+Read = Callable[["_Builder", dict[str, Any], str, str, Any], Any]
+"""(builder, table, section, key, default) -> the checked value (default when wrong)."""
+
+
+@dataclass(frozen=True)
+class _Field:
+    read: Read
+    default: Callable[[_Builder], Any] | None = None
+    """A default that depends on what was read before (None: the dataclass's)."""
+
+
+def _flag() -> _Field:
+    return _Field(lambda b, t, s, k, d: b.get(t, s, k, bool, d))
+
+
+def _number(low: int, high: int, unit: str = "",
+            default: Callable[[_Builder], Any] | None = None) -> _Field:
+    return _Field(lambda b, t, s, k, d: b.integer(t, s, k, d, low, high, unit), default)
+
+
+def _pick(options: tuple[str, ...]) -> _Field:
+    return _Field(lambda b, t, s, k, d: b.choice(t, s, k, options, d))
+
+
+def _path(default: Callable[[_Builder], Any] | None = None) -> _Field:
+    return _Field(lambda b, t, s, k, d: b.path(t, s, k, d), default)
+
+
+def _one_of(values: tuple[int, ...], wrong: Callable[[int], str]) -> _Field:
+    def read(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+        value = b.get(t, s, k, int, d)
+        if value not in values:
+            b.check.fail(wrong(value), s, k)
+            return d
+        return value
+    return _Field(read)
+
+
+def _port(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+    value = b.get(t, s, k, str, d)
+    if not value.strip():
+        b.check.fail("empty port", s, k)
+        return d
+    return value
+
+
+def _baud(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+    kind = b.values["type"]
+    value = b.get(t, s, k, int, d)
+    if value not in BAUD_RATES:
+        b.check.fail(f"{value} is not a serial speed ({_choices(BAUD_RATES)})", s, k)
+        return d
+    if kind == "rdm6300" and value != 9600:
+        b.check.fail("the RDM6300 only talks at 9600 baud", s, k)
+    return value
+
+
+def _address(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+    if k not in t:
+        return d
+    raw = t[k]
+    parsed = _parse_address(raw)
+    if parsed is None:
+        b.check.fail(f"expected an I2C address such as 0x3C or 60, got {raw!r}", s, k)
+    elif not 0x03 <= parsed <= 0x77:
+        b.check.fail(f"0x{parsed:02X} is not a 7-bit I2C device address (0x03 to 0x77)", s, k)
+    else:
+        return parsed
+    return d
+
+
+def _ip_address(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+    value = b.get(t, s, k, str, d)
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        b.check.fail(f"{value!r} is not an IP address (e.g. 0.0.0.0 or 127.0.0.1)", s, k)
+        return d
+    return value
+
+
+def _pin(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+    if k not in t:
+        return d
+    value = t[k]
+    if k in OPTIONAL_PINS and value is False:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        fitted = " or false (not fitted)" if k in OPTIONAL_PINS else ""
+        b.check.fail(f"expected a BCM pin number{fitted}, got {value!r}", s, k)
+        return d
+    if not 0 <= value <= MAX_BCM:
+        b.check.fail(f"GPIO{value} does not exist (BCM 0 to {MAX_BCM})", s, k)
+        return d
+    return value
+
+
+def _edges(value: int) -> str:
+    return f"{value} is not 4 (one click per full cycle) or 2 (half cycle)"
+
+
+FIELDS: dict[str, dict[str, _Field]] = {
+    "pins": {"backend": _pick(PIN_BACKENDS), **{name: _Field(_pin) for name in PIN_NAMES}},
+    "encoder": {
+        "edges_per_detent": _one_of((2, 4), _edges),
+        "hi_reverse": _flag(),
+        "lo_reverse": _flag(),
+        "flick_detents": _number(2, 50, " detents"),
+        "flick_window_ms": _number(20, 2000, " ms"),
+        "spin_settle_ms": _number(0, 5000, " ms"),
+        "long_press_ms": _number(200, 10000, " ms"),
+        "button_bounce_ms": _number(0, 200, " ms"),
+    },
+    "state": {"directory": _path(lambda b: default_state_dir())},
+    "reader": {
+        "type": _pick(READER_TYPES),
+        "port": _Field(_port),
+        "baud": _Field(_baud, lambda b: READER_BAUD[b.values["type"]]),
+        "removal_ms": _number(50, 10000, " ms"),
+        "removal_misses": _number(0, 100, default=lambda b: READER_MISSES[b.values["type"]]),
+        "cards": _path(lambda b: b.built["state"].directory / "cards.toml"),
+    },
+    "display": {
+        "address": _Field(_address),
+        "rotate": _one_of(ROTATIONS, lambda v: f"{v} is not one of {_choices(ROTATIONS)} "
+                                               "(degrees)"),
+        "driver": _pick(DISPLAY_DRIVERS),
+        "i2c_port": _number(0, 31),
+        "contrast": _number(0, 255),
+    },
+    "daemon": {"watchdog": _flag(), "log_level": _pick(LOG_LEVELS)},
+    "web": {"address": _Field(_ip_address), "enabled": _flag(), "port": _number(1, 65535)},
+}
+"""Each section's fields in the order they are checked (which orders the problems of one
+line); a field's reader records any problem and gives the default instead."""
 
 
 # -- writing ------------------------------------------------------------------------------

@@ -1,0 +1,211 @@
+"""Race to 20's rules: a spin (chance), then ride it or go steady (one decision)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from engine.api import (
+    CHANCE,
+    JSON,
+    TERMINAL,
+    Action,
+    ActionCodec,
+    Event,
+    check_legal,
+    game_identity,
+    uniform,
+)
+from engine.errors import IllegalAction, Reason
+from tests.racegame.info import COLOURS, OPTIONS, SPIN_VALUES, STEADY, VARIANT_PLAYERS
+
+NAME = "race"
+
+
+@dataclass(frozen=True)
+class Spin(Action):
+    KIND = "spin"
+    value: int
+
+
+@dataclass(frozen=True)
+class Ride(Action):
+    """Move as far as the spin says."""
+
+    KIND = "ride"
+
+
+@dataclass(frozen=True)
+class Steady(Action):
+    """Move exactly STEADY spaces, whatever the spin."""
+
+    KIND = "steady"
+
+
+@dataclass(frozen=True)
+class Correct(Action):
+    """Put a runner back where it really stands (RULINGS G5)."""
+
+    KIND = "correct"
+    piece: str
+    location: str
+
+
+CODEC = ActionCodec([Spin, Ride, Steady, Correct])
+
+
+@dataclass(frozen=True)
+class Prompt:
+    kind: str
+    """"spin", "move" or "over"."""
+    player: int
+    text: str
+
+
+class RaceGame:
+    def __init__(self, variant: str, seats: Sequence[str], goal: int) -> None:
+        self.name = NAME
+        self.variant = variant
+        self.seats = list(seats)
+        self.num_players = len(seats)
+        self.goal = goal
+
+    def new_initial_state(self) -> RaceState:
+        return RaceState(self, [0] * self.num_players)
+
+    def state_from_json(self, data: JSON) -> RaceState:
+        try:
+            positions = [int(p) for p in data["positions"]]
+            state = RaceState(self, positions, int(data["turn"]),
+                              None if data["spin"] is None else int(data["spin"]),
+                              None if data["winner"] is None else int(data["winner"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise IllegalAction(Reason.MALFORMED, f"not a race state: {exc}") from exc
+        if len(positions) != self.num_players:
+            raise IllegalAction(Reason.MALFORMED, "one position per runner")
+        return state
+
+    def action_from_json(self, data: JSON) -> Action:
+        return CODEC.from_json(data)
+
+    def identity(self) -> dict[str, JSON]:
+        return game_identity(NAME, self.variant, self.seats, {"goal": self.goal}, {})
+
+    def seat_name(self, seat: int) -> str:
+        return self.seats[seat].capitalize()
+
+
+@dataclass
+class RaceState:
+    game: RaceGame = field(compare=False)
+    positions: list[int]
+    turn: int = 0
+    spin: int | None = None
+    """The spin waiting for its decision; None: the spin is to come."""
+    winner: int | None = None
+
+    def current_player(self) -> int:
+        if self.winner is not None:
+            return TERMINAL
+        return CHANCE if self.spin is None else self.turn
+
+    def is_terminal(self) -> bool:
+        return self.winner is not None
+
+    def is_chance_node(self) -> bool:
+        return self.winner is None and self.spin is None
+
+    def legal_actions(self) -> list[Action]:
+        if self.winner is not None or self.spin is None:
+            return []
+        return sorted([Ride(), Steady()], key=lambda a: a.key())
+
+    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+        if not self.is_chance_node():
+            return []
+        return list(uniform([Spin(value) for value in SPIN_VALUES]))
+
+    def apply(self, action: Action, player: int | None = None) -> list[Event]:
+        if isinstance(action, Correct):
+            return self._correct(action)
+        check_legal(self, action, player)
+        colour = self.game.seat_name(self.turn)
+        if isinstance(action, Spin):
+            self.spin = action.value
+            return [Event("spin", f"{colour} spins {action.value}")]
+        assert self.spin is not None
+        steps = self.spin if isinstance(action, Ride) else STEADY
+        self.positions[self.turn] = min(self.game.goal, self.positions[self.turn] + steps)
+        events = [Event("move" if isinstance(action, Ride) else "steady",
+                        f"{colour} moves {steps} to {self.positions[self.turn]}")]
+        self.spin = None
+        if self.positions[self.turn] >= self.game.goal:
+            self.winner = self.turn
+            events.append(Event("winner", f"{colour} wins!"))
+        else:
+            self.turn = (self.turn + 1) % self.game.num_players
+            events.append(Event("turn", f"{self.game.seat_name(self.turn)} to spin"))
+        return events
+
+    def _correct(self, action: Correct) -> list[Event]:
+        options = self.correction_options()
+        if action.location not in options.get(action.piece, []):
+            raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.key()} is not a place")
+        self.positions[self.game.seats.index(action.piece)] = int(action.location)
+        return [Event("correction", f"{action.piece.capitalize()} set to {action.location}")]
+
+    def clone(self) -> RaceState:
+        return RaceState(self.game, list(self.positions), self.turn, self.spin, self.winner)
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"positions": list(self.positions), "turn": self.turn, "spin": self.spin,
+                "winner": self.winner}
+
+    def winners(self) -> list[int]:
+        return [] if self.winner is None else [self.winner]
+
+    # the rig's half of the contract (docs/ENGINE_CONTRACT.md)
+    def prompt(self) -> Prompt:
+        if self.winner is not None:
+            return Prompt("over", TERMINAL, f"{self.game.seat_name(self.winner)} wins!")
+        colour = self.game.seat_name(self.turn)
+        if self.spin is None:
+            return Prompt("spin", self.turn, f"{colour}: spin the HI knob")
+        return Prompt("move", self.turn, f"{colour} spun {self.spin}: ride it or go steady")
+
+    def describe(self, action: Action) -> str:
+        if isinstance(action, Ride):
+            return f"Ride the {self.spin}"
+        if isinstance(action, Steady):
+            return f"Go steady {STEADY}"
+        if isinstance(action, Spin):
+            return f"Spin {action.value}"
+        if isinstance(action, Correct):
+            return f"Set {action.piece} to {action.location}"
+        return action.key()
+
+    def correction_options(self) -> dict[str, list[str]]:
+        return {seat: [str(n) for n in range(self.game.goal)] for seat in self.game.seats}
+
+
+def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],
+          options: Mapping[str, JSON] | None = None,
+          seats: Sequence[str] | None = None) -> RaceGame:
+    if variant not in VARIANT_PLAYERS:
+        raise ValueError(f"unknown variant {variant!r}")
+    if players not in VARIANT_PLAYERS[variant]:
+        raise ValueError(f"the race is for 2 to 4 players, not {players}")
+    if data:
+        raise ValueError(f"the race has no data files, got {sorted(data)}")
+    merged = {**OPTIONS, **(options or {})}
+    if set(merged) != set(OPTIONS):
+        raise ValueError(f"unknown option; options are {', '.join(OPTIONS)}")
+    goal = merged["goal"]
+    if not isinstance(goal, int) or isinstance(goal, bool) or goal < 2:
+        raise ValueError(f"goal must be a whole number of 2 or more, not {goal!r}")
+    chosen = list(seats) if seats is not None else list(COLOURS[:players])
+    if len(chosen) != players or len(set(chosen)) != players or \
+            not set(chosen) <= set(COLOURS):
+        raise ValueError(f"need {players} different colours of {', '.join(COLOURS)}")
+    return RaceGame(variant, chosen, goal)

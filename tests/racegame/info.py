@@ -1,0 +1,12 @@
+"""Race to 20's facts: what the registry reads without loading the rules."""
+
+from __future__ import annotations
+
+VARIANT_PLAYERS: dict[str, tuple[int, ...]] = {"standard": (2, 3, 4)}
+DATA_ROLES: dict[str, str] = {}
+"""No data files: the track is just a count of spaces."""
+OPTIONS: dict[str, object] = {"goal": 20}
+SIM_COUNTERS: dict[str, str] = {"spin": "spins", "steady": "steady_moves"}
+COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green")
+SPIN_VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+STEADY = 3

@@ -1,0 +1,179 @@
+"""The game registry: lean to read, and a game defined only in tests/ plays everywhere.
+
+Race to 20 (tests/racegame) is registered in one line and then goes through
+`cbrig simulate`, the conformance battery every game runs, the emulated rig playing a
+script, and the journal replay, with no file outside its package naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import tests.test_conformance as battery
+from engine.api import Action, State
+from rig import registry
+from rig.autopilot import play_out
+from rig.cli import main
+from rig.emulated import new_emulated_rig
+from rig.games import GameSetupError, build_game
+from tests.racegame.entry import RACE
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES_AND_VIEWS = ("engine.tenfour.game", "engine.tenfour.state", "engine.bumpem.game",
+                   "engine.bumpem.state", "rig.view_tenfour", "rig.view_bumpem", "rig.views")
+RACE_CASES = [("race", "standard", players) for players in RACE.player_counts]
+
+
+@pytest.fixture
+def race() -> Iterator[registry.GameEntry]:
+    with registry.registered(RACE):  # the one registration line, scoped to a test
+        yield RACE
+
+
+def _loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running `code`."""
+    script = f"import sys\n{code}\nprint('\\n'.join(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    return set(done.stdout.split())
+
+
+def test_reading_the_registry_and_checking_a_config_loads_no_rules(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nname = "bumpem"\nplayers = 3\n[game.options]\nturbo = false\n')
+    loaded = _loaded_after(
+        "from rig import registry\nfrom rig.config import load_config\n"
+        f"load_config({str(config)!r})\n"
+        "for game in registry.entries():\n"
+        "    game.title, game.variants, game.player_counts, list(game.facts.options)\n"
+        "    game.variant_for(2), game.colour_sets(3)\n")
+    assert "engine.tenfour.info" in loaded and "engine.bumpem.info" in loaded
+    assert not loaded & set(RULES_AND_VIEWS), sorted(loaded & set(RULES_AND_VIEWS))
+
+
+def test_a_config_mistake_about_the_game_is_still_caught(tmp_path: Path) -> None:
+    from rig.config import ConfigError, load_config
+
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nname = "bumpem"\nvariant = "two-player"\n'
+                      '[game.options]\nturbos = false\n')
+    with pytest.raises(ConfigError) as error:
+        load_config(config)
+    fields = {problem.field: problem.message for problem in error.value.problems}
+    assert "bumpem has no variant 'two-player'" in fields["game.variant"]
+    assert "did you mean 'turbo'" in fields["game.options.turbos"]
+
+
+def test_the_built_in_entries_say_what_the_packages_say() -> None:
+    from engine import bumpem, tenfour
+
+    for entry, package in ((registry.entry("tenfour"), tenfour),
+                           (registry.entry("bumpem"), bumpem)):
+        assert entry.variants == package.VARIANTS
+        assert entry.player_counts == package.PLAYER_COUNTS
+        assert dict(entry.facts.data_roles) == package.DATA_ROLES
+        assert dict(entry.facts.options) == package.OPTIONS
+    assert registry.entry("tenfour").variant_for(2) == "two-player"
+    assert registry.entry("tenfour").variant_for(3) == "standard"
+    assert registry.entry("tenfour").special_variant(3) is None
+    assert registry.entry("tenfour").colour_sets(2) == [("red", "blue")]
+    assert registry.entry("bumpem").special_variant(2) is None
+
+
+def test_every_variant_builds_for_the_counts_the_registry_gives_it() -> None:
+    for entry in registry.entries():
+        for variant in entry.facts.variants:
+            for players in entry.player_counts:
+                fits = players in variant.players
+                try:
+                    build_game(entry.name, players=players, variant=variant.name)
+                except ValueError:
+                    assert not fits, (entry.name, variant.name, players)
+                else:
+                    assert fits, (entry.name, variant.name, players)
+
+
+def test_a_name_is_registered_once() -> None:
+    clash = registry.GameEntry(name="tenfour", title="Another", info="tests.racegame.info",
+                               build=RACE.build, view=RACE.view)
+    with pytest.raises(ValueError, match="already registered"):
+        registry.register(clash)
+    with pytest.raises(GameSetupError, match="unknown game 'race'; choose one of tenfour"):
+        build_game("race", players=2)
+
+
+def test_the_third_game_simulates_through_the_cli(race: registry.GameEntry,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--game", "race", "--players", "3", "--games", "40",
+                 "--seed", "5", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["game"] == "race" and report["finished"] == 40
+    assert sum(report["wins_by_seat"]) == 40
+    assert set(report["events"]) == {"spins", "steady_moves"}
+    assert report["events"]["spins"] > 40 * 3
+    assert report["turns_mean"] > 3
+
+
+def _race_invariants(game: object, state: State, before: dict[str, object] | None,
+                     action: Action | None) -> None:
+    data = state.to_json()
+    assert all(0 <= p <= 20 for p in data["positions"])
+    if before is not None:
+        assert sum(data["positions"]) >= sum(before["positions"]) or \
+            (action is not None and action.KIND == "correct")
+    assert (data["winner"] is not None) == any(p == 20 for p in data["positions"])
+
+
+@pytest.mark.parametrize("case", RACE_CASES, ids=battery.case_id)
+def test_the_third_game_passes_the_conformance_battery(
+        race: registry.GameEntry, monkeypatch: pytest.MonkeyPatch,
+        case: tuple[str, str, int]) -> None:
+    monkeypatch.setitem(battery.INVARIANTS, "race", _race_invariants)
+    for seed in battery.SEEDS:
+        battery.test_random_playthrough_conforms(case, seed)
+    battery.test_illegal_input_is_refused_and_changes_nothing(case)
+    battery.test_finished_game_refuses_input(case)
+    battery.test_same_seed_same_game_whatever_the_global_random(case)
+    battery.test_replaying_the_inputs_gives_the_same_state(case)
+    battery.make.cache_clear()  # the built game belongs to this test's registration
+
+
+def test_the_emulated_rig_plays_a_script_game(race: registry.GameEntry,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    script = ROOT / "tests" / "racegame" / "opening.script"
+    assert main(["emulate", "--game", "race", "--players", "2", "--seed", "1",
+                 "--script", str(script)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "RACE  BLUE" in out and "Blue moves 3 to 3" in out
+
+
+def test_a_journalled_game_replays(race: registry.GameEntry, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    journal = tmp_path / "race.jsonl"
+    rig = new_emulated_rig("race", 3, seed=7, journal=journal)
+    play_out(rig, random.Random(7))
+    assert rig.session.state.is_terminal()
+    assert main(["replay", str(journal), "--json"]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["inputs"] == rig.session.steps
+    assert replayed["state"] == rig.session.state.to_json()
+    assert main(["replay", str(journal)]) == 0
+    assert "wins!" in capsys.readouterr().out
+
+
+def test_a_cbrig_process_takes_the_game_from_the_environment() -> None:
+    env = {**os.environ, registry.PLUGINS_VARIABLE: "tests.racegame.entry:RACE",
+           "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "rig.cli", "simulate", "--game", "race",
+                           "--players", "2", "--games", "5", "--json"],
+                          capture_output=True, text=True, env=env, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["finished"] == 5
