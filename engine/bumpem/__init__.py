@@ -10,8 +10,9 @@ game's facts (variants, player counts, data roles, options) loads none of the ru
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
+
+from engine.lazy import load_export
 
 if TYPE_CHECKING:
     from engine.bumpem.actions import (
@@ -65,18 +66,7 @@ _HOMES: dict[str, str] = {
 
 
 def __getattr__(name: str) -> object:
-    """Load a public name (or a submodule) from its home module on first use."""
-    home = _HOMES.get(name)
-    if home is None:
-        try:
-            return importlib.import_module(f"{__name__}.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{__name__}.{name}":
-                raise
-            raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
+    return load_export(__name__, _HOMES, globals(), name)
 
 
 __all__ = [
