@@ -4,25 +4,27 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.api import Action, State
+from engine.api import Action, Game, State
 from rig.screen import Part
-from rig.views import ChanceInput, CorrectionPlace, EventNotices, Fix
-from tests.racegame.game import Correct, Prompt, RaceState, Spin
+from rig.views import ChanceInput, CorrectionPlace, EventNotices, Fix, own
+from tests.racegame.game import Correct, Prompt, RaceGame, RaceState, Spin
 
 
 def _state(state: State) -> RaceState:
-    assert isinstance(state, RaceState)
-    return state
+    return own(state, RaceState)
 
 
 def _prompt(state: State) -> Prompt:
     return _state(state).prompt()
 
 
-class RaceView(EventNotices):
+class RaceView(EventNotices[RaceGame]):
     ALERTS: ClassVar[dict[str, str]] = {"winner": "FINISH LINE"}
     RESULTS = frozenset({"move", "steady"})
     NEWS = frozenset({"correction"})
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(own(game, RaceGame))
 
     def title(self, state: State) -> str:
         prompt = _prompt(state)
