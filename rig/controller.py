@@ -11,7 +11,7 @@ import logging
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from engine.api import Action, Event, State
 from engine.errors import IllegalAction, Reason
@@ -28,6 +28,25 @@ from hardware.events import (
 )
 from rig.corrections import CLOSE, STAY, TAKE_BACK, CorrectionMenu, Refusal
 from rig.journal import JournalError
+from rig.modes import (
+    Acknowledged,
+    Acknowledging,
+    Animation,
+    Correcting,
+    CorrectionClosed,
+    CorrectionOpened,
+    Mode,
+    Moment,
+    MomentArrived,
+    Playing,
+    SpinEnded,
+    Spinning,
+    SpinStarted,
+    TakenBack,
+    Trigger,
+    next_mode,
+    pending,
+)
 from rig.screen import Part, Screen, page_count
 from rig.session import Session
 from rig.views import ALERT, DETAIL, RESULT, Fix, GameView, Notice, view_for
@@ -56,25 +75,12 @@ class Seat:
     chooser: Chooser | None = None
 
 
-@dataclass
-class Animation:
-    values: list[str]
-    started: float
-    ends: float
-    final: str
-    title: str = ""
-    """The spinner's title: the spin has already moved the game on to the next player."""
-
-
 @dataclass(frozen=True)
-class Moment:
-    """A screen the table acknowledges before the next prompt: the result of the last
-    move, titled with the mover (so the big number is the mover's), and any alert."""
+class Refused:
+    """A refusal line ("! Spin the HI knob") and when it fades."""
 
-    title: str
-    parts: tuple[Part, ...]
-    big: str = ""
-    alert: bool = False
+    text: str
+    until: float
 
 
 @dataclass
@@ -114,12 +120,11 @@ class Controller:
         """The computer's choice (or a person's hint) at this decision."""
         self.choice_pending = False
         self.news: list[Notice] = []
-        self.alert: Moment | None = None
-        """The result or alert screen waiting to be acknowledged."""
+        self.mode: Mode = Playing()
+        """Which part takes an input and what shows (rig/modes.py): `_enter` changes it (and
+        a failed save puts it back with the rest of this controller)."""
         self.page = 0
-        self.refusal: tuple[str, float] | None = None
-        self.animation: Animation | None = None
-        self.correction: CorrectionMenu | None = None
+        self.refusal: Refused | None = None
         self.tapped = -1
         """The step of the last card tapped on the reader (it may be taken back)."""
         self.reader_ok = True
@@ -143,11 +148,11 @@ class Controller:
         """Apply one hardware or timer event. Never raises for bad table input."""
         self.await_durable()
         now = self.clock()
-        if self.refusal and now >= self.refusal[1]:
+        if self.refusal and now >= self.refusal.until:
             self.refusal = None
         if isinstance(event, Tick):
-            if self.animation and now >= self.animation.ends:
-                self.animation = None
+            if isinstance(self.mode, Spinning) and now >= self.mode.animation.ends:
+                self._enter(SpinEnded())
             self._resolve_choice(move_cursor=True)
             return
         if isinstance(event, ReaderStatus):
@@ -159,21 +164,29 @@ class Controller:
         if isinstance(event, FrameRejected):
             self.rejected_frames += 1
             return
-        if self.animation is not None:
-            self.animation = None  # any input ends the animation and is then handled
+        if isinstance(self.mode, Spinning):
+            self._enter(SpinEnded())  # any input ends the animation and is then handled
         if isinstance(event, KnobLongPress):
             self._toggle_correction()
             return
         if isinstance(event, KnobTurn) and self._turn_page(event):
             return
         self.page = 0
-        if self.correction is not None:
-            self._handle_correction(event)
+        mode = self.mode
+        if isinstance(mode, Correcting):
+            self._handle_correction(mode.menu, event)
             return
-        if self.alert is not None and isinstance(event, KnobPress | KnobTurn):
-            self.alert = None  # acknowledged; the press is not also a choice
-            return
-        self.alert = None
+        if isinstance(mode, Acknowledging):
+            self._enter(Acknowledged())
+            if isinstance(event, KnobPress | KnobTurn):
+                return  # the press only acknowledged: it is not also a choice
+        self._handle_game(event)
+
+    def _enter(self, trigger: Trigger) -> None:
+        """The one way the mode changes (the table of changes is `rig.modes.next_mode`)."""
+        self.mode = next_mode(self.mode, trigger)
+
+    def _handle_game(self, event: object) -> None:
         state = self.session.state
         if state.is_terminal():
             return
@@ -247,8 +260,9 @@ class Controller:
         if self._apply(action):
             start = self.clock()
             duration = (400 + 1400 * max(0.0, min(1.0, strength))) / 1000
-            self.animation = Animation(values=values, started=start, ends=start + duration,
-                                       final=final, title=title)
+            self._enter(SpinStarted(Animation(values=values, started=start,
+                                              ends=start + duration, final=final,
+                                              title=title)))
 
     def choices(self) -> list[Action]:
         """The legal choices in menu order (the view's board order)."""
@@ -339,7 +353,8 @@ class Controller:
         parts = _once_each(Part(n.text, "alert" if n.alert else "result", n.short)
                            for n in shown)
         if alerts:
-            self.alert = Moment(title=alerts[0].headline or "ALERT", parts=parts, alert=True)
+            self._enter(MomentArrived(Moment(title=alerts[0].headline or "ALERT", parts=parts,
+                                             alert=True)))
             if self.on_alert is not None:
                 on_alert, first = self.on_alert, alerts[0]
                 self._once_saved(lambda: on_alert(first))
@@ -347,7 +362,7 @@ class Controller:
         big = next((n.big for n in reversed(shown) if n.big), "")
         title = self.view.seat_title(actor) if actor >= 0 else self.view.title(
             self.session.state)
-        self.alert = Moment(title=title, parts=parts, big=big)
+        self._enter(MomentArrived(Moment(title=title, parts=parts, big=big)))
 
     def _preselect(self) -> None:
         """At a decision for a computer seat (or with hints), ask for its choice soon.
@@ -376,7 +391,7 @@ class Controller:
             self.cursor = self.hinted
 
     def _refuse(self, text: str) -> None:
-        self.refusal = (text, self.clock() + REFUSAL_MS / 1000)
+        self.refusal = Refused(text, self.clock() + REFUSAL_MS / 1000)
 
     def _waiting_for(self) -> str:
         parts = self.view.prompt_parts(self.session.state)
@@ -385,10 +400,11 @@ class Controller:
     # ----------------------------------------------------------- corrections
     def _toggle_correction(self) -> None:
         state = self.session.state
-        if self.correction is not None or state.is_terminal():
-            self.correction = None
-            return
-        self.correction = CorrectionMenu(self.view, state, self._correction_rows(state))
+        if isinstance(self.mode, Correcting):
+            self._enter(CorrectionClosed())
+        elif not state.is_terminal():
+            menu = CorrectionMenu(self.view, state, self._correction_rows(state))
+            self._enter(CorrectionOpened(menu))
 
     def _correction_rows(self, state: State) -> list[Fix]:
         rows = [Fix(words, piece=piece) for piece, words in self.view.correction_pieces(state)]
@@ -398,9 +414,7 @@ class Controller:
             rows.append(Fix(f"Take back: {last}", take_back=True))
         return rows
 
-    def _handle_correction(self, event: object) -> None:
-        menu = self.correction
-        assert menu is not None
+    def _handle_correction(self, menu: CorrectionMenu, event: object) -> None:
         if isinstance(event, KnobTurn):
             menu.turn(event.knob, event.steps)
             return
@@ -408,13 +422,13 @@ class Controller:
             return
         outcome = menu.press()
         if outcome == CLOSE:
-            self.correction = None
+            self._enter(CorrectionClosed())
         elif outcome == TAKE_BACK:
             self._take_back()
         elif isinstance(outcome, Refusal):
             self._refuse(outcome.text)
         elif outcome != STAY and not isinstance(outcome, str) and self._apply(outcome):
-            self.correction = None
+            self._enter(CorrectionClosed())
 
     def _take_back_offer(self) -> str | None:
         """The last input, in words, when it may be taken back: a menu choice (a move,
@@ -437,8 +451,7 @@ class Controller:
         except (JournalError, OSError) as exc:
             self._refuse(f"NOT SAVED, input refused: {exc}")
             return
-        self.correction = None
-        self.alert = None
+        self._enter(TakenBack())
         self.news = [Notice(f"Taken back: {what}")]
         self._preselect()
 
@@ -448,32 +461,39 @@ class Controller:
         deadlines = []
         if self.choice_pending:
             deadlines.append(self.clock())
-        if self.animation is not None:
-            deadlines.append(min(self.animation.ends, self.clock() + SPIN_FRAME_MS / 1000))
+        if isinstance(self.mode, Spinning):
+            ends = self.mode.animation.ends
+            deadlines.append(min(ends, self.clock() + SPIN_FRAME_MS / 1000))
         if self.refusal is not None:
-            deadlines.append(self.refusal[1])
+            deadlines.append(self.refusal.until)
         return min(deadlines) if deadlines else None
 
     def screen(self) -> Screen:
         status = self._status()
-        state = self.session.state
-        if self.correction is not None:
-            return self._correction_screen(self.correction, status)
-        if self.animation is not None:
-            now = self.clock()
-            frame = int((now - self.animation.started) * 1000 // SPIN_FRAME_MS)
-            value = self.animation.values[frame % len(self.animation.values)]
-            return Screen(title=self.animation.title, big=value, lines=("spinning...",),
+        mode = self.mode
+        if isinstance(mode, Correcting):
+            return self._correction_screen(mode.menu, status)
+        if isinstance(mode, Spinning):
+            animation = mode.animation
+            frame = int((self.clock() - animation.started) * 1000 // SPIN_FRAME_MS)
+            value = animation.values[frame % len(animation.values)]
+            return Screen(title=animation.title, big=value, lines=("spinning...",),
                           status=status)
-        if self.alert is not None:
-            moment = self.alert
+        if isinstance(mode, Acknowledging):
+            moment = mode.moment
             return Screen(title=moment.title, big=moment.big or None, lines=moment.parts,
                           alert=moment.alert, footer="press: ok", status=status,
                           page=self.page)
+        if isinstance(mode, Playing):
+            return self._game_screen(status)
+        assert_never(mode)
+
+    def _game_screen(self, status: str) -> Screen:
+        state = self.session.state
         title = self.view.title(state)
         lines: list[Part] = [Part(n.text, "news", n.short) for n in self.news]
         if self.refusal is not None:
-            lines.append(Part("! " + self.refusal[0], "refusal"))
+            lines.append(Part("! " + self.refusal.text, "refusal"))
         lines.extend(self.view.prompt_parts(state))
         if state.is_terminal():
             return Screen(title=title, lines=tuple(lines), status=status,
@@ -511,7 +531,7 @@ class Controller:
     def _correction_screen(self, menu: CorrectionMenu, status: str) -> Screen:
         lines = [menu.heading()]
         if self.refusal is not None:
-            lines.append(Part("! " + self.refusal[0], "refusal"))
+            lines.append(Part("! " + self.refusal.text, "refusal"))
         return Screen(title="CORRECTION", lines=tuple(lines), menu=tuple(menu.items()),
                       cursor=menu.cursor, footer=menu.footer(), status=status)
 
@@ -520,6 +540,34 @@ class Controller:
         if not self.reader_ok:
             flags.append("no reader")
         return ",".join(flags)
+
+    # ------------------------------------------- the mode, as tools and tests read it
+    @property
+    def alert(self) -> Moment | None:
+        """The result or alert waiting to be acknowledged (shown now, or after the
+        animation or the correction menu over it); None to dismiss it."""
+        return pending(self.mode)
+
+    @alert.setter
+    def alert(self, moment: Moment | None) -> None:
+        self._enter(MomentArrived(moment))
+
+    @property
+    def animation(self) -> Animation | None:
+        """The spin animating now; None to end it at once (as any input would)."""
+        return self.mode.animation if isinstance(self.mode, Spinning) else None
+
+    @animation.setter
+    def animation(self, value: None) -> None:
+        if value is not None:
+            raise ValueError("an animation starts from a spin, not by assignment")
+        if isinstance(self.mode, Spinning):
+            self._enter(SpinEnded())
+
+    @property
+    def correction(self) -> CorrectionMenu | None:
+        """The correction menu, when it is open."""
+        return self.mode.menu if isinstance(self.mode, Correcting) else None
 
 
 def _once_each(parts: Iterable[Part]) -> tuple[Part, ...]:
