@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from rig.config import ConfigError, RigConfig, load_config
 from rig.safetext import safe_print
@@ -28,11 +29,11 @@ def add_config_argument(parser: argparse.ArgumentParser) -> None:
                         help=f"the rig config (default: {CONFIG_LOOKUP})")
 
 
-def report_problems(exc: ConfigError, stream: object = None) -> None:
+def report_problems(exc: ConfigError, stream: TextIO | None = None) -> None:
     """Each mistake on its own line (file:line: field: message), then the count."""
     out = stream if stream is not None else sys.stderr
     for problem in exc.problems:
-        safe_print(problem, file=out)  # type: ignore[arg-type]
+        safe_print(problem, file=out)
     print(f"{plural(len(exc.problems), 'problem')} found", file=sys.stderr)
 
 

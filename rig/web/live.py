@@ -10,9 +10,17 @@ the road), "park" (police in Yellowstone Park), "pit:red", "T12", ...
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.api import Game, State
+from rig.views import own
+
+if TYPE_CHECKING:
+    from engine.bumpem.board import Board as BumpemBoard
+    from engine.bumpem.game import BumpemGame
+    from engine.bumpem.state import BumpemState
+    from engine.tenfour import TenFourGame, TenFourState
+    from engine.tenfour.board import Board as TenFourBoard
 
 
 @dataclass(frozen=True)
@@ -31,13 +39,18 @@ class Piece:
 def piece_places(game: Game, state: State) -> list[Piece]:
     """Every piece of the game and its location id, in a fixed order."""
     if game.name == "tenfour":
-        return _tenfour_pieces(game, state)
+        from engine.tenfour import TenFourGame, TenFourState
+
+        return _tenfour_pieces(own(game, TenFourGame), own(state, TenFourState))
     if game.name == "bumpem":
-        return _bumpem_pieces(game, state)
+        from engine.bumpem.game import BumpemGame
+        from engine.bumpem.state import BumpemState
+
+        return _bumpem_pieces(own(game, BumpemGame), own(state, BumpemState))
     raise ValueError(f"no live board for the game {game.name!r}")
 
 
-def _tenfour_pieces(game: Any, state: Any) -> list[Piece]:
+def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
     from engine.tenfour.names import piece_at
 
     pieces = []
@@ -52,7 +65,7 @@ def _tenfour_pieces(game: Any, state: Any) -> list[Piece]:
     return pieces
 
 
-def _bumpem_pieces(game: Any, state: Any) -> list[Piece]:
+def _bumpem_pieces(game: BumpemGame, state: BumpemState) -> list[Piece]:
     from engine.bumpem.names import colour_word, position_phrase
 
     rules = game.rules
@@ -75,7 +88,7 @@ class LiveBoard:
         from rig.boardart.svg import board_svg
 
         self.game = game
-        self.geometry = board_geometry(game.name, game.board)  # type: ignore[attr-defined]
+        self.geometry = board_geometry(game.name, _board(game))
         self.svg = board_svg(self.geometry)
 
     def pieces(self, state: State) -> list[dict[str, Any]]:
@@ -97,16 +110,29 @@ class LiveBoard:
         return out
 
 
+def _board(game: Game) -> TenFourBoard | BumpemBoard:
+    """The loaded board of either game, which its drawing is made from."""
+    from engine.bumpem.game import BumpemGame
+    from engine.tenfour import TenFourGame
+
+    if isinstance(game, TenFourGame | BumpemGame):
+        return game.board
+    raise ValueError(f"no board drawing for the game {game.name!r}")
+
+
 def card_tray(game: Game, valid: list[str]) -> list[dict[str, Any]]:
     """The cards (or tickets) a person can tap, with their printed texts."""
     if game.name == "tenfour":
-        deck: Any = game.deck  # type: ignore[attr-defined]
+        from engine.tenfour import TenFourGame
+
+        deck = own(game, TenFourGame).deck
         return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
                  "copies": card.copies, "can": card.id in valid} for card in deck.cards]
     from engine.bumpem import TICKET_IDS
+    from engine.bumpem.game import BumpemGame
     from engine.bumpem.tickets import ticket_label
 
-    tickets: Any = game.tickets  # type: ignore[attr-defined]
+    tickets = own(game, BumpemGame).tickets
     return [{"id": ticket, "title": ticket_label(ticket), "band": "", "text": text,
              "copies": count, "can": ticket in valid}
             for ticket, count, text in zip(TICKET_IDS, tickets.counts, tickets.texts,

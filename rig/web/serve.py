@@ -20,6 +20,7 @@ from PIL import Image
 from hardware.buzzer import PATTERNS
 from hardware.display.base import FrameSink
 from rig.controller import Controller, Tick
+from rig.loop import Driven
 from rig.screen import Screen
 from rig.web.hub import Hub
 from rig.web.server import RigServer
@@ -61,7 +62,7 @@ class Observed:
     """The loop's driven object, with a call after every event (saying whether it was
     an input: clock ticks change the screen, only inputs change the game)."""
 
-    def __init__(self, inner: Any, after: Callable[[bool], None]) -> None:
+    def __init__(self, inner: Driven, after: Callable[[bool], None]) -> None:
         self.inner = inner
         self.after = after
         self.inputs = 0
@@ -74,10 +75,10 @@ class Observed:
         self.after(is_input)
 
     def screen(self) -> Screen:
-        return self.inner.screen()  # type: ignore[no-any-return]
+        return self.inner.screen()
 
     def next_deadline(self) -> float | None:
-        return self.inner.next_deadline()  # type: ignore[no-any-return]
+        return self.inner.next_deadline()
 
 
 class BoardPublisher:
