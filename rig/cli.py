@@ -72,8 +72,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog=f"cbrig {name}", description=help_text)
     module.add_arguments(parser)
     parsed = parser.parse_args(args[1:])
+    from rig.commands import EXIT_CONFIG, ConfigRefused
+
     try:
         return int(module.run(parsed) or 0)
+    except ConfigRefused:  # the command has said what is wrong with the config
+        return EXIT_CONFIG
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

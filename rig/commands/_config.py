@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from rig.commands import EXIT_CONFIG, ConfigRefused
 from rig.config import ConfigError, RigConfig, load_config
 from rig.safetext import safe_print
 
@@ -16,7 +17,8 @@ CONFIG_LOOKUP = ("$CONFIGURATION_DIRECTORY/config.toml under systemd, else "
                  "~/.config/cbrig/config.toml, else /etc/cbrig/config.toml, the first that "
                  "exists; none: the built-in defaults")
 
-EXIT_CONFIG = 78
+__all__ = ["CONFIG_LOOKUP", "EXIT_CONFIG", "ConfigRefused", "add_config_argument",
+           "command_config", "plural", "report_problems"]
 
 
 def plural(count: int, noun: str) -> str:
@@ -37,14 +39,14 @@ def report_problems(exc: ConfigError, stream: TextIO | None = None) -> None:
     print(f"{plural(len(exc.problems), 'problem')} found", file=sys.stderr)
 
 
-def config_or_none(path: Path | None, command: str) -> RigConfig | None:
-    """The config, or None after saying what is wrong with it (return EXIT_CONFIG)."""
+def command_config(path: Path | None, command: str) -> RigConfig:
+    """The config `command` runs with; ConfigRefused (cbrig exits 78) after saying what is
+    wrong with it."""
     try:
         return load_config(path)
     except ConfigError as exc:
         print(f"cbrig {command}: the config has mistakes:", file=sys.stderr)
         report_problems(exc)
-        return None
     except OSError as exc:
         safe_print(f"cbrig {command}: cannot read the config: {exc}", file=sys.stderr)
-        return None
+    raise ConfigRefused(command)

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from rig import registry
-from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none, plural
+from rig.commands._config import EXIT_CONFIG, add_config_argument, command_config, plural
 from rig.readercheck import add_reader_arguments
 from rig.safetext import safe_print
 
@@ -42,9 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rig.daemon import load_card_map
 
-    config = config_or_none(args.config, "cards")
-    if config is None:
-        return EXIT_CONFIG
+    config = command_config(args.config, "cards")
     out = args.out or config.reader.cards
     known = load_card_map(out)
     if args.action == "show":

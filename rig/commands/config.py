@@ -8,7 +8,7 @@ from pathlib import Path
 
 from engine.api import Game
 from engine.errors import DataError, Problem
-from rig.commands._config import CONFIG_LOOKUP, EXIT_CONFIG, plural, report_problems
+from rig.commands._config import CONFIG_LOOKUP, ConfigRefused, plural, report_problems
 from rig.config import (
     ConfigError,
     RigConfig,
@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     except ConfigError as exc:
         report_problems(exc, sys.stderr if args.action == "show" else sys.stdout)
-        return EXIT_CONFIG
+        raise ConfigRefused(f"config {args.action}") from exc
 
 
 def _check(file: str | None) -> int:

@@ -39,14 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rig.config import ConfigError, load_config
+    from rig.commands._config import command_config
     from rig.games import GameSetupError, build_game
 
-    try:
-        config = load_config(args.config)
-    except (ConfigError, OSError) as exc:
-        print(f"cbrig print: {exc}", file=sys.stderr)
-        return 78
+    config = command_config(args.config, "print")
     game_name = args.game or config.game.name
     same = config.game.name == game_name
     data = dict(config.game.data) if same else {}

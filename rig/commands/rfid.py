@@ -14,7 +14,7 @@ import sys
 import time
 
 from hardware.events import CardPresented, CardRemoved, FrameRejected, ReaderStatus
-from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none
+from rig.commands._config import EXIT_CONFIG, add_config_argument, command_config
 from rig.readercheck import (
     add_reader_arguments,
     connected,
@@ -50,9 +50,7 @@ def describe(event: object) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = config_or_none(args.config, "rfid")
-    if config is None:
-        return EXIT_CONFIG
+    config = command_config(args.config, "rfid")
     if lacks_reader(config, args, "rfid"):
         return EXIT_CONFIG
     settings = reader_settings(config.reader, args)

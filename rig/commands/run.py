@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none
+from rig.commands._config import add_config_argument, command_config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,9 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = config_or_none(args.config, "run")
-    if config is None:
-        return EXIT_CONFIG
+    config = command_config(args.config, "run")
     from rig.logs import setup_logging
 
     setup_logging(config.daemon.log_level)

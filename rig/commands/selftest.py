@@ -6,7 +6,7 @@ import argparse
 import queue
 import sys
 
-from rig.commands._config import EXIT_CONFIG, add_config_argument, config_or_none
+from rig.commands._config import add_config_argument, command_config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,9 +21,7 @@ def run(args: argparse.Namespace) -> int:
     from rig.screen import Screen
     from rig.selftest import run_checks
 
-    cfg = config_or_none(args.config, "selftest")
-    if cfg is None:
-        return EXIT_CONFIG
+    cfg = command_config(args.config, "selftest")
     events: queue.Queue[object] = queue.Queue()
     try:
         hw = build_real(config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display),
