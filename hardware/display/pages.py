@@ -20,7 +20,7 @@ sends the windows through luma's serial interface.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from PIL import Image
 
@@ -32,7 +32,14 @@ FRAME_BYTES = PAGES * WIDTH
 Pages = tuple[bytes, ...]
 """A frame as the controller stores it: PAGES rows of WIDTH column bytes."""
 
-_NONZERO = re.compile(rb"[^\x00]+")
+ALWAYS_JOINED_GAP = 7
+"""Unchanged bytes between two changed runs of a page that every planner resends rather
+than starting a new window: a window costs at least the SH1106's 67 bits beyond its
+data (luma's three address bytes in a command transfer, and the data transfer's
+framing), worth 7 bytes. Joined by the regex, in C: fewer runs for the planners to walk
+(the tests check the bound against each controller's window overhead)."""
+
+_RUNS = re.compile(rb"[^\x00](?:\x00{0,%d}[^\x00])*" % ALWAYS_JOINED_GAP)
 
 
 def transfer_bits(payload: int) -> int:
@@ -60,12 +67,13 @@ def pages_image(pages: Pages) -> Image.Image:
 
 
 def changed_runs(old: bytes, new: bytes) -> list[tuple[int, int]]:
-    """Inclusive column ranges where two pages differ (found in C: XOR, then a regex
-    over the non-zero bytes)."""
+    """Inclusive column ranges where two pages differ, gaps of up to
+    :data:`ALWAYS_JOINED_GAP` unchanged bytes joined (found in C: XOR, then a regex over
+    the non-zero bytes)."""
     if old == new:
         return []
     diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(len(new), "big")
-    return [(m.start(), m.end() - 1) for m in _NONZERO.finditer(diff)]
+    return [(m.start(), m.end() - 1) for m in _RUNS.finditer(diff)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,28 +142,26 @@ def step_bits(step: Step) -> int:
 DATA_FRAMING_BITS = transfer_bits(1)
 """A data transfer's cost beyond its bytes: start, address, control byte, stop."""
 
-MODE_SWITCH_BITS = 9 * 2
-"""The SSD1306 ``0x20 mode`` command inside a command transfer: a plan never costs more
-than luma's whole frame plus this (a whole new picture arriving in page mode)."""
 
 
-def column_commands(target: int, pointer: Pointer) -> tuple[int, ...]:
+def column_commands(target: int, register: int | None, column: int | None
+                    ) -> tuple[int, ...]:
     """The page-addressing column commands (``0x00 | low nibble``, ``0x10 | high
-    nibble``) that move the write pointer to RAM column ``target``. A nibble is left out
-    only when both the column last commanded and the write pointer already have it:
-    the datasheets do not say plainly whether a lone nibble command completes the
-    register or the moving pointer, and this is right under either reading."""
-    register, column = pointer.register, pointer.column
+    nibble``) that move the write pointer (at ``column``; ``register``: the column last
+    commanded; None: unknown) to RAM column ``target``. A nibble is left out only when
+    both the register and the pointer already have it: the datasheets do not say plainly
+    whether a lone nibble command completes the register or edits the moving pointer,
+    and this is right under either reading."""
     if column == target:
         return ()
-    out: list[int] = []
-    if register is None or column is None or (register ^ target) & 0x0F \
-            or (column ^ target) & 0x0F:
-        out.append(target & 0x0F)
-    if register is None or column is None or (register ^ target) >> 4 \
-            or (column ^ target) >> 4:
-        out.append(0x10 | (target >> 4))
-    return tuple(out)
+    both = (target & 0x0F, 0x10 | (target >> 4))
+    if register is None or column is None:
+        return both
+    low_differs = (register ^ target) & 0x0F or (column ^ target) & 0x0F
+    high_differs = (register ^ target) >> 4 or (column ^ target) >> 4
+    if low_differs and high_differs:
+        return both
+    return (both[0],) if low_differs else (both[1],)
 
 
 class Addressing:
@@ -200,7 +206,7 @@ class Addressing:
              pointer: Pointer = UNKNOWN) -> tuple[list[Step], Pointer]:
         """The steps that make a panel holding ``old`` (None: unknown, send it all)
         show ``new``, and the pointer after them."""
-        return page_mode_plan(old, new, pointer, self)
+        return page_mode_plan(dirty_runs(old, new), pointer, self)
 
 
 class Ssd1306Addressing(Addressing):
@@ -217,16 +223,11 @@ class Ssd1306Addressing(Addressing):
 
     def plan(self, old: Pages | None, new: Pages,
              pointer: Pointer = UNKNOWN) -> tuple[list[Step], Pointer]:
-        """Horizontal windows (rectangles over several pages) or page addressing (one
-        page at a time, shorter commands), whichever costs fewer bits; switching mode
-        costs its ``0x20`` command."""
-        horizontal = horizontal_plan(old, new, pointer, self)
-        if old is None:
-            return horizontal
-        paged = page_mode_plan(old, new, pointer, self)
-        if plan_bits(paged[0]) < plan_bits(horizontal[0]):
-            return paged
-        return horizontal
+        """Horizontal windows (rectangles over several pages). Page addressing would
+        save ~3 % of the bits with 2.5 times as many transfers (its windows are one
+        page high), each with a fixed cost on a real bus that the bit count leaves out:
+        not used (docs/PERFORMANCE.md)."""
+        return horizontal_plan(dirty_runs(old, new), pointer, self)
 
 
 class Sh1106Addressing(Addressing):
@@ -262,7 +263,11 @@ def _page_windows(page: int, runs: list[tuple[int, int]], gap_limit: int) -> lis
     return [Window(page, page, first, last) for first, last in merged]
 
 
-def _dirty_runs(old: Pages | None, new: Pages) -> list[tuple[int, list[tuple[int, int]]]]:
+Dirty = list[tuple[int, list[tuple[int, int]]]]
+"""(page, changed column runs) of every page that differs."""
+
+
+def dirty_runs(old: Pages | None, new: Pages) -> Dirty:
     """(page, changed column runs) of every page that differs (all of it when ``old``
     is None)."""
     if old is None:
@@ -271,59 +276,57 @@ def _dirty_runs(old: Pages | None, new: Pages) -> list[tuple[int, list[tuple[int
             for page in range(PAGES) if old[page] != new[page]]
 
 
-def page_mode_plan(old: Pages | None, new: Pages, pointer: Pointer,
+def page_mode_plan(dirty: Dirty, pointer: Pointer,
                    addressing: Addressing) -> tuple[list[Step], Pointer]:
     """Page addressing: the changed runs of each page left to right, each window
     preceded by only the commands that move the pointer (the page, the column nibbles
-    that differ); a gap between runs is resent when that costs fewer bits than the
-    commands and data framing of a new window. On the SSD1306 the first window also
-    switches to page addressing if the controller is not in it."""
-    offset = addressing.column_offset
+    that differ). Runs are joined as for luma's commands (a gap costing fewer bits than
+    a window with luma's three address bytes is resent), so the shorter commands save
+    bits without adding transfers: each transfer has a fixed cost on a real bus beyond
+    its bits. On the SSD1306 the first window also switches to page addressing if the
+    controller is not in it. (Plain locals, not :class:`Pointer` copies: this runs for
+    every frame.)"""
+    offset, limit = addressing.column_offset, addressing.last_column
+    gap_limit = addressing.overhead_bits // 9
     lead: tuple[int, ...] = ()
     if addressing.multi_page and pointer.mode != 2:
         lead, pointer = (0x20, 0x02), Pointer(mode=2)
+    page, register, column = pointer.page, pointer.register, pointer.column
     steps: list[Step] = []
-    for page, runs in _dirty_runs(old, new):
+    for dirty_page, runs in dirty:
         start = end = -1  # the window being gathered (none yet: -1)
         commands: tuple[int, ...] = ()
         for first, last in runs:
+            target = first + offset
             if start >= 0:
-                at_end = _past(pointer, end, offset, addressing)
-                jump = column_commands(first + offset, at_end)
-                jump_bits = (transfer_bits(1 + len(jump)) if jump else 0) + DATA_FRAMING_BITS
-                if 9 * (first - end - 1) <= jump_bits:
+                if first - end - 1 <= gap_limit:
                     end = last
                     continue
-                steps.append(Step(commands, Window(page, page, start, end)))
-                commands, pointer = jump, _moved(at_end, first + offset, jump)
+                columns = column_commands(target, register, _past(end + offset, limit))
+                steps.append(Step(commands, Window(dirty_page, dirty_page, start, end)))
+                commands = columns
             else:
-                if pointer.page != page:
-                    lead += (0xB0 | page,)
-                    pointer = replace(pointer, page=page)
-                columns = column_commands(first + offset, pointer)
+                if page != dirty_page:
+                    lead += (0xB0 | dirty_page,)
+                    page = dirty_page
+                columns = column_commands(target, register, column)
                 commands, lead = lead + columns, ()
-                pointer = _moved(pointer, first + offset, columns)
+            if columns:
+                register = target
             start, end = first, last
         if start >= 0:
-            steps.append(Step(commands, Window(page, page, start, end)))
-            pointer = _past(pointer, end, offset, addressing)
-    return steps, pointer
+            steps.append(Step(commands, Window(dirty_page, dirty_page, start, end)))
+            column = _past(end + offset, limit)
+    return steps, Pointer(2, page=page, register=register, column=column)
 
 
-def _moved(pointer: Pointer, target: int, columns: tuple[int, ...]) -> Pointer:
-    """The pointer at RAM column ``target`` after the column commands ``columns``
-    (none: it was there already)."""
-    return replace(pointer, register=target if columns else pointer.register, column=target)
+def _past(last: int, limit: int) -> int | None:
+    """The write pointer after data up to RAM column ``last``: one past it, unknown
+    beyond the last column it steps onto safely (``limit``)."""
+    return last + 1 if last + 1 <= limit else None
 
 
-def _past(pointer: Pointer, last: int, offset: int, addressing: Addressing) -> Pointer:
-    """The pointer after data up to visible column ``last`` (inclusive): one past it,
-    unknown when that is beyond the last column the pointer steps onto safely."""
-    column = last + offset + 1
-    return replace(pointer, column=column if column <= addressing.last_column else None)
-
-
-def horizontal_plan(old: Pages | None, new: Pages, pointer: Pointer,
+def horizontal_plan(dirty: Dirty, pointer: Pointer,
                     addressing: Addressing) -> tuple[list[Step], Pointer]:
     """SSD1306 horizontal addressing: :func:`plan`'s windows, each with only the range
     commands that differ from what the controller holds (a window sent in full leaves
@@ -332,7 +335,7 @@ def horizontal_plan(old: Pages | None, new: Pages, pointer: Pointer,
     if pointer.mode != 0:
         lead, pointer = (0x20, 0x00), Pointer(mode=0)
     steps: list[Step] = []
-    for window in plan(old, new, addressing):
+    for window in luma_windows(dirty, addressing):
         columns = (window.first_column, window.last_column)
         pages = (window.first_page, window.last_page)
         commands = lead
@@ -349,26 +352,33 @@ def horizontal_plan(old: Pages | None, new: Pages, pointer: Pointer,
 def plan(old: Pages | None, new: Pages, addressing: Addressing) -> list[Window]:
     """The windows to send so the panel holding ``old`` shows ``new`` (all of it when
     ``old`` is None: nothing is known about the panel), with luma's address commands
-    for each. For multi-page controllers a small dynamic programme over the changed
-    pages chooses between one window per page (or per run) and one rectangle over
-    several pages (the pages in between resent as they are), whichever costs fewer bus
-    bits. :meth:`Addressing.plan` builds on this with shorter commands."""
+    for each (see :func:`luma_windows`). :meth:`Addressing.plan` builds on this with
+    shorter commands."""
     if old is None:
+        return addressing.full()
+    return luma_windows(dirty_runs(old, new), addressing)
+
+
+def luma_windows(dirty: Dirty, addressing: Addressing) -> list[Window]:
+    """Windows covering the changed runs, costed with luma's address commands. For
+    multi-page controllers a small dynamic programme over the changed pages chooses
+    between one window per page (or per run) and one rectangle over several pages (the
+    pages in between resent as they are), whichever costs fewer bus bits."""
+    if len(dirty) == PAGES and all(runs == [(0, WIDTH - 1)] for _, runs in dirty):
         return addressing.full()
     overhead = addressing.overhead_bits
     gap_limit = overhead // 9
-    dirty = [(page, _page_windows(page, runs, gap_limit))
-             for page, runs in _dirty_runs(old, new)]
-    if not addressing.multi_page or len(dirty) < 2:
-        return [w for _, windows in dirty for w in windows]
+    windows_of = [(page, _page_windows(page, runs, gap_limit)) for page, runs in dirty]
+    if not addressing.multi_page or len(windows_of) < 2:
+        return [w for _, windows in windows_of for w in windows]
     # best[j] = (bits, windows) covering the changes of the first j dirty pages
     best: list[tuple[int, list[Window]]] = [(0, [])]
-    for j, (last_page, windows) in enumerate(dirty):
+    for j, (last_page, windows) in enumerate(windows_of):
         bits, chosen = best[j]
         candidate = (bits + sum(overhead + 9 * w.size for w in windows), chosen + windows)
         first_column, last_column = windows[0].first_column, windows[-1].last_column
         for i in range(j - 1, -1, -1):
-            first_page, earlier = dirty[i]
+            first_page, earlier = windows_of[i]
             first_column = min(first_column, earlier[0].first_column)
             last_column = max(last_column, earlier[-1].last_column)
             size = (last_page - first_page + 1) * (last_column - first_column + 1)
@@ -392,9 +402,9 @@ def luma_frame_bits(addressing: Addressing) -> int:
 
 __all__ = [
     "ADDRESSING",
+    "ALWAYS_JOINED_GAP",
     "FRAME_BYTES",
     "FULL_WINDOW",
-    "MODE_SWITCH_BITS",
     "PAGES",
     "UNKNOWN",
     "Addressing",
@@ -406,9 +416,11 @@ __all__ = [
     "Window",
     "changed_runs",
     "column_commands",
+    "dirty_runs",
     "frame_pages",
     "horizontal_plan",
     "luma_frame_bits",
+    "luma_windows",
     "page_mode_plan",
     "pages_image",
     "plan",

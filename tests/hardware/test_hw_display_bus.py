@@ -24,9 +24,8 @@ from hardware.display import OledDisplay, draw_text, i2c_device_factory, new_fra
 from hardware.display.fakebus import FakeBus, FakeSmbus2, Transfer, bits_of, fake_bus
 from hardware.display.pages import (
     ADDRESSING,
+    ALWAYS_JOINED_GAP,
     FRAME_BYTES,
-    MODE_SWITCH_BITS,
-    UNKNOWN,
     Window,
     frame_pages,
     luma_frame_bits,
@@ -141,7 +140,7 @@ def test_partial_updates_keep_the_panel_equal_to_every_frame(
         sent = display.show(frame)
         bits = bits_of(bus.take())
         assert shown(bus) == frame.tobytes()
-        assert bits <= full_bits + MODE_SWITCH_BITS and (bits > 0) == sent
+        assert bits <= full_bits and (bits > 0) == sent
 
 
 @pytest.mark.parametrize("driver", DRIVERS)
@@ -165,36 +164,56 @@ def test_plan_covers_every_change_and_never_costs_more_than_a_whole_frame(
                     data[i * w.columns:(i + 1) * w.columns]
         assert tuple(bytes(p) for p in panel) == new_pages
         assert sum(addressing.window_bits(w) for w in windows) <= full
-        for pointer in (addressing.after_reset(), UNKNOWN):
-            steps, _ = addressing.plan(old_pages, new_pages, pointer)
-            assert plan_bits(steps) <= full + MODE_SWITCH_BITS
+        steps, _ = addressing.plan(old_pages, new_pages, addressing.after_reset())
+        assert plan_bits(steps) <= full
     assert plan(frame_pages(new_frame()), frame_pages(new_frame()), addressing) == []
     assert addressing.plan(frame_pages(new_frame()), frame_pages(new_frame()))[0] == []
 
 
-def test_ssd1306_switches_between_rectangles_and_page_addressing() -> None:
-    """A rectangle over several pages goes out in horizontal mode, scattered small
-    changes in page mode (shorter commands); each switch is commanded (0x20) and the
-    panel follows."""
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_shorter_commands_never_add_transfers(driver: str) -> None:
+    """Only the address commands that change are sent, so a plan costs at most the
+    bits of the same windows with luma's full commands, in no more transfers (each
+    transfer has a fixed cost on a real bus beyond its bits)."""
+    addressing = ADDRESSING[driver]
+    rng = random.Random(f"shorter:{driver}")
+    pointer = addressing.after_reset()
+    frame = new_frame()
+    old = None
+    saved = 0
+    for _ in range(300):
+        frame = edited(frame, rng)
+        new = frame_pages(frame)
+        windows = plan(old, new, addressing)
+        steps, pointer = addressing.plan(old, new, pointer)
+        assert [s.window for s in steps] == windows
+        assert sum(len(s.commands) <= addressing.command_bytes for s in steps) == len(steps)
+        luma_bits = sum(addressing.window_bits(w) for w in windows)
+        assert plan_bits(steps) <= luma_bits
+        saved += luma_bits - plan_bits(steps)
+        old = new
+    assert saved > 0
+
+
+def test_the_same_rectangle_again_needs_no_address_commands() -> None:
+    """SSD1306: a window sent in full leaves the pointer at its own start, so toggling
+    the same rectangle (a menu cursor moving back and forth) sends data only."""
     bus = fake_bus("ssd1306")
     display = display_on(bus)
     display.show(new_frame())
-    bus.take()
-    frames = []
-    for top, bottom in ((8, 40), (40, 64)):  # pages 1-4, then pages 5-7, whole width
-        block = new_frame()
-        block.paste(255, (0, top, 128, bottom))
-        scattered = block.copy()
-        for x in (3, 40, 90):
-            scattered.putpixel((x, 0), 255)
-        frames += [block, scattered]
-    modes = []
-    for frame in frames:
+    lit = new_frame()
+    lit.paste(255, (10, 8, 60, 24))  # pages 1-2, columns 10-59
+    for frame in (lit, new_frame(), lit):
+        bus.take()
         assert display.show(frame) is True
-        commands = [t.payload for t in bus.take() if not t.is_data]
-        modes.append([c[2] for c in commands if c[1] == 0x20])
         assert shown(bus) == frame.tobytes()
-    assert modes == [[], [0x02], [0x00], [0x02]]
+    transfers = bus.take()
+    assert [t.is_data for t in transfers] == [True]
+
+
+def test_runs_joined_in_c_are_joined_by_every_planner() -> None:
+    for addressing in ADDRESSING.values():
+        assert addressing.overhead_bits // 9 >= ALWAYS_JOINED_GAP
 
 
 def test_partial_off_sends_whole_frames() -> None:

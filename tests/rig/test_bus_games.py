@@ -13,7 +13,7 @@ import pytest
 from hardware.clock import FakeClock
 from hardware.display import OledDisplay, i2c_device_factory
 from hardware.display.fakebus import FakeBus, FakeSmbus2, bits_of, fake_bus
-from hardware.display.pages import ADDRESSING, MODE_SWITCH_BITS, luma_frame_bits
+from hardware.display.pages import ADDRESSING, luma_frame_bits
 from rig.autopilot import gestures_for
 from rig.emulated import new_emulated_rig
 from rig.render import render
@@ -80,7 +80,7 @@ def test_the_panel_equals_every_frame_of_seeded_games(driver: str, game: str, pl
     assert check.frames > 100
     full = luma_frame_bits(ADDRESSING[driver])
     partial = check.bits[1:]  # after the first, whole, frame
-    assert max(partial) <= full + MODE_SWITCH_BITS
+    assert max(partial) <= full
     assert sum(partial) < 0.7 * len(partial) * full
 
 
