@@ -7,7 +7,7 @@ Modules:
 
 * :mod:`hardware.events` - the frozen event values every device emits (``HardwareEvent``).
 * :mod:`hardware.clock` - injected clocks (``FakeClock``).
-* :mod:`hardware.gestureclock` - the knobs' one clock: raw pin inputs to gestures, one thread.
+* :mod:`hardware.gestureclock` - the knobs' one clock: raw pin inputs to gestures (on the rig loop).
 * :mod:`hardware.pins` - explicit gpiozero pin-factory selection, no silent fallback.
 * :mod:`hardware.gesture` - pure quadrature decoder and knob gesture classifier.
 * :mod:`hardware.knob` - ``Knob`` (gpiozero), ``QuadratureDriver`` (mock pins), ``MockKnob``.

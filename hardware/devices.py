@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,7 +33,7 @@ from hardware.display.base import Display, MemoryDisplay
 from hardware.display.build import build_display, quarter_turns
 from hardware.events import Emit
 from hardware.gesture import GestureConfig
-from hardware.gestureclock import GestureClock
+from hardware.gestureclock import GestureClock, KnobInput
 from hardware.knob import Knob, MockKnob
 from hardware.pins import DEFAULT_KNOB_PINS, DEFAULT_PIN_FACTORY, PinFactory, make_pin_factory
 from hardware.rfid.mock import MockCardReader, NullCardReader
@@ -142,7 +143,7 @@ class Hardware:
     spins: SpinSource = field(default_factory=SpinSource)
     pin_factory: PinFactory | None = None
     gesture_clock: GestureClock | None = None
-    """The one thread that turns every knob's raw pin edges into gestures."""
+    """Turns every knob's raw pin edges into gestures (on the rig loop, or its thread)."""
 
     def start(self) -> None:
         self.reader.start()
@@ -168,12 +169,16 @@ class Hardware:
 
 
 def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monotonic,
-               display: Display | None = None) -> Hardware:
+               display: Display | None = None,
+               gesture_inbox: Callable[[KnobInput], None] | None = None) -> Hardware:
     """Real devices. Raises for a bad config or a missing pin backend (naming the pip
     extra to install); a missing display or reader later is reported through events,
     never raised. Nothing touches a device until :meth:`Hardware.start` / ``show``,
     except the GPIO pins, which are claimed here. ``display``: one already built
-    (:func:`hardware.display.build.build_display`) instead of the config's."""
+    (:func:`hardware.display.build.build_display`) instead of the config's.
+    ``gesture_inbox``: the rig loop's ``post``, to classify the knobs' raw inputs on the
+    loop's clock (:class:`~hardware.gestureclock.GestureClock`); without, they are
+    classified on a thread of their own."""
     # Objects without side effects first, so a config error leaks no claimed pins.
     reader: CardReader | NullCardReader
     if config.reader_type == "none":
@@ -196,8 +201,8 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
     factory = make_pin_factory(config.pin_factory)
     knobs: dict[str, Knob | MockKnob] = {}
     alerts: AlertSink = MockAlerts()
-    gesture_clock = GestureClock(clock)
-    gesture_clock.start()
+    gesture_clock = GestureClock(clock, inbox=gesture_inbox)
+    gesture_clock.start()  # its thread, unless the loop is the consumer
     try:
         for name, pins in config.knobs.items():
             knobs[name] = Knob(

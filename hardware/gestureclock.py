@@ -1,12 +1,18 @@
-"""The knobs' one clock: raw timestamped inputs in, gestures out, one thread, one timer.
+"""The knobs' one clock: raw timestamped inputs in, gestures out, one consumer.
 
 Pin callbacks (gpiozero's backend thread) only stamp what they saw and :meth:`post` it:
-a :class:`RawEdge` (both encoder pin levels after one changed) or a :class:`RawButton`.
-:class:`GestureClock` is the single consumer: one thread takes the inputs in order,
-decodes and classifies them (:class:`~hardware.gesture.KnobGestures`) and otherwise
-sleeps in a blocking ``get`` whose timeout is the earliest deadline of any knob (held
-turns after the flick window, a long press), or none at all when nothing is pending:
-no per-event timers, no locks in the classifier, no wake-ups at rest.
+a :class:`RawEdge` (both encoder pin levels after one changed) or a :class:`RawButton`,
+wrapped in a :class:`KnobInput`. One consumer takes the inputs in order, decodes and
+classifies them (:class:`~hardware.gesture.KnobGestures`, via :meth:`GestureClock.take`)
+and runs the knobs' deadlines (held turns after the flick window, a long press:
+:meth:`~GestureClock.next_deadline`, :meth:`~GestureClock.run_due`): no per-event
+timers, no locks in the classifier, no wake-ups at rest.
+
+The consumer is the rig's event loop when the clock is given an ``inbox`` (the loop's
+``post``: inputs then queue with every other event and the loop waits for the knobs'
+next deadline with its own, one clock for the whole rig), or else the clock's own
+thread, which blocks in one ``get`` whose timeout is that deadline (``cbrig selftest``,
+a lone :class:`~hardware.knob.Knob`).
 
 :class:`ManualGestureClock` is the same clock without the thread, over a
 :class:`~hardware.clock.FakeClock`: inputs are handled as they are posted and
@@ -19,6 +25,7 @@ import logging
 import queue
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -61,7 +68,18 @@ class RawConsumer(Timed, Protocol):
     def close(self) -> None: ...
 
 
-_Item = tuple[RawConsumer, RawInput | None]  # None: that knob is closed
+@dataclass(frozen=True, slots=True)
+class KnobInput:
+    """A raw input on its way to the clock that classifies it; ``raw`` None: the knob
+    was closed. Posted into the rig loop's queue when the loop is the consumer."""
+
+    clock: GestureClock
+    consumer: RawConsumer
+    raw: RawInput | None
+
+    def deliver(self) -> None:
+        """Hand it to its clock (what the consumer does on receiving it)."""
+        self.clock.take(self)
 
 
 class _Stop:
@@ -75,24 +93,51 @@ class GestureClock:
     """One thread for every knob: raw inputs are handled in the order they were posted,
     deadlines (of every knob) in time order, each input after the deadlines before it."""
 
-    def __init__(self, clock: Clock = time.monotonic) -> None:
+    def __init__(self, clock: Clock = time.monotonic,
+                 inbox: Callable[[KnobInput], None] | None = None) -> None:
         self.clock = clock
-        self._inputs: queue.SimpleQueue[_Item | _Stop] = queue.SimpleQueue()
+        self._inputs: queue.SimpleQueue[KnobInput | _Stop] = queue.SimpleQueue()
+        self._send: Callable[[KnobInput], None] = inbox if inbox is not None else self._inputs.put
+        self.on_loop = inbox is not None
+        """True: the rig loop consumes the inputs and runs the deadlines (no thread)."""
         self._timed: set[Timed] = set()
         self._thread: threading.Thread | None = None
 
     # -- what pin callbacks do ----------------------------------------------------------
     def post(self, consumer: RawConsumer, raw: RawInput) -> None:
         """Thread-safe and quick: the only thing a pin callback does."""
-        self._inputs.put((consumer, raw))
+        self._send(KnobInput(self, consumer, raw))
 
     def detach(self, consumer: RawConsumer) -> None:
         """That knob is closed: after the inputs already posted, it sends nothing more."""
-        self._inputs.put((consumer, None))
+        self._send(KnobInput(self, consumer, None))
 
     # -- the consumer -------------------------------------------------------------------
+    def take(self, item: KnobInput) -> None:
+        """Classify one input, after every deadline that fell due before it."""
+        if item.raw is None:
+            item.consumer.close()
+            self._timed.discard(item.consumer)
+            return
+        self.run_due(item.raw.at)
+        self._timed.add(item.consumer)
+        item.consumer.take(item.raw)
+
+    def next_deadline(self) -> float | None:
+        """The earliest deadline of any knob; None when nothing is held (the consumer
+        then waits for the next input only: no wake-ups at rest)."""
+        earliest = self._earliest()
+        return None if earliest is None else earliest[1]
+
+    def run_due(self, now: float) -> None:
+        """Every deadline up to ``now``, earliest first, each at its own time."""
+        while (earliest := self._earliest()) is not None and earliest[1] <= now:
+            timed, deadline = earliest
+            timed.due(deadline)
+
     def start(self) -> None:
-        if self._thread is None:
+        """Start the clock's own thread, unless the rig loop is the consumer."""
+        if self._thread is None and not self.on_loop:
             self._thread = threading.Thread(target=self._run, name="gestures", daemon=True)
             self._thread.start()
 
@@ -110,7 +155,7 @@ class GestureClock:
 
     def _run(self) -> None:
         while True:
-            item: _Item | _Stop | None
+            item: KnobInput | _Stop | None
             try:
                 item = self._inputs.get(timeout=self._timeout())
             except queue.Empty:
@@ -119,17 +164,11 @@ class GestureClock:
                 return
             try:
                 if item is None:
-                    self._run_due(self.clock())
+                    self.run_due(self.clock())
                 else:
-                    self._take(item)
+                    self.take(item)
             except Exception:  # a failing emit must not leave both knobs dead
                 logging.getLogger(__name__).exception("knob input dropped")
-
-    def next_deadline(self) -> float | None:
-        """The earliest deadline of any knob; None when nothing is held (the thread then
-        blocks until the next input: no wake-ups at rest)."""
-        earliest = self._earliest()
-        return None if earliest is None else earliest[1]
 
     def _timeout(self) -> float | None:
         due = self.next_deadline()
@@ -143,21 +182,6 @@ class GestureClock:
                 found = (timed, deadline)
         return found
 
-    def _run_due(self, now: float) -> None:
-        """Every deadline up to ``now``, earliest first, each at its own time."""
-        while (earliest := self._earliest()) is not None and earliest[1] <= now:
-            timed, deadline = earliest
-            timed.due(deadline)
-
-    def _take(self, item: _Item) -> None:
-        consumer, raw = item
-        if raw is None:
-            consumer.close()
-            self._timed.discard(consumer)
-            return
-        self._run_due(raw.at)
-        self._timed.add(consumer)
-        consumer.take(raw)
 
 
 class ManualGestureClock(GestureClock):
@@ -170,10 +194,10 @@ class ManualGestureClock(GestureClock):
         super().__init__(self.fake)
 
     def post(self, consumer: RawConsumer, raw: RawInput) -> None:
-        self._take((consumer, raw))
+        self.take(KnobInput(self, consumer, raw))
 
     def detach(self, consumer: RawConsumer) -> None:
-        self._take((consumer, None))
+        self.take(KnobInput(self, consumer, None))
 
     def start(self) -> None:
         """Nothing to start: :meth:`advance` is the clock."""
@@ -184,11 +208,12 @@ class ManualGestureClock(GestureClock):
 
     def advance(self, seconds: float) -> None:
         """Move time on by ``seconds``, sending each deadline passed at its own time."""
-        self._run_due(self.fake.advance(seconds))
+        self.run_due(self.fake.advance(seconds))
 
 
 __all__ = [
     "GestureClock",
+    "KnobInput",
     "ManualGestureClock",
     "RawButton",
     "RawConsumer",

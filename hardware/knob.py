@@ -4,8 +4,9 @@
 up, no bounce time: a large one eats transitions on lgpio) and the switch as a third
 (``DigitalInputDevice``, not ``Button``: Button's HoldMixin starts a HoldThread per button
 that wakes every 0.1 s for good). Their callbacks run on the backend's thread and only
-stamp the levels they saw and post them to the :class:`~hardware.gestureclock.GestureClock`,
-whose one thread decodes the quadrature (:class:`~hardware.gesture.QuadratureDecoder`,
+stamp the levels they saw and post them to the
+:class:`~hardware.gestureclock.GestureClock`, whose one consumer (the rig loop, or the
+clock's own thread) decodes the quadrature (:class:`~hardware.gesture.QuadratureDecoder`,
 so both 4-edge and 2-edge-per-detent encoders count every click), classifies the
 gestures and hands them to ``emit`` (the rig passes ``queue.put``).
 
@@ -32,9 +33,9 @@ class Knob:
     """One physical knob. ``pin_factory`` is a gpiozero factory (see
     :func:`hardware.pins.make_pin_factory`); pins are BCM numbers or names.
 
-    ``gesture_clock``: the clock all knobs share (one thread); without one the knob
-    starts its own. ``reverse=True`` swaps the direction (for encoders wired A/B the
-    other way)."""
+    ``gesture_clock``: the clock all knobs share (one consumer); without one the knob
+    starts its own, on a thread of its own. ``reverse=True`` swaps the direction (for
+    encoders wired A/B the other way)."""
 
     def __init__(
         self,

@@ -346,7 +346,9 @@ class Daemon:
         cfg = self.config
         hw_config = config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display)
         display = self.display if self.display is not None else self._build_display(emit)
-        return build_real(hw_config, emit, display=display)
+        assert self.loop is not None
+        # The knobs' raw inputs queue with every other event: gestures on the loop's clock.
+        return build_real(hw_config, emit, display=display, gesture_inbox=self.loop.post)
 
     # ----------------------------------------------------------------- loop
     def _show(self, frame: Any) -> None:

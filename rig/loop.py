@@ -1,8 +1,14 @@
 """The one event loop: event -> controller (engine, journal) -> screen -> display.
 
 Hardware callbacks run on their own threads and only `post`. This loop is the only
-consumer: it blocks on the queue until an event arrives or the controller's next
-deadline falls due (no polling), and renders only when the screen value changed.
+consumer: it blocks on the queue until an event arrives or the next deadline falls due
+(the controller's, or the knobs': no polling), and renders only when the screen value
+changed.
+
+The knobs' raw pin inputs come here too when their gesture clock was built with the
+loop's ``post`` as its inbox (:class:`~hardware.gestureclock.KnobInput`): the loop hands
+each to that clock, runs its deadlines (held turns, long presses) with its own, and the
+gestures they complete are posted back as ordinary events. One clock for the whole rig.
 
 Given ``render`` and ``show`` (instead of one ``draw``), the loop renders the new frame
 while the accepted input's fsync is still running (a controller built with
@@ -19,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from hardware.gestureclock import GestureClock, KnobInput
 from rig.controller import Tick
 from rig.screen import Screen
 
@@ -68,6 +75,8 @@ class RigLoop:
         self.stats = LoopStats()
         self._last_screen: Screen | None = None
         self._last_beat = clock()
+        self._knob_clocks: set[GestureClock] = set()
+        """The gesture clocks whose raw inputs came here: their deadlines are ours."""
 
     def post(self, event: object) -> None:
         """Thread-safe: the only thing hardware callbacks may do."""
@@ -104,13 +113,37 @@ class RigLoop:
         return True if await_durable is None else bool(await_durable())
 
     def step(self, event: object) -> None:
-        """Handle one event and redraw; the unit of work tests and scripts drive."""
+        """Handle one event and redraw; the unit of work tests and scripts drive. A raw
+        knob input goes to its gesture clock instead (no game event, nothing to draw)."""
+        if isinstance(event, KnobInput):
+            self._knob_clocks.add(event.clock)
+            event.deliver()
+            return
         self.stats.events += 1
         self.controller.handle(event)
         self.refresh()
 
+    def _knobs_due(self, now: float) -> bool:
+        """Run the knobs' deadlines up to ``now``; whether any had fallen due."""
+        ran = False
+        for knobs in self._knob_clocks:
+            due = knobs.next_deadline()
+            if due is not None and due <= now:
+                knobs.run_due(now)
+                ran = True
+        return ran
+
+    def _own_deadline_due(self, now: float) -> bool:
+        """Whether the controller's deadline or the heartbeat has come."""
+        due = self.controller.next_deadline()
+        if due is not None and due <= now:
+            return True
+        interval = self.heartbeat_interval
+        return interval is not None and self._last_beat + interval <= now
+
     def run_due(self) -> None:
         """Handle whatever has fallen due by now (for drivers that do not block in run)."""
+        self._knobs_due(self.clock())
         due = self.controller.next_deadline()
         while due is not None and due <= self.clock():
             self.step(Tick(self.clock()))
@@ -124,6 +157,10 @@ class RigLoop:
         due = self.controller.next_deadline()
         if due is not None:
             deadlines.append(due)
+        for knobs in self._knob_clocks:
+            due = knobs.next_deadline()
+            if due is not None:
+                deadlines.append(due)
         if self.heartbeat_interval is not None:
             deadlines.append(self._last_beat + self.heartbeat_interval)
         if not deadlines:
@@ -137,7 +174,10 @@ class RigLoop:
             try:
                 event = self.events.get(timeout=self._timeout())
             except queue.Empty:
-                event = Tick(self.clock())
+                now = self.clock()
+                if self._knobs_due(now) and not self._own_deadline_due(now):
+                    continue  # only a knob's deadline: its gestures are in the queue
+                event = Tick(now)
             if isinstance(event, Stop):
                 return
             self.step(event)
