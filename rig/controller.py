@@ -15,7 +15,7 @@ from typing import Any, assert_never
 
 from engine.api import Action, Event, State
 from engine.errors import IllegalAction, Reason
-from engine.selfplay import sample_chance
+from engine.selfplay import Rng, sample_chance
 from hardware.events import (
     CardPresented,
     DisplayStatus,
@@ -98,7 +98,7 @@ class Controller:
         clock: Callable[[], float],
         options: ControllerOptions | None = None,
         seats: list[Seat] | None = None,
-        chance_rng: Any = None,
+        chance_rng: Rng | None = None,
         on_alert: Callable[[Notice], None] | None = None,
         on_game_over: Callable[[Session], None] | None = None,
         defer_sync: bool = False,
