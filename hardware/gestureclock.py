@@ -87,11 +87,14 @@ class _Stop:
 
 
 _STOP = _Stop()
+_log = logging.getLogger(__name__)
 
 
 class GestureClock:
-    """One thread for every knob: raw inputs are handled in the order they were posted,
-    deadlines (of every knob) in time order, each input after the deadlines before it."""
+    """One consumer for every knob: raw inputs are handled in the order they were posted,
+    deadlines (of every knob) in time order, each input after the deadlines before it.
+    Neither raises: a knob whose classifier fails is logged (and its input dropped), so
+    the other knob and the rig loop go on."""
 
     def __init__(self, clock: Clock = time.monotonic,
                  inbox: Callable[[KnobInput], None] | None = None) -> None:
@@ -121,7 +124,10 @@ class GestureClock:
             return
         self.run_due(item.raw.at)
         self._timed.add(item.consumer)
-        item.consumer.take(item.raw)
+        try:
+            item.consumer.take(item.raw)
+        except Exception:
+            _log.exception("knob input dropped")
 
     def next_deadline(self) -> float | None:
         """The earliest deadline of any knob; None when nothing is held (the consumer
@@ -133,7 +139,11 @@ class GestureClock:
         """Every deadline up to ``now``, earliest first, each at its own time."""
         while (earliest := self._earliest()) is not None and earliest[1] <= now:
             timed, deadline = earliest
-            timed.due(deadline)
+            try:
+                timed.due(deadline)
+            except Exception:
+                _log.exception("knob deadline dropped")
+                self._timed.discard(timed)  # driven again from its next input
 
     def start(self) -> None:
         """Start the clock's own thread, unless the rig loop is the consumer."""
@@ -162,13 +172,10 @@ class GestureClock:
                 item = None  # the wait ran out: a deadline is due
             if isinstance(item, _Stop):
                 return
-            try:
-                if item is None:
-                    self.run_due(self.clock())
-                else:
-                    self.take(item)
-            except Exception:  # a failing emit must not leave both knobs dead
-                logging.getLogger(__name__).exception("knob input dropped")
+            if item is None:
+                self.run_due(self.clock())
+            else:
+                self.take(item)
 
     def _timeout(self) -> float | None:
         due = self.next_deadline()
@@ -181,7 +188,6 @@ class GestureClock:
             if deadline is not None and (found is None or deadline < found[1]):
                 found = (timed, deadline)
         return found
-
 
 
 class ManualGestureClock(GestureClock):
