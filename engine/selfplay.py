@@ -44,7 +44,10 @@ def sample_chance(outcomes: Sequence[tuple[Action, Fraction]], rng: Rng) -> Acti
     point = rng.random()
     running = 0.0
     for action, probability in outcomes:
-        running += float(probability)
+        # numerator / denominator is the float(Fraction) value (both are a correctly
+        # rounded int division) without the generic numbers.Rational.__float__ call,
+        # which cost 6% of a flat Monte Carlo playout
+        running += probability.numerator / probability.denominator
         if point < running:
             return action
     return outcomes[-1][0]
