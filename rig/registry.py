@@ -31,9 +31,12 @@ from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from engine.api import JSON, Game
+    from engine.api import JSON, Game, State
     from rig.boardart.geometry import BoardGeometry
+    from rig.printout.reference import Sections
+    from rig.printout.sheets import CardSheet, PieceList
     from rig.views import GameView
+    from rig.web.live import Piece
 
 PLUGINS_VARIABLE = "CBRIG_GAMES"
 """Environment variable naming extra entries to register, ``module:NAME`` comma separated."""
@@ -68,6 +71,32 @@ class BoardTools:
     summary: Callable[[object], list[str]]
     geometry: Callable[[object], BoardGeometry]
     """The board's drawing (the same one ``cbrig print`` and the browser use)."""
+
+
+@dataclass(frozen=True)
+class LiveTools:
+    """What the browser's live board needs from a built game (rig.web.live)."""
+
+    board: Callable[[Game], object]
+    """The game's loaded board (drawn by its BoardTools.geometry)."""
+    pieces: Callable[[Game, State], list[Piece]]
+    """Every piece and its location id, in a fixed order."""
+    cards: Callable[[Game, list[str]], list[dict[str, JSON]]]
+    """The card tray: each card (or ticket) with its texts; `can` for the valid ones."""
+
+
+@dataclass(frozen=True)
+class PrintTools:
+    """What ``cbrig print`` needs from a game (rig.printout)."""
+
+    players: int
+    """How many seats the printed game is built for (the pieces sheet shows them)."""
+    reference: Callable[[Game], Sections]
+    """The quick reference's sections, with the options in use."""
+    cards: Callable[[Game], CardSheet]
+    """The card (or ticket) faces, the enrolment order, how to enrol, the title."""
+    pieces: Callable[[Game], PieceList]
+    """(name as the rig says it, colour, icon) for every piece in the box."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +170,10 @@ class GameEntry:
     """A short title for printed sheets (empty: the title)."""
     board: Callable[[], BoardTools] | None = None
     """``cbrig board``'s tools (None: the game has no board file to check)."""
+    live: Callable[[], LiveTools] | None = None
+    """The browser's live board (None: the game has none)."""
+    printout: Callable[[], PrintTools] | None = None
+    """``cbrig print``'s sheets (None: the game cannot be printed)."""
     bench: BenchCases = field(default_factory=BenchCases)
 
     # facts: the info module only -------------------------------------------------------
@@ -318,6 +351,19 @@ def _tenfour_board() -> BoardTools:
     return BoardTools(load_board, tenfour_summary, tenfour_geometry)
 
 
+def _tenfour_live() -> LiveTools:
+    from rig.web.live import tenfour_live
+
+    return tenfour_live()
+
+
+def _tenfour_print() -> PrintTools:
+    from rig.printout.reference import tenfour_reference
+    from rig.printout.sheets import mike_cards, tenfour_pieces
+
+    return PrintTools(4, tenfour_reference, mike_cards, tenfour_pieces)
+
+
 def _bumpem_build() -> BuildFunction:
     from engine.bumpem import build
 
@@ -338,12 +384,25 @@ def _bumpem_board() -> BoardTools:
     return BoardTools(load_board, generic_summary, bumpem_geometry)
 
 
+def _bumpem_live() -> LiveTools:
+    from rig.web.live import bumpem_live
+
+    return bumpem_live()
+
+
+def _bumpem_print() -> PrintTools:
+    from rig.printout.reference import bumpem_reference
+    from rig.printout.sheets import bumpem_pieces, ticket_cards
+
+    return PrintTools(2, bumpem_reference, ticket_cards, bumpem_pieces)
+
+
 TENFOUR = register(GameEntry(
     name="tenfour", title="10-Four, Good Buddy", short_title="10-Four",
     info="engine.tenfour.info", build=_tenfour_build, view=_tenfour_view,
     colours=("red", "green", "blue", "yellow"),
     seatings=MappingProxyType({"two-player": (("red", "blue"),)}),
-    board=_tenfour_board,
+    board=_tenfour_board, live=_tenfour_live, printout=_tenfour_print,
     bench=BenchCases(
         engine_speed=(("standard", 3), ("standard", 4), ("two-player", 2)),
         latency=(LatencyCase("standard", 4, 1, 6), LatencyCase("two-player", 2, 1, 4)),
@@ -356,6 +415,7 @@ TENFOUR = register(GameEntry(
 BUMPEM = register(GameEntry(
     name="bumpem", title="Bump 'Em", info="engine.bumpem.info", build=_bumpem_build,
     view=_bumpem_view, colours=("red", "blue", "yellow", "green"), board=_bumpem_board,
+    live=_bumpem_live, printout=_bumpem_print,
     bench=BenchCases(
         engine_speed=(("standard", 2), ("standard", 3), ("standard", 4)),
         latency=(LatencyCase(None, 4, 1, 3),),

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.errors import DataError
+from rig import registry
 
 WHAT = ("board", "cards", "pieces", "reference", "all")
 PAPER_NAMES = ("a4", "letter", "a3", "a2")
@@ -23,7 +24,8 @@ ROLES = ("board", "deck", "bands", "tickets")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("what", choices=WHAT, help="what to print (all: every sheet)")
-    parser.add_argument("--game", choices=("tenfour", "bumpem"), default=None,
+    parser.add_argument("--game", choices=[game.name for game in registry.entries()
+                                           if game.printout is not None], default=None,
                         help="default: the config's game")
     parser.add_argument("--config", type=Path, default=None,
                         help="rig config whose [game.data] files to print")
@@ -41,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rig.commands._config import command_config
     from rig.games import GameSetupError, build_game
+    from rig.printout.sheets import print_tools
 
     config = command_config(args.config, "print")
     game_name = args.game or config.game.name
@@ -51,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         if value is not None:
             data[role] = "" if value == "default" else value
     try:
-        game = build_game(game_name, players=4 if game_name == "tenfour" else 2, data=data,
+        game = build_game(game_name, players=print_tools(game_name).players, data=data,
                           options=dict(config.game.options) if same else None)
     except DataError as exc:
         for problem in exc.problems:

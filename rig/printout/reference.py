@@ -13,12 +13,14 @@ Sections = list[tuple[str, Sequence[str]]]
 
 
 def reference_text(game_name: str, game: Any) -> tuple[str, Sections]:
-    if game_name == "tenfour":
-        return "10-Four, Good Buddy: quick reference", _tenfour(game)
-    return "Bump 'Em: quick reference", _bumpem(game)
+    """The page's title and sections, from the game's registry entry."""
+    from rig.printout.sheets import print_tools
+    from rig.registry import entry
+
+    return f"{entry(game_name).title}: quick reference", print_tools(game_name).reference(game)
 
 
-def _tenfour(game: Any) -> Sections:
+def tenfour_reference(game: Any) -> Sections:
     board = game.board
     bear = game.options["bear_limit"]
     move = game.options["smokey_move"]
@@ -89,7 +91,7 @@ def _ticket_lines(game: Any) -> list[str]:
     return [" ".join(kinds[i:i + 2]) for i in range(0, len(kinds), 2)]
 
 
-def _bumpem(game: Any) -> Sections:
+def bumpem_reference(game: Any) -> Sections:
     board = game.board
     turbo = game.options.get("turbo", True)
     sections: Sections = [

@@ -10,13 +10,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rig.boardart import board_geometry
 from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB, WHITE, Label, Point, fit_label
 from rig.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
 from rig.printout.board import write_board
 from rig.printout.reference import reference_text
+from rig.registry import entry
+
+if TYPE_CHECKING:
+    from rig.registry import PrintTools
 
 CARD_W, CARD_H = 63.0, 88.0
 """Poker-size cards: sleeves and card stock for them are everywhere."""
@@ -158,17 +162,30 @@ def _enrolment_page(doc: PdfDocument, paper: tuple[float, float], title: str,
         _text(canvas, short, cx + 22, cy, size, align="left")
 
 
+CardSheet = tuple[list[CardFace], list[tuple[str, str]], list[str], str]
+"""A game's cards: the faces, the enrolment order (id, words), how to enrol, the title."""
+PieceList = list[tuple[str, str, str]]
+"""(name as the rig says it, colour, icon) for every piece in the box."""
+
+
+def print_tools(game_name: str) -> PrintTools:
+    """The game's print tools, from its registry entry (ValueError: none)."""
+    from rig.registry import entry
+
+    tools = entry(game_name).printout
+    if tools is None:
+        raise ValueError(f"{game_name} has no printed sheets")
+    return tools()
+
+
 def print_cards(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
     """10-Four: every Mike card; Bump 'Em: the ticket cards."""
-    if game_name == "tenfour":
-        faces, order, how, title = _mike_cards(game)
-    else:
-        faces, order, how, title = _ticket_cards(game)
+    faces, order, how, title = print_tools(game_name).cards(game)
     pages = _write_cards(path, title, paper, faces, order, how)
     return f"{len(faces)} cards on {pages - 1} sheet(s) + the enrolment order ({paper.upper()})"
 
 
-def _mike_cards(game: Any) -> tuple[list[CardFace], list[tuple[str, str]], list[str], str]:
+def mike_cards(game: Any) -> CardSheet:
     from rig.view_tenfour import BAND_NAMES
 
     cards = game.deck.cards
@@ -216,7 +233,7 @@ def _mike_face(card: Any, order: int, total: int, copy: int,
     return draw
 
 
-def _ticket_cards(game: Any) -> tuple[list[CardFace], list[tuple[str, str]], list[str], str]:
+def ticket_cards(game: Any) -> CardSheet:
     from engine.bumpem.tickets import TICKET_IDS, ticket_label
 
     tickets = game.tickets
@@ -267,14 +284,17 @@ TOKEN_GAP = 6.0
 SPARES = 2
 
 
-def _pieces(game_name: str, game: Any) -> list[tuple[str, str, str]]:
-    """(name as the rig says it, colour, icon) for every piece in the box."""
-    if game_name == "tenfour":
-        from engine.tenfour.board import COLOURS
+def tenfour_pieces(game: Any) -> PieceList:
+    """Four trucks, two Smokeys and the Bear."""
+    from engine.tenfour.board import COLOURS
 
-        trucks = [(f"{c.capitalize()} truck", c, "truck") for c in COLOURS]
-        return [*trucks, ("Smokey 1", "police", "smokey"), ("Smokey 2", "police", "smokey"),
-                ("Bear", "police", "bear")]
+    trucks = [(f"{c.capitalize()} truck", c, "truck") for c in COLOURS]
+    return [*trucks, ("Smokey 1", "police", "smokey"), ("Smokey 2", "police", "smokey"),
+            ("Bear", "police", "bear")]
+
+
+def bumpem_pieces(game: Any) -> PieceList:
+    """Every car of every colour on the board."""
     cars = game.board.cars_per_player
     return [(f"{c.capitalize()} car", c, "car") for c in game.board.colours for _ in range(cars)]
 
@@ -308,12 +328,12 @@ def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -
     """Round tokens in the board's colours, sized to the board's spaces, with spares."""
     geometry = board_geometry(game_name, game.board)
     size = geometry.piece_mm
-    pieces = _pieces(game_name, game)
+    pieces = print_tools(game_name).pieces(game)
     sheet = _paper(paper)
     w, h = sheet
     doc = PdfDocument(path, f"{geometry.title} (pieces)")
     canvas = doc.page(Page(*sheet))
-    game_title = "10-Four" if game_name == "tenfour" else "Bump 'Em"
+    game_title = entry(game_name).display_title
     _text(canvas, f"{game_title} pieces: tokens "
           f"{size:.0f} mm across (spaces are {geometry.space_mm:.0f} mm)", 15, 16, 4.6,
           bold=True, align="left")

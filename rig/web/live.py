@@ -16,11 +16,10 @@ from engine.api import Game, State
 from rig.views import own
 
 if TYPE_CHECKING:
-    from engine.bumpem.board import Board as BumpemBoard
     from engine.bumpem.game import BumpemGame
     from engine.bumpem.state import BumpemState
     from engine.tenfour import TenFourGame, TenFourState
-    from engine.tenfour.board import Board as TenFourBoard
+    from rig.registry import LiveTools
 
 
 @dataclass(frozen=True)
@@ -36,18 +35,45 @@ class Piece:
     """The piece and its place in words, as the rig's screens name them."""
 
 
+def _tools(game: Game) -> LiveTools:
+    """The game's live-board tools, from its registry entry."""
+    from rig.registry import UnknownGame, entry
+
+    try:
+        tools = entry(game.name).live
+    except UnknownGame:
+        tools = None
+    if tools is None:
+        raise ValueError(f"no live board for the game {game.name!r}")
+    return tools()
+
+
 def piece_places(game: Game, state: State) -> list[Piece]:
     """Every piece of the game and its location id, in a fixed order."""
-    if game.name == "tenfour":
-        from engine.tenfour import TenFourGame, TenFourState
+    return _tools(game).pieces(game, state)
 
-        return _tenfour_pieces(own(game, TenFourGame), own(state, TenFourState))
-    if game.name == "bumpem":
-        from engine.bumpem.game import BumpemGame
-        from engine.bumpem.state import BumpemState
 
-        return _bumpem_pieces(own(game, BumpemGame), own(state, BumpemState))
-    raise ValueError(f"no live board for the game {game.name!r}")
+def tenfour_live() -> LiveTools:
+    from engine.tenfour import TenFourGame, TenFourState
+    from rig.registry import LiveTools
+
+    return LiveTools(
+        board=lambda game: own(game, TenFourGame).board,
+        pieces=lambda game, state: _tenfour_pieces(own(game, TenFourGame),
+                                                   own(state, TenFourState)),
+        cards=lambda game, valid: _tenfour_cards(own(game, TenFourGame), valid))
+
+
+def bumpem_live() -> LiveTools:
+    from engine.bumpem.game import BumpemGame
+    from engine.bumpem.state import BumpemState
+    from rig.registry import LiveTools
+
+    return LiveTools(
+        board=lambda game: own(game, BumpemGame).board,
+        pieces=lambda game, state: _bumpem_pieces(own(game, BumpemGame),
+                                                  own(state, BumpemState)),
+        cards=lambda game, valid: _bumpem_tickets(own(game, BumpemGame), valid))
 
 
 def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
@@ -88,7 +114,7 @@ class LiveBoard:
         from rig.boardart.svg import board_svg
 
         self.game = game
-        self.geometry = board_geometry(game.name, _board(game))
+        self.geometry = board_geometry(game.name, _tools(game).board(game))
         self.svg = board_svg(self.geometry)
 
     def pieces(self, state: State) -> list[dict[str, Any]]:
@@ -110,29 +136,21 @@ class LiveBoard:
         return out
 
 
-def _board(game: Game) -> TenFourBoard | BumpemBoard:
-    """The loaded board of either game, which its drawing is made from."""
-    from engine.bumpem.game import BumpemGame
-    from engine.tenfour import TenFourGame
-
-    if isinstance(game, TenFourGame | BumpemGame):
-        return game.board
-    raise ValueError(f"no board drawing for the game {game.name!r}")
-
-
 def card_tray(game: Game, valid: list[str]) -> list[dict[str, Any]]:
     """The cards (or tickets) a person can tap, with their printed texts."""
-    if game.name == "tenfour":
-        from engine.tenfour import TenFourGame
+    return _tools(game).cards(game, valid)
 
-        deck = own(game, TenFourGame).deck
-        return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
-                 "copies": card.copies, "can": card.id in valid} for card in deck.cards]
+
+def _tenfour_cards(game: TenFourGame, valid: list[str]) -> list[dict[str, Any]]:
+    return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
+             "copies": card.copies, "can": card.id in valid} for card in game.deck.cards]
+
+
+def _bumpem_tickets(game: BumpemGame, valid: list[str]) -> list[dict[str, Any]]:
     from engine.bumpem import TICKET_IDS
-    from engine.bumpem.game import BumpemGame
     from engine.bumpem.tickets import ticket_label
 
-    tickets = own(game, BumpemGame).tickets
+    tickets = game.tickets
     return [{"id": ticket, "title": ticket_label(ticket), "band": "", "text": text,
              "copies": count, "can": ticket in valid}
             for ticket, count, text in zip(TICKET_IDS, tickets.counts, tickets.texts,
