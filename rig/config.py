@@ -66,7 +66,7 @@ class ConfigError(DataError):
 
 @dataclass(frozen=True)
 class GameConfig:
-    name: str = "tenfour"
+    name: str = registry.DEFAULT_GAME
     """A registered game's name (rig.registry): "tenfour" or "bumpem" here."""
     players: int = 2
     variant: str = ""

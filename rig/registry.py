@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from rig.views import GameView
     from rig.web.live import Piece
 
+DEFAULT_GAME = "tenfour"
+"""The game a config without ``[game] name``, the setup menu and ``--game`` start with."""
 PLUGINS_VARIABLE = "CBRIG_GAMES"
 """Environment variable naming extra entries to register, ``module:NAME`` comma separated."""
 
@@ -322,7 +324,7 @@ def data_roles() -> tuple[str, ...]:
     return tuple(roles)
 
 
-def game_help(default: str = "tenfour") -> str:
+def game_help(default: str = DEFAULT_GAME) -> str:
     """``--game``'s help: each name with its title, the default marked."""
     words = [f"{game.name} ({game.title}{', the default' if game.name == default else ''})"
              for game in entries()]

@@ -22,7 +22,7 @@ def colour_sets(game: str, players: int) -> list[tuple[str, ...]]:
 
 @dataclass(frozen=True)
 class SetupChoice:
-    game: str = "tenfour"
+    game: str = registry.DEFAULT_GAME
     players: int = 4
     levels: tuple[str, ...] = field(default_factory=lambda: ("human",) * 4)
     hints: bool = False

@@ -9,7 +9,7 @@ from rig.controller import Seat
 
 
 def add_game_arguments(parser: argparse.ArgumentParser, default_players: int = 4) -> None:
-    parser.add_argument("--game", choices=registry.names(), default="tenfour",
+    parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
                         help=registry.game_help())
     parser.add_argument("--players", type=int, default=default_players,
                         help=f"how many play, 2 to 4 (default {default_players})")

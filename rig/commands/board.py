@@ -23,11 +23,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="validate a board file, listing every mistake")
     check.add_argument("file", help='the board file, or "default" for the shipped board')
-    check.add_argument("--game", choices=games, default="tenfour", help=registry.game_help())
+    check.add_argument("--game", choices=games, default=registry.DEFAULT_GAME,
+                       help=registry.game_help())
     show = sub.add_parser("show", help="draw a board file as a PNG image")
     show.add_argument("file", help='the board file, or "default" for the shipped board')
     show.add_argument("--png", required=True, help="where to write the picture")
-    show.add_argument("--game", choices=games, default="tenfour", help=registry.game_help())
+    show.add_argument("--game", choices=games, default=registry.DEFAULT_GAME,
+                      help=registry.game_help())
     show.add_argument("--scale", type=float, default=4.0, metavar="PX_PER_MM",
                       help="pixels per millimetre of the printed board (default 4)")
 

@@ -16,7 +16,7 @@ from rig.games import GameSetupError, build_game, game_entry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--game", choices=sorted(registry.names()), default="tenfour",
+    parser.add_argument("--game", choices=sorted(registry.names()), default=registry.DEFAULT_GAME,
                         help=registry.game_help())
     parser.add_argument("--players", type=int, default=4,
                         help="how many play, 2 to 4 (default 4)")
