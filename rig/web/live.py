@@ -9,8 +9,9 @@ the road), "park" (police in Yellowstone Park), "pit:red", "T12", ...
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from engine.api import Game, State
 from rig.views import own
@@ -20,6 +21,17 @@ if TYPE_CHECKING:
     from engine.bumpem.state import BumpemState
     from engine.tenfour import TenFourGame, TenFourState
     from rig.registry import LiveTools
+
+
+class _WithBoard(Game, Protocol):
+    """A game with a loaded board (what its drawing is made from)."""
+
+    @property
+    def board(self) -> object: ...
+
+
+G = TypeVar("G", bound=_WithBoard)
+S = TypeVar("S", bound=State)
 
 
 @dataclass(frozen=True)
@@ -55,25 +67,26 @@ def piece_places(game: Game, state: State) -> list[Piece]:
 
 def tenfour_live() -> LiveTools:
     from engine.tenfour import TenFourGame, TenFourState
-    from rig.registry import LiveTools
 
-    return LiveTools(
-        board=lambda game: own(game, TenFourGame).board,
-        pieces=lambda game, state: _tenfour_pieces(own(game, TenFourGame),
-                                                   own(state, TenFourState)),
-        cards=lambda game, valid: _tenfour_cards(own(game, TenFourGame), valid))
+    return _live(TenFourGame, TenFourState, _tenfour_pieces, _tenfour_cards)
 
 
 def bumpem_live() -> LiveTools:
     from engine.bumpem.game import BumpemGame
     from engine.bumpem.state import BumpemState
+
+    return _live(BumpemGame, BumpemState, _bumpem_pieces, _bumpem_tickets)
+
+
+def _live(game_kind: type[G], state_kind: type[S], pieces: Callable[[G, S], list[Piece]],
+          cards: Callable[[G, list[str]], list[dict[str, Any]]]) -> LiveTools:
+    """Live-board tools from functions of the game's own classes (checked on each call)."""
     from rig.registry import LiveTools
 
     return LiveTools(
-        board=lambda game: own(game, BumpemGame).board,
-        pieces=lambda game, state: _bumpem_pieces(own(game, BumpemGame),
-                                                  own(state, BumpemState)),
-        cards=lambda game, valid: _bumpem_tickets(own(game, BumpemGame), valid))
+        board=lambda game: own(game, game_kind).board,
+        pieces=lambda game, state: pieces(own(game, game_kind), own(state, state_kind)),
+        cards=lambda game, valid: cards(own(game, game_kind), valid))
 
 
 def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
