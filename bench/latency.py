@@ -229,7 +229,7 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
 
 
 def _tick(now: float) -> Any:
-    from rig.controller import Tick
+    from rig.loop import Tick
 
     return Tick(now)
 

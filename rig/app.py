@@ -5,12 +5,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from hardware.events import KnobLongPress, KnobTurn
-from rig.controller import Controller
-from rig.enroll import EnrolScreen
 from rig.screen import Part, Screen, page_count
 from rig.setup_menu import SetupChoice, SetupMenu
+
+if TYPE_CHECKING:  # the game modules load after READY (rig.daemon): types only here
+    from rig.controller import Controller
+    from rig.enroll import EnrolScreen
 
 ENROL = "Enrol cards"
 log = logging.getLogger(__name__)

@@ -28,6 +28,7 @@ from hardware.events import (
 )
 from rig.corrections import CLOSE, STAY, TAKE_BACK, CorrectionMenu, Refusal
 from rig.journal import JournalError
+from rig.loop import Tick
 from rig.modes import (
     Acknowledged,
     Acknowledging,
@@ -55,13 +56,6 @@ log = logging.getLogger(__name__)
 
 SPIN_FRAME_MS = 70
 REFUSAL_MS = 2500
-
-
-@dataclass(frozen=True)
-class Tick:
-    """Time passed; the loop sends it when a deadline falls due."""
-
-    now: float
 
 
 Chooser = Callable[[State, list[Action]], Action]

@@ -26,7 +26,6 @@ from __future__ import annotations
 import logging
 import os
 import queue
-import random
 import signal
 import time
 from dataclasses import dataclass, field
@@ -36,14 +35,15 @@ from typing import TYPE_CHECKING, Any
 
 from rig.app import App
 from rig.config import RigConfig
-from rig.controller import Controller, ControllerOptions, Seat
 from rig.loop import RigLoop, Stop
 from rig.screen import Screen
-from rig.session import Session
 from rig.setup_menu import SetupChoice
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed game,
+    # the first game started) or right after READY (see Daemon.start)
+    from rig.controller import Controller
     from rig.enroll import EnrolScreen
+    from rig.session import Session
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,8 @@ class StepSeeded:
         self.seed, self.steps, self.salt = seed, steps, salt
 
     def random(self) -> float:
+        import random
+
         return random.Random(f"{self.seed}:{self.steps()}:{self.salt}").random()
 
     def randrange(self, n: int) -> int:
@@ -151,6 +153,19 @@ class Daemon:
         self.notifier.ready(status=status)
         if self.hardware is None:
             self._start_hardware()  # after READY: the knob, reader and pin libraries
+        self._load_game_modules()
+
+    def _load_game_modules(self) -> None:
+        """After READY: import what starting a game needs (the controller, the session,
+        the computer players, the configured game's rules), so that the press which
+        starts a game does not wait for them (about 1 s on a Pi Zero 2 W). The setup
+        menu, the first screen, needs none of them."""
+        import rig.computer
+        import rig.controller
+        import rig.session  # noqa: F401
+        from rig.games import game_entry
+
+        game_entry(self.config.game.name).build()  # the config check knew the name
 
     def _start_hardware(self) -> None:
         assert self.loop is not None
@@ -189,6 +204,7 @@ class Daemon:
         from rig.games import DataFileUnreadable, GameSetupError
         from rig.journal import JournalError, JournalWriteError
         from rig.replay import ReplayError
+        from rig.session import Session
 
         try:
             session = Session.resume(current)
@@ -264,6 +280,8 @@ class Daemon:
         log.info("enrolled cards saved to %s (%d tags)", self.config.reader.cards, len(tags))
 
     def _start_game(self, choice: SetupChoice) -> Controller:
+        from rig.session import Session
+
         game = self._build_game(choice)
         created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         session = Session.start(game, self.config.state.current,
@@ -274,6 +292,7 @@ class Daemon:
     def _controller(self, session: Session, levels: tuple[str, ...],
                     hints: bool = False) -> Controller:
         from rig.computer import seat_for
+        from rig.controller import Controller, ControllerOptions, Seat
 
         game_cfg = self.config.game
         seats = [seat_for(session.game.name, level, seed=i, hint=hints and level == "human",

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
-from rig.controller import Controller, ControllerOptions, Seat, Tick
-from rig.loop import RigLoop
+from rig.controller import Controller, ControllerOptions, Seat
+from rig.loop import RigLoop, Tick
 from rig.screen import Screen
 from rig.session import Session
 

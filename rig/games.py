@@ -6,7 +6,6 @@ and the files on disk into a built game (and a journal header back into the same
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -132,6 +131,8 @@ def game_from_identity(identity: Mapping[str, Any]) -> Game:
         texts: dict[str, tuple[str, str]] = {}
         for role, info in _identity_data(identity, game).items():
             text, source = read_data(info["source"])
+            import hashlib  # only to check a journal's data files: not on every start
+
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if digest != info["sha256"]:
                 raise GameSetupError(

@@ -26,9 +26,16 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hardware.gestureclock import GestureClock, KnobInput
-from rig.controller import Tick
 from rig.screen import Screen
 
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passed; the loop sends it when a deadline falls due. (Defined here, not in
+    :mod:`rig.controller`, so the loop can run the setup menu before the game modules
+    are imported: see :mod:`rig.daemon`'s start-up.)"""
+
+    now: float
 
 class Driven(Protocol):
     """What the loop drives: the game controller, or the app around it."""

@@ -11,22 +11,22 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from PIL import Image, ImageOps
+from PIL import Image
 
 from hardware.display.base import HEIGHT, WIDTH, new_frame
-from hardware.display.font import HUGE, LARGE, SMALL, Font, draw_text, text_width
+from hardware.display.font import HUGE, LARGE, SMALL, Font, glyph_cell, text_width
 from rig.screen import COLUMNS, Screen, fit, shown_rows
 
+_INVERTED = list(range(255, -1, -1))
+"""The lookup table of ``ImageOps.invert`` (without importing ImageOps and its palette
+modules at start-up)."""
 ROW = SMALL.cell_height
 ROWS = HEIGHT // ROW
 
 
 @cache
 def _glyph(font_name: str, char: str) -> Image.Image:
-    font = {"small": SMALL, "large": LARGE, "huge": HUGE}[font_name]
-    cell = Image.new("1", (font.cell_width, font.cell_height), 0)
-    draw_text(cell, (0, 0), char, font, fill=255)
-    return cell
+    return glyph_cell(char, {"small": SMALL, "large": LARGE, "huge": HUGE}[font_name])
 
 
 @lru_cache(maxsize=512)
@@ -90,7 +90,7 @@ def render(screen: Screen) -> Image.Image:
     if footer:
         _text(frame, 0, HEIGHT - ROW, footer)
     if screen.alert:
-        frame = ImageOps.invert(frame.convert("L")).convert("1")
+        frame = frame.convert("L").point(_INVERTED).convert("1")
     return frame
 
 

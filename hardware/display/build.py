@@ -8,7 +8,6 @@ import time
 
 from hardware.clock import Clock
 from hardware.display.base import Display, NullDisplay
-from hardware.display.oled import OledDisplay, i2c_device_factory
 from hardware.events import Emit
 
 
@@ -28,6 +27,8 @@ def build_display(driver: str, emit: Emit, *, i2c_port: int = 1, address: int = 
         return TerminalDisplay()
     if driver == "none":
         return NullDisplay()
+    from hardware.display.oled import OledDisplay, i2c_device_factory  # only for an OLED
+
     factory = i2c_device_factory(driver, i2c_port, address, rotate=rotate, contrast=contrast)
     return OledDisplay(factory, emit, clock=clock)
 

@@ -9,9 +9,12 @@ big numbers and alerts. Characters outside ASCII 32-126 draw as ``?``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from PIL import Image, ImageDraw
+from PIL import Image
+
+if TYPE_CHECKING:
+    from PIL import ImageDraw
 
 # ASCII 32..126, five columns each, LSB = top row.
 _GLYPHS_5X7 = """
@@ -185,6 +188,8 @@ def draw_text(
 ) -> int:
     """Draw ``text`` with its top-left corner at ``xy`` ("\\n" starts a new line).
     ``target`` is a PIL image or an ``ImageDraw``. Returns the x after the text."""
+    from PIL import ImageDraw  # ImageDraw pulls in ImageFont: not needed by the rig's render
+
     draw = target if isinstance(target, ImageDraw.ImageDraw) else ImageDraw.Draw(target)
     x0, y = xy
     x = x0
@@ -208,6 +213,22 @@ def draw_text(
     return x
 
 
+def glyph_cell(char: str, font: Font = SMALL) -> Image.Image:
+    """One character cell as a mode "1" image (what :func:`draw_text` draws into a
+    blank cell), packed straight from the glyph's columns: rows most significant bit
+    first, each padded to a byte, as mode "1" raw data is."""
+    width, height, s = font.cell_width, font.cell_height, font.scale
+    stride = (width + 7) // 8
+    packed = bytearray(stride * height)
+    for col, bits in enumerate(font.columns(char)):
+        for row in range(font.glyph_height):
+            if bits >> row & 1:
+                for y in range(row * s, row * s + s):
+                    for x in range(col * s, col * s + s):
+                        packed[y * stride + x // 8] |= 0x80 >> (x % 8)
+    return Image.frombytes("1", (width, height), bytes(packed))
+
+
 def draw_centered(
     target: Image.Image | ImageDraw.ImageDraw,
     y: int,
@@ -229,6 +250,7 @@ __all__ = [
     "Font",
     "draw_centered",
     "draw_text",
+    "glyph_cell",
     "text_height",
     "text_width",
 ]

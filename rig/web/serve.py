@@ -19,8 +19,8 @@ from PIL import Image
 
 from hardware.buzzer import PATTERNS
 from hardware.display.base import FrameSink
-from rig.controller import Controller, Tick
-from rig.loop import Driven
+from rig.controller import Controller
+from rig.loop import Driven, Tick
 from rig.screen import Screen
 from rig.web.hub import Hub
 from rig.web.server import RigServer

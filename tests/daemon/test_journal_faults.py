@@ -58,7 +58,7 @@ def _journal_in_progress(config: Any, levels: tuple[str, ...] = ("human", "stron
 
 
 def _tick(controller: Any) -> Any:
-    from rig.controller import Tick
+    from rig.loop import Tick
 
     return Tick(controller.clock())
 

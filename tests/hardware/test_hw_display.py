@@ -272,3 +272,18 @@ def test_centered_and_unknown_chars() -> None:
     g = new_frame()
     draw_text(g, ((128 - 5) // 2, 0), "?")
     assert same(f, g)
+
+
+def test_glyph_cells_are_what_draw_text_draws() -> None:
+    """The render's glyph masks are packed from the font's columns without ImageDraw
+    (kept off the start-up path); they must be the cells draw_text draws, every
+    character of every size (and the ``?`` of one outside ASCII)."""
+    from hardware.display.font import HUGE, LARGE, SMALL, draw_text, glyph_cell
+
+    for font in (SMALL, LARGE, HUGE):
+        for char in [chr(code) for code in range(32, 127)] + ["\u00e9"]:
+            cell = Image.new("1", (font.cell_width, font.cell_height), 0)
+            draw_text(cell, (0, 0), char, font, fill=255)
+            packed = glyph_cell(char, font)
+            assert packed.mode == "1" and packed.size == cell.size
+            assert packed.tobytes() == cell.tobytes(), (font.name, char)

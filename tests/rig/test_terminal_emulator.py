@@ -199,7 +199,7 @@ def test_hints_as_on_the_pi(tmp_path):
     import argparse
 
     from rig.commands import emulate
-    from rig.controller import Tick
+    from rig.loop import Tick
 
     parser = argparse.ArgumentParser()
     emulate.add_arguments(parser)
