@@ -26,7 +26,9 @@ fsync wait, no time lost to other processes; the fsync's own kernel time is on t
 helper thread). ``os.fsync`` itself is timed through a stand-in for
 the ``os`` module that ``rig.journal`` sees (restored afterwards); ``journal`` is
 ``Journal.begin_append`` (JSON, write, hand-over) plus ``finish_append`` (the wait for
-the fsync, after the render). input_to_frame_without_fsync_ms subtracts the fsync's time
+the fsync, after the render); ``prepare`` is the display working out its bus plan for the
+frame, also while the fsync runs (``Daemon._render``), so ``display`` is then only the
+bus writes. input_to_frame_without_fsync_ms subtracts the fsync's time
 from the wall time: a lower bound now that rendering overlaps it.
 A pending computer choice or hint is worked out on its own tick after the input's frame
 (as the loop does before a person can move again) and timed apart, hint_or_choice_ms.
@@ -146,8 +148,15 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     # As the daemon draws: the frame is rendered while the input's fsync runs on the
     # journal's helper thread and shown once the fsync has returned.
     if overlap:
-        rig = EmulatedRig(session=session, seed=seed, render=render_timed, show=shown,
-                          seats=seats)
+        prepare = timer.wrap("prepare", display.prepare)
+
+        def render_and_prepare(screen: Any) -> Any:  # as Daemon._render
+            frame = render_timed(screen)
+            prepare(frame)
+            return frame
+
+        rig = EmulatedRig(session=session, seed=seed, render=render_and_prepare,
+                          show=shown, seats=seats)
     else:
         rig = EmulatedRig(session=session, seed=seed, seats=seats,
                           draw=lambda screen: shown(render_timed(screen)))
@@ -235,7 +244,7 @@ def _tick(now: float) -> Any:
 
 
 def _parts_summary(rows: list[tuple[str, float, dict[str, float]]]) -> dict[str, Any]:
-    names = ("handle", "journal", "fsync", "screen", "render", "display")
+    names = ("handle", "journal", "fsync", "screen", "render", "prepare", "display")
     return {name: summary_ms([parts.get(name, 0.0) for _, _, parts in rows]) for name in names}
 
 

@@ -115,7 +115,6 @@ class Daemon:
     # ------------------------------------------------------------- start-up
     def start(self) -> None:
         from rig.journal import make_private_dir
-        from rig.render import render
 
         state = self.config.state
         try:
@@ -132,7 +131,7 @@ class Daemon:
         if self.not_resumed:
             self.app.error = self.not_resumed
         # The frame is rendered while the input's fsync runs and shown once it is done.
-        self.loop = RigLoop(self.app, render=render, show=self._show,
+        self.loop = RigLoop(self.app, render=self._render, show=self._show,
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
         self.display = self._build_display(self._emit)
@@ -370,6 +369,18 @@ class Daemon:
         return build_real(hw_config, emit, display=display, gesture_inbox=self.loop.post)
 
     # ----------------------------------------------------------------- loop
+    def _render(self, screen: Screen) -> Any:
+        """The frame of ``screen``, with the display's plan for it worked out too: this
+        runs while the input's fsync does, so that only the bus writes wait for it."""
+        from rig.render import render
+
+        frame = render(screen)
+        display = self.hardware.display if self.hardware is not None else self.display
+        prepare = getattr(display, "prepare", None)
+        if prepare is not None:
+            prepare(frame)
+        return frame
+
     def _show(self, frame: Any) -> None:
         display = self.hardware.display if self.hardware is not None else self.display
         display.show(frame)

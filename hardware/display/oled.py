@@ -35,13 +35,22 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard, TypeVar, cast
 
 from PIL import Image
 
 from hardware.clock import Clock
 from hardware.display.base import HEIGHT, WIDTH, FrameSink
-from hardware.display.pages import ADDRESSING, UNKNOWN, Addressing, Pages, Pointer, frame_pages
+from hardware.display.pages import (
+    ADDRESSING,
+    UNKNOWN,
+    Addressing,
+    Pages,
+    Pointer,
+    Step,
+    frame_pages,
+)
 from hardware.events import DisplayStatus, Emit
 
 DRIVERS = ("ssd1306", "sh1106")
@@ -207,6 +216,20 @@ def dummy_device_factory(width: int = WIDTH, height: int = HEIGHT) -> DeviceFact
     return make
 
 
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A frame's plan worked out ahead (see :meth:`OledDisplay.prepare`), with what it
+    was worked out against."""
+
+    data: bytes
+    device: LumaDevice
+    known: Pages | None
+    pointer: Pointer
+    pages: Pages
+    steps: list[Step]
+    after: Pointer
+
+
 class OledDisplay(FrameSink):
     """A :class:`~hardware.display.base.Display` on a luma device (unchanged frames
     skipped by :class:`~hardware.display.base.FrameSink`)."""
@@ -234,6 +257,7 @@ class OledDisplay(FrameSink):
         """The page bytes the panel holds, when known."""
         self._pointer: Pointer = UNKNOWN
         """The controller's address registers, as far as known."""
+        self._prepared: _Prepared | None = None
         self._emit = emit
         self._clock = clock
         self._backoff_initial = backoff_initial
@@ -322,6 +346,35 @@ class OledDisplay(FrameSink):
             self._status(True, f"{self.name} recovered")
         return True
 
+    def prepare(self, frame: Image.Image) -> None:
+        """Work out now how ``frame`` will be sent (its page bytes and the plan against
+        what the panel holds), so that :meth:`show` only writes to the bus. The daemon
+        calls it while the input's fsync runs; the plan is used only if nothing was sent
+        in between (else it is worked out again)."""
+        device = self.device
+        if self.addressing is None or device is None or not _is_paged(device):
+            return
+        pages = frame_pages(device.preprocess(frame))
+        known = self._panel if self.partial else None
+        steps, pointer = self.addressing.plan(known, pages, self._pointer)
+        self._prepared = _Prepared(frame.tobytes(), device, known, self._pointer,
+                                   pages, steps, pointer)
+
+    def _planned(self, device: PagedDevice, frame: Image.Image
+                 ) -> tuple[Pages, list[Step], Pointer]:
+        """The prepared plan if it was made for this frame, device and panel state."""
+        addressing = self.addressing
+        assert addressing is not None
+        prepared, self._prepared = self._prepared, None
+        known = self._panel if self.partial else None
+        if prepared is not None and prepared.device is device \
+                and prepared.known is known and prepared.pointer is self._pointer \
+                and prepared.data == frame.tobytes():
+            return prepared.pages, prepared.steps, prepared.after
+        pages = frame_pages(device.preprocess(frame))
+        steps, pointer = addressing.plan(known, pages, self._pointer)
+        return pages, steps, pointer
+
     def _write(self, device: LumaDevice, frame: Image.Image) -> None:
         """Send ``frame``: only the changed windows when the controller's addressing is
         known, else the whole frame through the driver. The panel's contents count as
@@ -329,16 +382,12 @@ class OledDisplay(FrameSink):
         if self.addressing is None or not _is_paged(device):
             device.display(frame)
             return
-        paged = device
-        pages = frame_pages(paged.preprocess(frame))
-        known, self._panel = self._panel, None
-        steps, pointer = self.addressing.plan(known if self.partial else None, pages,
-                                              self._pointer)
-        self._pointer = UNKNOWN
+        pages, steps, pointer = self._planned(device, frame)
+        self._panel, self._pointer = None, UNKNOWN
         for step in steps:
             if step.commands:
-                paged.command(*step.commands)
-            paged.data(step.window.data(pages))
+                device.command(*step.commands)
+            device.data(step.window.data(pages))
         self._panel, self._pointer = pages, pointer
 
     def close(self, persist_message: Image.Image | None = None) -> None:

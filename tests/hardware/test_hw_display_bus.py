@@ -356,3 +356,40 @@ def test_transfers_are_counted_as_on_the_wire() -> None:
     bus.take()
     device.display(new_frame())  # luma: one command transfer, one 1024-byte data transfer
     assert [len(t.payload) for t in bus.take()] == [7, 1025]
+
+
+@pytest.mark.parametrize("driver", DRIVERS)
+def test_a_plan_prepared_ahead_is_used_only_while_it_still_fits(driver: str) -> None:
+    """``prepare`` works the plan out ahead (the daemon does it while the fsync runs),
+    so ``show`` only writes; a plan made before another frame went out is stale (the
+    panel changed) and is worked out again: the panel always ends up equal to the frame."""
+    bus = fake_bus(driver)
+    display = display_on(bus)
+    display.show(new_frame())
+    rng = random.Random(f"prepare:{driver}")
+    addressing = display.addressing
+    assert addressing is not None
+    planned = 0
+    real_plan = addressing.plan
+
+    def counting_plan(*args: Any, **kwargs: Any) -> Any:
+        nonlocal planned
+        planned += 1
+        return real_plan(*args, **kwargs)
+
+    display.addressing = type(addressing)()
+    display.addressing.plan = counting_plan  # type: ignore[method-assign]
+    frame = new_frame()
+    for _ in range(40):
+        frame = edited(frame, rng)
+        display.prepare(frame)
+        before = planned
+        display.show(frame)
+        assert planned == before  # prepared: nothing worked out again
+        assert shown(bus) == frame.tobytes()
+    stale = edited(frame, rng)
+    display.prepare(stale)
+    other = edited(stale, rng)
+    display.show(other)  # sent in between: the prepared plan no longer fits the panel
+    display.show(stale)
+    assert shown(bus) == stale.tobytes()
