@@ -8,9 +8,13 @@ across runs on one machine whose speed drifts with load (frequency, caches, a no
 neighbour): the figures and the yardstick slow down together.
 
 The Pi Zero 2 W estimate multiplies each ratio by :data:`PI_ZERO_2W_CALIBRATION_MS`, the
-yardstick's time on that board. It has not been measured on a Pi yet: the value is the
-reference machine's idle figure times 10 (the rule of thumb this replaces); run
-``cbrig bench --only calibration`` on a Pi and put its ``calibration_ms`` here.
+yardstick's time on that board. **It has not been measured on a Pi**: no Pi was at hand.
+The value is the reference machine's idle figure times 10, the rule of thumb the
+earlier docs used (a 1 GHz in-order Cortex-A53 core against a ~3 GHz out-of-order
+server core: about 3x the clock and 2-4x the work per clock for CPython's interpreter
+loop; an assumption, not a measurement). ``PI_ZERO_2W_MEASURED`` says so in every
+report; run ``cbrig bench --only calibration`` on a Pi Zero 2 W, put its
+``calibration_ms`` here and set it True.
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ from bench.stats import median, rnd
 REFERENCE_CALIBRATION_MS = 4.5
 """The yardstick on the reference machine (docs/PERFORMANCE.md), idle."""
 PI_ZERO_2W_CALIBRATION_MS = REFERENCE_CALIBRATION_MS * 10
-"""The yardstick on a Pi Zero 2 W: an estimate until measured there (see above)."""
+"""The yardstick on a Pi Zero 2 W: assumed (10 x the reference), not measured (see above)."""
+PI_ZERO_2W_MEASURED = False
+"""Whether PI_ZERO_2W_CALIBRATION_MS was measured on a Pi Zero 2 W."""
 ROUNDS = 7
 METHOD = " ".join((__doc__ or "").split())
 

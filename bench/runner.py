@@ -109,6 +109,11 @@ def pi_zero_estimate(report: dict[str, Any]) -> dict[str, Any]:
         "factor": rnd(f),
         "factor_method": "PI_ZERO_2W_CALIBRATION_MS / calibration_ms of this run",
         "pi_zero_2w_calibration_ms": calibration.PI_ZERO_2W_CALIBRATION_MS,
+        "pi_zero_2w_calibration_measured": calibration.PI_ZERO_2W_MEASURED,
+        "pi_zero_2w_calibration_basis": (
+            "measured on a Pi Zero 2 W" if calibration.PI_ZERO_2W_MEASURED else
+            "not measured: assumed 10 x the reference machine's idle calibration "
+            "(4.5 ms), the earlier rule of thumb; see bench/calibration.py"),
         "input_to_frame_ms_p99_with_bus_400khz_and_this_disk_fsync": rnd(
             cpu["p99"] * f + bus_ms["p99"] + fsync["p99"]),
         "engine_steps_per_second": {k: rnd(v / f) for k, v in
@@ -125,7 +130,8 @@ def pi_zero_estimate(report: dict[str, Any]) -> dict[str, Any]:
         "idle_cpu_percent": rnd(report["idle_cpu_percent"] * f),
         "rss_mb": report["rss_mb"],
         "note": "CPU figures x factor (factor = the calibration workload's ms on a Pi "
-                "Zero 2 W, an estimate until measured there, over its ms in this run; "
+                "Zero 2 W, assumed and not measured (pi_zero_2w_calibration_basis), "
+                "over its ms in this run; "
                 "start-up from the daemon's CPU time by READY, so cold SD-card reads come "
                 "on top); I2C bus time at 400 kHz added as counted; fsync is storage, "
                 "not CPU: this machine's disk figure is added unscaled and must be "

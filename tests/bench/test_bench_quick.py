@@ -178,6 +178,10 @@ def test_targets_gate_and_estimate(report: dict[str, Any]) -> None:
     estimate = report["pi_zero_2w_estimate"]
     assert estimate["factor"] == pytest.approx(
         estimate["pi_zero_2w_calibration_ms"] / report["calibration_ms"], rel=0.01)
+    # whether the Pi's yardstick was measured is said, never implied
+    assert isinstance(estimate["pi_zero_2w_calibration_measured"], bool)
+    assert ("not measured" in estimate["pi_zero_2w_calibration_basis"]) != \
+        estimate["pi_zero_2w_calibration_measured"]
     assert positive(estimate["input_to_frame_cpu_ms_p99"])
     assert estimate["input_to_frame_ms_p99_with_bus_400khz_and_this_disk_fsync"] > \
         estimate["input_to_frame_cpu_ms_p99"]
