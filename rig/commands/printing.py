@@ -1,9 +1,10 @@
 """`cbrig print WHAT`: print-ready PDFs of the board, cards, pieces and quick reference.
 
 The data files are the ones the rig plays with: the config's `[game.data]` files (when
-the config is for this game), overridden by `--board/--deck/--bands/--tickets FILE`,
-where FILE may be "default" for the shipped file. So the board on the table and the
-board in the rig are the same by construction.
+the config is for this game), overridden by `--ROLE FILE`, one option per data role of
+the registered games (`--board/--deck/--bands/--tickets`), where FILE may be "default"
+for the shipped file. So the board on the table and the board in the rig are the same
+by construction.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ from rig import registry
 
 WHAT = ("board", "cards", "pieces", "reference", "all")
 PAPER_NAMES = ("a4", "letter", "a3", "a2")
-ROLES = ("board", "deck", "bands", "tickets")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="default: the config's game")
     parser.add_argument("--config", type=Path, default=None,
                         help="rig config whose [game.data] files to print")
-    for role in ROLES:
+    for role in registry.data_roles():  # every game's data files: --board, --deck...
         parser.add_argument(f"--{role}", default=None, metavar="FILE",
                             help=f'the {role} file, or "default" for the shipped one')
     parser.add_argument("--paper", choices=PAPER_NAMES, default="a4",
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     game_name = args.game or config.game.name
     same = config.game.name == game_name
     data = dict(config.game.data) if same else {}
-    for role in ROLES:
+    for role in registry.data_roles():
         value = getattr(args, role)
         if value is not None:
             data[role] = "" if value == "default" else value
