@@ -170,6 +170,14 @@ def test_targets_gate_and_estimate(report: dict[str, Any]) -> None:
                             "bus_input_share_of_full_frame_p50"}
     for check in targets.values():
         assert isinstance(check["met"], bool) and non_negative(check["value"])
+    # the real gate: each counted target's verdict follows from its figure in the report
+    shares = (report["bus_spin_tick_share_of_full_frame_max"],
+              report["bus_input_share_of_full_frame_p50"])
+    assert targets["bus_spin_tick_share_of_full_frame_max"]["met"] == (shares[0] <= 0.25)
+    assert targets["bus_input_share_of_full_frame_p50"]["met"] == (shares[1] <= 0.5)
+    # the worse controller decides
+    assert shares[1] == max(v["all_inputs"]["share_of_full_frame_p50"]
+                            for v in report["bus_per_input"].values())
     gate = report["gate"]
     # a quick run gates only on what is counted, not timed
     assert gate["gated"] == ["bus_spin_tick_share_of_full_frame_max",
