@@ -1,0 +1,60 @@
+"""The paired judgement of hard's departures (bench/ai_deviations.py)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bench.ai_deviations import main, medium_rollout, paired_gain
+from engine.api import State
+from engine.players import chooser_for
+from engine.selfplay import play
+from rig.games import build_game
+
+
+def _late_decision() -> State:
+    """A 10-Four decision near the end of a seeded medium game, with two different
+    positions to choose between (so playouts from it are short)."""
+    game = build_game("tenfour", players=2)
+    medium = chooser_for("tenfour", "medium")
+    found: list[State] = []
+
+    def keep(state: State, action: object, events: object) -> None:
+        if not state.is_terminal() and not state.is_chance_node() and len(
+                state.legal_actions()) > 1:
+            found.append(state.clone())
+
+    play(game, random.Random(5), [medium, medium], keep_events=False, on_step=keep)
+    return found[-1]
+
+
+def test_the_same_position_is_not_a_departure() -> None:
+    state = _late_decision()
+    first = state.legal_actions()[0]
+    assert paired_gain(state, first, first, chooser_for("tenfour", "medium"), 3) is None
+
+
+def test_a_rollout_is_a_seeded_win_or_loss() -> None:
+    state = _late_decision()
+    medium = chooser_for("tenfour", "medium")
+    me = state.current_player()
+    results = [medium_rollout(state, me, medium, random.Random(k)) for k in range(6)]
+    assert set(results) <= {0.0, 1.0}
+    assert results == [medium_rollout(state, me, medium, random.Random(k)) for k in range(6)]
+
+
+def test_two_choices_get_a_paired_gain_between_minus_one_and_one() -> None:
+    state = _late_decision()
+    medium = chooser_for("tenfour", "medium")
+    legal = state.legal_actions()
+    gains = [paired_gain(state, legal[0], other, medium, 4) for other in legal[1:]]
+    judged = [g for g in gains if g is not None]
+    assert judged and all(-1.0 <= g <= 1.0 for g in judged)
+    assert gains == [paired_gain(state, legal[0], other, medium, 4) for other in legal[1:]]
+
+
+def test_a_run_reports_its_departures(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--game", "bumpem", "--games", "1", "--rollouts", "1", "--budget", "24"]) == 0
+    out = capsys.readouterr().out
+    assert '"departures"' in out and '"gain_per_game"' in out
