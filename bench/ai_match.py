@@ -194,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
     parser.add_argument("--summary", nargs="+", default=None,
                         help="summarise these JSON-lines files instead of playing")
+    parser.add_argument("--profile", type=int, default=0, metavar="N",
+                        help="cProfile the first --seats level on N decisions of a seeded "
+                             "medium game instead of playing (top functions by own time)")
     parser.add_argument("--mix", nargs="+", default=None, metavar="GAME:PLAYERS:SEATS[:N]",
                         help="round robin: N (1) games of each pairing in turn, each "
                              "appended to DIR/GAME-PLAYERS-SEATS.jsonl (--out is DIR); "
@@ -202,11 +205,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.summary:
         print(json.dumps(summarise(args.summary), indent=2))
         return 0
+    if args.profile:
+        profile_decisions(args)
+        return 0
     if args.mix:
         play_mix(args)
         return 0
     play_match(args)
     return 0
+
+
+def profile_decisions(args: argparse.Namespace) -> None:
+    """Where a level's decision time goes: N real decisions spread over one seeded
+    `medium` game, each on a fresh copy of its position, under cProfile."""
+    import cProfile
+    import pstats
+
+    from engine.players import chooser_for
+    from engine.selfplay import play
+    from rig.games import build_game
+
+    game = build_game(args.game, players=args.players, variant=args.variant)
+    medium = chooser_for(args.game, "medium")
+    spots: list[State] = []
+
+    def keep(state: State, action: Action, events: object) -> None:
+        if not state.is_terminal() and not state.is_chance_node() and len(
+                state.legal_actions()) > 1:
+            spots.append(state.clone())
+
+    play(game, random.Random(f"{args.seed}:profile"), [medium] * args.players,
+         keep_events=False, on_step=keep)
+    spots = spots[::max(1, len(spots) // args.profile)][:args.profile]
+    level = args.seats.split(",")[0].strip()
+    choose = chooser(args.game, level, args.budget, args.playouts)
+    profiler = cProfile.Profile()
+    started = time.process_time()
+    profiler.enable()
+    for i, spot in enumerate(spots):
+        choose(spot, spot.legal_actions(), random.Random(i))
+    profiler.disable()
+    each = (time.process_time() - started) / len(spots) * 1000
+    print(f"{level}: {len(spots)} decisions, {each:.0f} ms CPU each under the profiler")
+    pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
 
 
 def play_mix(args: argparse.Namespace) -> None:

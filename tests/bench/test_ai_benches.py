@@ -1,4 +1,5 @@
-"""The paired judgement of hard's departures (bench/ai_deviations.py)."""
+"""The AI benches: the paired judgement of hard's departures (bench/ai_deviations.py) and
+the decision profile of bench/ai_match.py."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import random
 
 import pytest
 
+from bench import ai_match
 from bench.ai_deviations import main, medium_rollout, paired_gain
 from engine.api import State
 from engine.players import chooser_for
@@ -58,3 +60,10 @@ def test_a_run_reports_its_departures(capsys: pytest.CaptureFixture[str]) -> Non
     assert main(["--game", "bumpem", "--games", "1", "--rollouts", "1", "--budget", "24"]) == 0
     out = capsys.readouterr().out
     assert '"departures"' in out and '"gain_per_game"' in out
+
+
+def test_the_match_bench_profiles_a_levels_decisions(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    assert ai_match.main(["--game", "tenfour", "--seats", "medium", "--profile", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("medium: 2 decisions, ") and "tottime" in out
