@@ -29,26 +29,16 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bench.ai_match import playout
 from engine.api import Action, State
 from engine.players import chooser_for
 from engine.search import SearchHooks, search_choice
-from engine.selfplay import Chooser, Rng, play, sample_chance
-
-MAX_ROLLOUT_STEPS = 100_000
+from engine.selfplay import Chooser, Rng, play
 
 
 def medium_rollout(start: State, me: int, medium: Chooser, rng: Rng) -> float:
     """1.0 if `me` wins the game played on from `start` by `medium` in every seat."""
-    s = start.clone()
-    for _ in range(MAX_ROLLOUT_STEPS):
-        if s.is_terminal():
-            break
-        if s.is_chance_node():
-            s.apply(sample_chance(s.chance_outcomes(), rng))
-            continue
-        legal = s.legal_actions()
-        s.apply(legal[0] if len(legal) == 1 else medium(s, legal, rng))
-    return 1.0 if me in s.winners() else 0.0
+    return float(playout(start, me, medium, rng))
 
 
 def paired_gain(state: State, mine: Action, theirs: Action, medium: Chooser,

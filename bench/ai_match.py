@@ -65,6 +65,12 @@ def flat_mc_chooser(playouts: int = 50) -> Chooser:
 
 def _random_playout(start: State, me: int, rng: Rng) -> int:
     """1 if `me` wins a game played on from `start` with random decisions."""
+    return playout(start, me, random_choice, rng)
+
+
+def playout(start: State, me: int, choose: Chooser, rng: Rng) -> int:
+    """1 if `me` wins the game played on from `start` (a clone) with `choose` deciding
+    for every seat and chance drawn from `chance_outcomes()`."""
     s = start.clone()
     for _ in range(MAX_PLAYOUT_STEPS):
         if s.is_terminal():
@@ -72,7 +78,7 @@ def _random_playout(start: State, me: int, rng: Rng) -> int:
         if s.is_chance_node():
             s.apply(sample_chance(s.chance_outcomes(), rng))
         else:
-            s.apply(random_choice(s, s.legal_actions(), rng))
+            s.apply(choose(s, s.legal_actions(), rng))
     return 1 if me in s.winners() else 0
 
 
