@@ -27,14 +27,15 @@ against `medium` seats, a fair share being 17; docs/AI_TENFOUR.md).
 
 Pure and deterministic: the budget is a number of samples (the rig maps its CPU time
 budget onto it by calibration), the sample seeds come from the passed rng, and no clock
-is read.
+is read. `Search` runs the same search in slices of a few samples (for a caller with an
+event loop), with the same answer however it is sliced.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 
 from engine.api import Action, State
@@ -82,9 +83,47 @@ def win_chance(score: float, scale: float) -> float:
 def search_choice(state: State, legal: Sequence[Action], rng: Rng, budget: int,
                   hooks: SearchHooks) -> Action:
     """The action with the best mean sampled win chance after `budget` samples."""
-    if not isinstance(state, hooks.plays):
-        raise TypeError(f"this search plays {hooks.plays.__name__} states, not "
-                        f"{type(state).__name__}")
+    search = Search(state, legal, rng, budget, hooks)
+    while True:
+        action = search.advance(budget)
+        if action is not None:
+            return action
+
+
+class Search:
+    """`search_choice` in slices: `advance(k)` runs at most k more samples and returns the
+    action once the budget is spent, None before.
+
+    Why: a caller with an event loop (a `hard` hint on a Pi Zero 2 W thinks about a
+    second) can spend the budget a few samples at a time between events instead of
+    blocking. The samples, their seeds and their order are those of `search_choice`,
+    so the answer does not depend on how the work is sliced: pure and replayable.
+    """
+
+    def __init__(self, state: State, legal: Sequence[Action], rng: Rng, budget: int,
+                 hooks: SearchHooks) -> None:
+        if not isinstance(state, hooks.plays):
+            raise TypeError(f"this search plays {hooks.plays.__name__} states, not "
+                            f"{type(state).__name__}")
+        self._steps = _search_steps(state, legal, rng, budget, hooks)
+        self.result: Action | None = None
+        """The chosen action, once the search is over."""
+
+    def advance(self, samples: int) -> Action | None:
+        """Run up to `samples` more samples; the action when the search is over."""
+        if self.result is not None:
+            return self.result
+        try:
+            for _ in range(max(1, samples)):
+                next(self._steps)
+        except StopIteration as finished:
+            self.result = finished.value
+        return self.result
+
+
+def _search_steps(state: State, legal: Sequence[Action], rng: Rng, budget: int,
+                  hooks: SearchHooks) -> Generator[None, None, Action]:
+    """The search, yielding after every sample; returns the chosen action."""
     if len(legal) == 1:
         return legal[0]
     me = state.current_player()
@@ -107,6 +146,7 @@ def search_choice(state: State, legal: Sequence[Action], rng: Rng, budget: int,
             for j in range(len(values[i]), target):
                 values[i].append(_sample(child, state, me, _stream(rng, seeds[j]), hooks))
                 spent += 1
+                yield
         if len(alive) == 1 or spent >= budget:
             break
         alive.sort(key=lambda i: -_mean(values[i]))
