@@ -159,12 +159,15 @@ class Daemon:
         the computer players, the configured game's rules), so that the press which
         starts a game does not wait for them (about 1 s on a Pi Zero 2 W). The setup
         menu, the first screen, needs none of them."""
-        import rig.computer
-        import rig.controller
-        import rig.session  # noqa: F401
-        from rig.games import game_entry
+        try:
+            import rig.computer
+            import rig.controller
+            import rig.session  # noqa: F401
+            from rig.games import game_entry
 
-        game_entry(self.config.game.name).build()  # the config check knew the name
+            game_entry(self.config.game.name).build()  # the config check knew the name
+        except Exception as exc:  # only a head start: starting a game imports them anyway
+            log.warning("game modules not loaded ahead: %s", exc)
 
     def _start_hardware(self) -> None:
         assert self.loop is not None

@@ -1,0 +1,39 @@
+"""The first screen comes before the game modules: `cbrig run` sends READY=1 from the
+setup menu without having imported the controller, the session or the game's rules, and
+imports them right after (so the press that starts a game does not wait for them).
+
+SIGTERM right after READY=1 is handled by the loop, which serves events only once
+start-up is complete, so when the daemon has exited everything start-up imports after
+READY is in the log."""
+
+from __future__ import annotations
+
+import os
+
+from bench.daemon import Workdir, start_daemon
+
+GAME_MODULES = ("rig.controller", "rig.session", "rig.replay", "engine.api",
+                "engine.tenfour.state", "PIL.ImageDraw", "hardware.display.oled")
+
+
+def imported(text: str) -> set[str]:
+    return {line.split("|", 2)[2].strip() for line in text.splitlines()
+            if line.startswith("import time:") and "self [us]" not in line}
+
+
+def test_ready_comes_before_the_game_modules_and_they_follow() -> None:
+    work = Workdir()
+    try:
+        work.reset_state()
+        log = work.root / "importtime.txt"
+        with open(log, "wb") as err:
+            daemon = start_daemon(work, {"PYTHONPROFILEIMPORTTIME": "1"}, stderr=err)
+            at_ready = os.path.getsize(log)
+            assert daemon.stop() == 0
+        after = imported(log.read_text(errors="replace"))
+        before = imported(log.read_bytes()[:at_ready].decode(errors="replace"))
+        assert "rig.render" in before and "rig.setup_menu" in before
+        assert not before & set(GAME_MODULES), before & set(GAME_MODULES)
+        assert {"rig.controller", "rig.session", "engine.tenfour.state"} <= after
+    finally:
+        work.cleanup()
