@@ -237,11 +237,13 @@ def test_a_second_daemon_on_the_same_state_refuses_and_leaves_the_journal_alone(
         again.stop()
 
 
-WITHOUT_WRITE_OVERRIDE = ("--bounding-set=-dac_override", "--")
+WITHOUT_WRITE_OVERRIDE = ("--inh-caps=-dac_override", "--bounding-set=-dac_override", "--")
 """setpriv options for root without the one power that lets it write a read-only file:
 it still reads everything (CAP_DAC_READ_SEARCH stays), so the interpreter starts from any
 checkout, wherever it lies and whoever owns it (an unprivileged user could not read a
-checkout in /root), and the journal's own mode bits decide, as for the service user."""
+checkout in /root), and the journal's own mode bits decide, as for the service user.
+Dropped from the inheritable set too: systemd-nspawn hands its payload every capability
+as inheritable, and root's execve would take it back from there."""
 
 
 def test_a_healthy_journal_that_cannot_be_written_refuses_to_start(tmp_path):
