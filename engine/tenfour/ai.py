@@ -486,10 +486,9 @@ HARD_HOOKS = SearchHooks(plays=TenFourState, policy=strong_choice, prior=_prior,
 
 def hard_choice(state: State, legal: Sequence[Action], rng: Rng,
                 budget: int = HARD_BUDGET) -> Action:
-    """The `hard` level (engine.players): `engine.search` with `budget` samples in the
-    two-player game; with three or four players `medium`'s choice, because there the
-    one-round search of the police moves measured below `medium` (docs/AI_TENFOUR.md,
-    "Three and four players")."""
-    if isinstance(state, TenFourState) and state.g.num_players > 2:
-        return strong_choice(state, legal, rng)
+    """The `hard` level (engine.players): `engine.search` with `budget` samples, with any
+    number of players. (From commit 1d35377 to this one three- and four-player games
+    played `medium`'s choice on a game count within its noise; judged one by one with
+    paired full playouts, the search's departures from `medium` there win more than they
+    lose: docs/AI_TENFOUR.md, "Why `hard` does not beat `medium`".)"""
     return search_choice(state, legal, rng, budget, HARD_HOOKS)
