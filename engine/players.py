@@ -33,13 +33,16 @@ def canonical_level(level: str) -> str:
     return found
 
 
-def chooser_for(game_name: str, level: str, budget: int | None = None) -> Chooser:
+def chooser_for(game_name: str, level: str, budget: int | None = None, *,
+                ai: str | None = None) -> Chooser:
     """The chooser for `level` in `game_name`; `budget` is `hard`'s samples per decision
-    (None: the game's `HARD_BUDGET`)."""
+    (None: the game's `HARD_BUDGET`). `ai` is the dotted module holding the game's
+    `strong_choice` and `hard_choice` (None: `engine.<game_name>.ai`, where the built-in
+    games keep them; the rig passes its registry entry's)."""
     found = canonical_level(level)
     if found == "easy":
         return random_choice
-    module = importlib.import_module(f"engine.{game_name}.ai")
+    module = importlib.import_module(ai or f"engine.{game_name}.ai")
     if found == "medium":
         chooser: Chooser = module.strong_choice
         return chooser

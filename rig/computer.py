@@ -13,8 +13,9 @@ import time
 from collections.abc import Callable
 
 from engine.api import Action, Game, State
-from engine.players import canonical_level, chooser_for
+from engine.players import canonical_level
 from engine.selfplay import Chooser, sample_chance
+from rig import registry
 from rig.controller import Seat
 
 DEFAULT_THINK_MS = 100
@@ -46,8 +47,9 @@ def calibrated_budget(game: Game, think_ms: int,
     found = _BUDGETS.get(key)
     if found is not None:
         return found
-    hard = chooser_for(game.name, "hard", PROBE_SAMPLES)
-    medium = chooser_for(game.name, "medium")
+    entry = registry.entry(game.name)
+    hard = entry.chooser("hard", PROBE_SAMPLES)
+    medium = entry.chooser("medium")
     spent = 0.0
     probes = seen = 0
     for attempt in range(PROBE_GAMES):
@@ -87,16 +89,24 @@ def seat_for(game_name: str, level: str, seed: int | None = None, hint: bool = F
     """
     if level == "human" and not hint:
         return Seat()
-    plays = canonical_level(hint_level if level == "human" else level)
+    entry = registry.entry(game_name)
+    plays = canonical_level(level) if level != "human" else _hint_level(entry, hint_level)
     rng = random.Random(seed)
     fixed: Chooser | None = None if plays == "hard" and game is not None \
-        else chooser_for(game_name, plays)
+        else entry.chooser(plays)
 
     def choose(state: State, legal: list[Action]) -> Action:
         nonlocal fixed
         if fixed is None:
             assert game is not None
-            fixed = chooser_for(game_name, "hard", calibrated_budget(game, think_ms))
+            fixed = entry.chooser("hard", calibrated_budget(game, think_ms))
         return fixed(state, legal, rng)
 
     return Seat(level="hint" if level == "human" else level, chooser=choose)
+
+
+def _hint_level(entry: registry.GameEntry, hint_level: str) -> str:
+    """The configured hint level, or the game's strongest when it has no such level (a
+    game with only `easy` computers still answers a hint)."""
+    wanted = canonical_level(hint_level)
+    return wanted if wanted in entry.computer_levels else entry.computer_levels[-1]

@@ -39,10 +39,10 @@ DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
 CONFIG_NAME = "config.toml"
 
-LEVELS = ("human", "easy", "medium", "hard")
+COMPUTER_LEVELS = registry.COMPUTER_LEVELS
+LEVELS = ("human", *COMPUTER_LEVELS)
 LEVEL_ALIASES = ("random", "strong")
 """Older names of easy and medium, still accepted (saved configs and journals use them)."""
-COMPUTER_LEVELS = ("easy", "medium", "hard")
 PIN_BACKENDS = tuple(PIN_FACTORIES)
 PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
 OPTIONAL_PINS = ("buzzer", "led")
@@ -423,6 +423,11 @@ class _Builder:
                 if level not in LEVELS + LEVEL_ALIASES:
                     self.check.fail(f"seat {i + 1}: {level!r} is not one of {_choices(LEVELS)}",
                                     s, "levels")
+                elif name in registry.names() and not registry.entry(name).seats(level):
+                    offered = ("human", *registry.entry(name).computer_levels)
+                    self.check.fail(f"seat {i + 1}: {registry.entry(name).title} has no "
+                                    f"{level!r} computer; choose one of {_choices(offered)}",
+                                    s, "levels")
                 else:
                     levels[i] = level
 
@@ -776,3 +781,4 @@ __all__ = [
     "load_config",
     "parse_config",
 ]
+

@@ -543,7 +543,7 @@ def seats_from_header(session: Session) -> tuple[tuple[str, ...], bool]:
     list used to resume and then crash at the first turn of an uncovered seat. A header
     without levels (journals from the emulator) seats people only.
     """
-    from engine.players import chooser_for
+    from rig import registry
 
     header = session.journal.header if session.journal is not None else {}
     players = session.game.num_players
@@ -554,7 +554,7 @@ def seats_from_header(session: Session) -> tuple[tuple[str, ...], bool]:
         raise HeaderError(f"journal header: {len(levels)} levels for {players} players")
     for level in levels:
         if level != "human":
-            chooser_for(session.game.name, level)  # ValueError names the known levels
+            registry.entry(session.game.name).chooser(level)  # ValueError names the levels
     hints = header.get("hints", False)
     if not isinstance(hints, bool):
         raise HeaderError(f"journal header: hints is {hints!r}, not true or false")

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from engine.api import JSON, Game, State
+    from engine.selfplay import Chooser
     from rig.boardart.geometry import BoardGeometry
     from rig.printout.reference import Sections
     from rig.printout.sheets import CardSheet, PieceList
@@ -40,6 +41,12 @@ if TYPE_CHECKING:
 
 DEFAULT_GAME = "tenfour"
 """The game a config without ``[game] name``, the setup menu and ``--game`` start with."""
+COMPUTER_LEVELS = ("easy", "medium", "hard")
+"""engine.players.LEVELS, spelled here so reading an entry imports no engine (a test
+keeps the two equal)."""
+OLD_LEVEL_NAMES: Mapping[str, str] = MappingProxyType({"random": "easy", "strong": "medium"})
+"""engine.players.ALIASES: older level names saved configs and journals still use."""
+
 PLUGINS_VARIABLE = "CBRIG_GAMES"
 """Environment variable naming extra entries to register, ``module:NAME`` comma separated."""
 
@@ -177,6 +184,28 @@ class GameEntry:
     printout: Callable[[], PrintTools] | None = None
     """``cbrig print``'s sheets (None: the game cannot be printed)."""
     bench: BenchCases = field(default_factory=BenchCases)
+    ai: str | None = None
+    """Dotted path of the module with the game's ``strong_choice`` (medium) and
+    ``hard_choice`` (hard); None: its computer seats play ``easy`` only."""
+
+    @property
+    def computer_levels(self) -> tuple[str, ...]:
+        """The computer levels this game seats, weakest first (engine.players.LEVELS)."""
+        return COMPUTER_LEVELS if self.ai is not None else COMPUTER_LEVELS[:1]
+
+    def seats(self, level: str) -> bool:
+        """Whether a seat of this game can be `level` (human, a level or an older name)."""
+        found = OLD_LEVEL_NAMES.get(level, level)
+        return found == "human" or found in self.computer_levels
+
+    def chooser(self, level: str, budget: int | None = None) -> Chooser:
+        """The computer player of `level`; ValueError when the game has no such level."""
+        from engine.players import canonical_level, chooser_for
+
+        if canonical_level(level) not in self.computer_levels:
+            raise ValueError(f"{self.title} has no {level!r} computer level; choose one of "
+                             f"{', '.join(self.computer_levels)}")
+        return chooser_for(self.name, level, budget, ai=self.ai)
 
     # facts: the info module only -------------------------------------------------------
     @cached_property
@@ -402,6 +431,7 @@ def _bumpem_print() -> PrintTools:
 TENFOUR = register(GameEntry(
     name="tenfour", title="10-Four, Good Buddy", short_title="10-Four",
     info="engine.tenfour.info", build=_tenfour_build, view=_tenfour_view,
+    ai="engine.tenfour.ai",
     colours=("red", "green", "blue", "yellow"),
     seatings=MappingProxyType({"two-player": (("red", "blue"),)}),
     board=_tenfour_board, live=_tenfour_live, printout=_tenfour_print,
@@ -416,6 +446,7 @@ TENFOUR = register(GameEntry(
 ))
 BUMPEM = register(GameEntry(
     name="bumpem", title="Bump 'Em", info="engine.bumpem.info", build=_bumpem_build,
+    ai="engine.bumpem.ai",
     view=_bumpem_view, colours=("red", "blue", "yellow", "green"), board=_bumpem_board,
     live=_bumpem_live, printout=_bumpem_print,
     bench=BenchCases(

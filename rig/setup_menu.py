@@ -8,8 +8,7 @@ from hardware.events import KnobPress, KnobTurn
 from rig import registry
 from rig.screen import Screen
 
-LEVELS = ("human", "easy", "medium", "hard")
-ALIASES = {"random": "easy", "strong": "medium"}
+ALIASES = registry.OLD_LEVEL_NAMES
 """Older level names a config may still give: shown and stepped on as their level."""
 
 
@@ -18,6 +17,17 @@ def colour_sets(game: str, players: int) -> list[tuple[str, ...]]:
     registry's seating colours; the two-player 10-Four game always seats red and blue,
     pairing red+green against blue+yellow)."""
     return registry.entry(game).colour_sets(players)
+
+
+def seat_levels(game: str) -> tuple[str, ...]:
+    """What a seat can be in `game`, in the order a press steps through them."""
+    return ("human", *registry.entry(game).computer_levels)
+
+
+def _seatable(game: str, levels: tuple[str, ...]) -> tuple[str, ...]:
+    """`levels` with every level `game` has no computer for turned back to human."""
+    entry = registry.entry(game)
+    return tuple(level if entry.seats(level) else "human" for level in levels)
 
 
 @dataclass(frozen=True)
@@ -78,7 +88,7 @@ class SetupMenu:
         if index == 0:
             games = list(registry.names())
             game = games[(games.index(c.game) + 1) % len(games)]
-            self.choice = replace(c, game=game, seats=())
+            self.choice = replace(c, game=game, seats=(), levels=_seatable(game, c.levels))
         elif index == 1:
             counts = registry.entry(c.game).player_counts
             players = counts[(counts.index(c.players) + 1) % len(counts)] \
@@ -93,10 +103,12 @@ class SetupMenu:
             self.choice = replace(c, hints=not c.hints)
         else:
             seat = index - 3
-            seat_levels = list(c.levels)
-            current = ALIASES.get(seat_levels[seat], seat_levels[seat])
-            seat_levels[seat] = LEVELS[(LEVELS.index(current) + 1) % len(LEVELS)]
-            self.choice = replace(c, levels=tuple(seat_levels))
+            chosen = list(c.levels)
+            current = ALIASES.get(chosen[seat], chosen[seat])
+            offered = seat_levels(c.game)
+            following = offered.index(current) + 1 if current in offered else 0
+            chosen[seat] = offered[following % len(offered)]
+            self.choice = replace(c, levels=tuple(chosen))
 
     def screen(self) -> Screen:
         return Screen(title="NEW GAME", menu=tuple(self.items()), cursor=self.cursor,

@@ -177,3 +177,66 @@ def test_a_cbrig_process_takes_the_game_from_the_environment() -> None:
                           capture_output=True, text=True, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["finished"] == 5
+
+
+def test_the_registry_spells_the_engine_levels_the_same() -> None:
+    from engine import players
+
+    assert registry.COMPUTER_LEVELS == players.LEVELS
+    assert dict(registry.OLD_LEVEL_NAMES) == players.ALIASES
+
+
+def test_the_built_in_games_seat_every_level_through_their_entry() -> None:
+    from engine.bumpem import ai as bumpem_ai
+    from engine.tenfour import ai as tenfour_ai
+
+    for name, module in (("tenfour", tenfour_ai), ("bumpem", bumpem_ai)):
+        entry = registry.entry(name)
+        assert entry.computer_levels == ("easy", "medium", "hard")
+        assert entry.chooser("strong") is module.strong_choice
+        assert entry.chooser("hard") is module.hard_choice
+
+
+def test_a_game_without_an_ai_module_seats_easy_computers_only(
+        race: registry.GameEntry, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rig.config import ConfigError, load_config
+    from rig.setup_menu import seat_levels
+
+    assert race.computer_levels == ("easy",) and seat_levels("race") == ("human", "easy")
+    with pytest.raises(ValueError, match="Race to 20 has no 'medium' computer level"):
+        race.chooser("medium")
+    assert main(["simulate", "--game", "race", "--players", "2", "--games", "2",
+                 "--seats", "easy,hard"]) != 0
+    assert "no 'hard' computer level" in capsys.readouterr().err
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nname = "race"\nplayers = 2\nlevels = ["easy", "strong"]\n')
+    with pytest.raises(ConfigError) as error:
+        load_config(config)
+    assert "seat 2: Race to 20 has no 'strong' computer" in \
+        error.value.problems[0].message
+
+
+def test_the_setup_menu_steps_a_seat_through_the_levels_its_game_has(
+        race: registry.GameEntry) -> None:
+    from hardware.events import KnobPress, KnobTurn
+    from rig.setup_menu import SetupMenu
+
+    menu = SetupMenu()
+    assert menu.choice.game == "tenfour"
+    menu.handle(KnobTurn("lo", 3))  # the first seat's row
+    seen = []
+    for _ in range(4):
+        menu.handle(KnobPress("lo"))
+        seen.append(menu.choice.levels[0])
+    assert seen == ["easy", "medium", "hard", "human"]
+    menu.handle(KnobPress("lo"))
+    menu.handle(KnobPress("lo"))  # medium: Race to 20 has no such computer
+    menu.cursor = 0
+    while menu.choice.game != "race":
+        menu.handle(KnobPress("lo"))
+    assert menu.choice.levels[0] == "human"
+    menu.cursor = 3
+    menu.handle(KnobPress("lo"))
+    assert menu.choice.levels[0] == "easy"
+    menu.handle(KnobPress("lo"))
+    assert menu.choice.levels[0] == "human"  # no medium to step to

@@ -65,9 +65,10 @@ def _choosers(spec: str | None, game_name: str, players: int) -> list[Any] | Non
                          "human; give each a computer level (easy, medium or hard)")
     if len(levels) != players:
         raise ValueError(f"--seats names {len(levels)} levels for {players} players")
-    from engine.players import chooser_for
+    from rig import registry
 
-    return [chooser_for(game_name, level) for level in levels]
+    entry = registry.entry(game_name)
+    return [entry.chooser(level) for level in levels]
 
 
 def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[Any] | None,
