@@ -41,7 +41,7 @@ CONFIG_NAME = "config.toml"
 
 COMPUTER_LEVELS = registry.COMPUTER_LEVELS
 LEVELS = ("human", *COMPUTER_LEVELS)
-LEVEL_ALIASES = ("random", "strong")
+LEVEL_ALIASES = tuple(registry.OLD_LEVEL_NAMES)
 """Older names of easy and medium, still accepted (saved configs and journals use them)."""
 PIN_BACKENDS = tuple(PIN_FACTORIES)
 PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
