@@ -18,18 +18,19 @@ The rig draws as the daemon does: the frame is rendered while the input's fsync 
 the journal's helper thread and handed to the display only once the fsync has returned
 (:mod:`rig.loop`). For each event: t0 just before ``loop.step(event)``; t1 when
 ``display.show`` returns for the frame that event caused. Events that change nothing on
-screen (a card taken off the reader) hand no frame over and are counted apart. The
-parts are timed by wrapping the instance's methods: ``Controller.handle`` (engine +
-journal write), ``Controller.screen``, ``render`` and ``display.show``;
-input_to_frame_cpu_ms is the thread's CPU time over the same span (time.thread_time: no
-fsync wait, no time lost to other processes; the fsync's own kernel time is on the
-helper thread). ``os.fsync`` itself is timed through a stand-in for
-the ``os`` module that ``rig.journal`` sees (restored afterwards); ``journal`` is
+screen (a card taken off the reader) hand no frame over and are counted apart. The parts
+are timed by wrapping the instance's methods: ``Controller.handle`` (engine + journal
+write), ``Controller.screen``, ``render`` and ``display.show``; input_to_frame_cpu_ms is
+the thread's CPU time over the same span (time.thread_time: no fsync wait, no time lost
+to other processes; the fsync's own kernel time is on the helper thread). The sync
+itself (``os.fdatasync`` of a line written over the journal's preallocated zero tail;
+``os.fsync`` when the tail grows) is timed through a stand-in for the ``os`` module that
+``rig.journal`` sees (restored afterwards) and reported as fsync; ``journal`` is
 ``Journal.begin_append`` (JSON, write, hand-over) plus ``finish_append`` (the wait for
-the fsync, after the render); ``prepare`` is the display working out its bus plan for the
-frame, also while the fsync runs (``Daemon._render``), so ``display`` is then only the
-bus writes. input_to_frame_without_fsync_ms subtracts the fsync's time
-from the wall time: a lower bound now that rendering overlaps it.
+the fsync, after the render); ``prepare`` is the display working out its bus plan for
+the frame, also while the fsync runs (``Daemon._render``), so ``display`` is then only
+the bus writes. input_to_frame_without_fsync_ms subtracts the fsync's time from the wall
+time: a lower bound now that rendering overlaps it.
 A pending computer choice or hint is worked out on its own tick after the input's frame
 (as the loop does before a person can move again) and timed apart, hint_or_choice_ms.
 input_to_frame_sequential_ms is the comparison, paired game by game with the first
@@ -100,16 +101,21 @@ class _Timer:
 
 
 class _TimedOs:
-    """``os`` for ``rig.journal`` with ``fsync`` timed; everything else passes through."""
+    """``os`` for ``rig.journal`` with ``fsync`` and ``fdatasync`` timed (both filed as
+    "fsync": an append's sync is ``fdatasync``); everything else passes through."""
 
     def __init__(self, timer: _Timer) -> None:
         self._fsync = timer.wrap("fsync", os.fsync)
+        self._fdatasync = timer.wrap("fsync", os.fdatasync)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(os, name)
 
     def fsync(self, fd: int) -> None:
         self._fsync(fd)
+
+    def fdatasync(self, fd: int) -> None:
+        self._fdatasync(fd)
 
 
 def play_game(game_name: str, variant: str | None, players: int, seed: int,

@@ -15,16 +15,31 @@ Durability rules:
 
 * ``Journal.create`` writes the header, fsyncs the file and then its directory (the file
   is new), and refuses to overwrite an existing file.
-* ``Journal.append`` writes the whole line with a single ``os.write``, then ``os.fsync``,
-  before it returns; the caller acknowledges the input only after that. A failed write or
-  fsync is rolled back (truncated to the last good line) and raised as
-  ``JournalWriteError``. ``begin_append`` / ``finish_append`` split the same work so the
-  fsync runs on a helper thread while the caller prepares what it will show: the input
-  counts (``entries``, ``size``) and may be acknowledged only once ``finish_append`` has
-  returned; nothing else touches the file until then.
+* **Preallocated, overwritten in place.** The file is kept longer than its lines: after
+  the last line comes a zero-filled tail (``PREALLOCATE`` bytes at a time, written and
+  fsynced when made, so its blocks are allocated and initialised on disk).
+  ``Journal.append`` writes the whole line over the tail's start with a single
+  ``os.pwrite``, then ``os.fdatasync`` (``os.fsync`` where there is none), before it
+  returns; the caller acknowledges the input only after that. Why that is as durable as
+  appending and ``fsync``: the line's bytes are the only thing that changed (the file's
+  size and block map did not), and ``fdatasync`` returns only when the data, and any
+  metadata needed to read it back, are on the device; what it skips is the time stamps.
+  It also skips the file system's journal commit that an append needs for the new size,
+  which is what made the fsync slow and noisy (the commit waits for every other
+  process's metadata). A line that does not fit in the tail first extends it (zeros
+  written, then a full ``fsync``). A failed write or sync is rolled back (truncated to
+  the last good line) and raised as ``JournalWriteError``; ``close`` cuts the tail off,
+  so a closed journal (and an archived game) is plain JSON Lines. ``begin_append`` /
+  ``finish_append`` split the same work so the sync runs on a helper thread while the
+  caller prepares what it will show: the input counts (``entries``, ``size``) and may be
+  acknowledged only once ``finish_append`` has returned; nothing else touches the file
+  until then.
 * ``Journal.open`` counts a line only if it ends in a newline, parses as a JSON object and
-  has the expected sequence number. A torn or corrupt LAST line is what a power cut
-  leaves: it is cut off (truncate + fsync) and reported in ``Recovery``. Damage before the
+  has the expected sequence number. The zero tail is the end of the journal (a JSON line
+  never holds a NUL byte: the encoder escapes it), so it is left out before the lines are
+  read. A torn or corrupt LAST line is what a power cut leaves (overwriting in place, the
+  torn line may be any part of the line's bytes, followed by zeros): it is cut off
+  (truncate + fsync) and reported in ``Recovery``. Damage before the
   last line cannot come from a power cut and raises ``JournalError`` naming the line,
   leaving the file untouched for a person to inspect.
 
@@ -63,6 +78,9 @@ FILE_MODE = 0o600
 """Journals, archives and small state files: the owner only."""
 DIR_MODE = 0o700
 """Directories the rig makes for them."""
+PREALLOCATE = 64 * 1024
+"""Bytes of zero tail a journal grows by: a whole game of lines (~50-100 bytes an input)
+at once, so the appends of a game overwrite blocks already on disk."""
 
 
 class JournalError(Exception):
@@ -209,11 +227,13 @@ def _check_entry(obj: Any, expected: int) -> str | None:
 
 def parse_journal(data: bytes, source: str = "<journal>") -> JournalContents:
     """Validate journal bytes; see the module docstring for what counts as a good line.
+    A zero-filled tail (the preallocated part not written yet) is the end of the file.
 
     Raises ``JournalError`` for a missing or bad header and for damage before the last
     line. A torn or corrupt last line is reported in the result's ``recovery`` (and left
     out of ``entries``); ``good_size`` is where the file should be cut.
     """
+    data = data.rstrip(b"\0")
     first_end = data.find(b"\n")
     if not data:
         raise JournalError(f"{source}: empty file, no journal header")
@@ -262,8 +282,14 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     return parse_journal(data, str(path))
 
 
+def data_sync(fd: int) -> None:
+    """Make the file's data durable: ``os.fdatasync`` (the size and block map of a
+    journal appended in place do not change), ``os.fsync`` where there is none."""
+    getattr(os, "fdatasync", os.fsync)(fd)
+
+
 class _Fsync:
-    """One ``os.fsync``; ``wait`` returns the OSError it raised, if any."""
+    """One ``data_sync``; ``wait`` returns the OSError it raised, if any."""
 
     __slots__ = ("_done", "error", "fd")
 
@@ -274,7 +300,7 @@ class _Fsync:
 
     def run(self) -> None:
         try:
-            os.fsync(self.fd)
+            data_sync(self.fd)
         except OSError as exc:
             self.error = exc
         finally:
@@ -324,12 +350,15 @@ class Journal:
     """An open journal, ready to append. Create with ``create`` or ``open``."""
 
     def __init__(self, path: Path, fd: int, header: dict[str, Any],
-                 entries: list[dict[str, Any]], size: int) -> None:
+                 entries: list[dict[str, Any]], size: int, allocated: int | None = None
+                 ) -> None:
         self.path = path
         self._fd: int | None = fd
         self._header = header
         self._entries = entries
         self._size = size
+        self._allocated = size if allocated is None else allocated
+        """The file's length on disk: good lines, then zeros up to here."""
         self._broken: str | None = None
         self._pending: PendingAppend | None = None
 
@@ -350,7 +379,7 @@ class Journal:
             raise ValueError(why)
         line = _encode(full)  # ValueError/TypeError for non-JSON values, before any I/O
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
                          | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
         except FileExistsError as exc:
             raise JournalError(
@@ -358,10 +387,12 @@ class Journal:
             ) from exc
         except OSError as exc:
             raise JournalWriteError(_describe_os_error("create", path, exc), exc.errno) from exc
+        allocated = _rounded_up(len(line) + 1)
         try:
-            written = os.write(fd, line)
-            if written != len(line):
-                raise OSError(errno.EIO, f"short write ({written} of {len(line)} bytes)")
+            data = line + bytes(allocated - len(line))
+            written = os.write(fd, data)
+            if written != len(data):
+                raise OSError(errno.EIO, f"short write ({written} of {len(data)} bytes)")
             os.fsync(fd)
             fsync_directory(path.parent)
         except OSError as exc:
@@ -369,7 +400,7 @@ class Journal:
             with contextlib.suppress(OSError):
                 os.unlink(path)
             raise JournalWriteError(_describe_os_error("create", path, exc), exc.errno) from exc
-        return cls(path, fd, full, [], len(line))
+        return cls(path, fd, full, [], len(line), allocated)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> tuple[Journal, Recovery]:
@@ -381,7 +412,7 @@ class Journal:
         """
         path = Path(path)
         try:
-            fd = os.open(path, os.O_RDWR | os.O_APPEND | getattr(os, "O_CLOEXEC", 0))
+            fd = os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError as exc:
             raise JournalError(f"no journal at {path}") from exc
         except OSError as exc:
@@ -391,7 +422,9 @@ class Journal:
             with os.fdopen(os.dup(fd), "rb") as f:
                 data = f.read()
             contents = parse_journal(data, str(path))
+            allocated = len(data)
             if not contents.recovery.clean:
+                allocated = contents.good_size
                 try:
                     os.ftruncate(fd, contents.good_size)
                     os.fsync(fd)
@@ -402,7 +435,8 @@ class Journal:
         except BaseException:
             os.close(fd)
             raise
-        journal = cls(path, fd, contents.header, list(contents.entries), contents.good_size)
+        journal = cls(path, fd, contents.header, list(contents.entries), contents.good_size,
+                      allocated)
         return journal, contents.recovery
 
     # -- use -----------------------------------------------------------------------
@@ -466,7 +500,9 @@ class Journal:
         stored: dict[str, Any] = json.loads(line)["action"]
         fd = self._fd
         try:
-            written = os.write(fd, line)
+            if self._size + len(line) >= self._allocated:
+                self._extend(self._size + len(line) + 1)
+            written = os.pwrite(fd, line, self._size)
             if written != len(line):
                 raise OSError(errno.ENOSPC, f"short write ({written} of {len(line)} bytes)")
         except OSError as exc:
@@ -497,9 +533,23 @@ class Journal:
         self._entries.append(pending.stored)
         return pending.seq
 
-    def _roll_back(self, message: str) -> None:
-        """Cut the file back to the last good line after a failed append."""
+    def _extend(self, needed: int) -> None:
+        """Make the zero tail reach at least `needed` bytes: zeros written after the file's
+        end, then a full fsync (the size changed). Rare: once a ``PREALLOCATE``."""
         assert self._fd is not None
+        allocated = _rounded_up(needed)
+        zeros = bytes(allocated - self._allocated)
+        written = os.pwrite(self._fd, zeros, self._allocated)
+        if written != len(zeros):
+            raise OSError(errno.ENOSPC, f"short write ({written} of {len(zeros)} bytes)")
+        os.fsync(self._fd)
+        self._allocated = allocated
+
+    def _roll_back(self, message: str) -> None:
+        """Cut the file back to the last good line after a failed append (the zero tail
+        goes too; the next append makes it again)."""
+        assert self._fd is not None
+        self._allocated = self._size
         try:
             os.ftruncate(self._fd, self._size)
             os.fsync(self._fd)
@@ -508,13 +558,21 @@ class Journal:
 
     def close(self) -> None:
         """Close the file, after settling a pending append (a failed one is rolled back
-        and not raised: there is nobody left to tell)."""
+        and not raised: there is nobody left to tell) and cutting the zero tail off,
+        so a closed journal is plain JSON Lines (readers skip a tail left by a crash)."""
         if self._pending is not None:
             with contextlib.suppress(JournalError):
                 self.finish_append(self._pending)
         if self._fd is not None:
             fd, self._fd = self._fd, None
-            os.close(fd)
+            try:
+                if self._allocated != self._size and self._broken is None:
+                    os.ftruncate(fd, self._size)
+                    os.fsync(fd)
+            except OSError:
+                pass  # the tail stays; it reads as the end of the journal
+            finally:
+                os.close(fd)
 
     def __enter__(self) -> Journal:
         return self
@@ -524,6 +582,11 @@ class Journal:
 
     def __repr__(self) -> str:
         return f"Journal({str(self.path)!r}, seq={self.seq})"
+
+
+def _rounded_up(size: int) -> int:
+    """The next whole number of ``PREALLOCATE`` bytes at or above `size`."""
+    return -(-size // PREALLOCATE) * PREALLOCATE
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")

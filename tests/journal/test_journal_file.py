@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rig.journal import (
     CURRENT_NAME,
     GAMES_DIR,
+    PREALLOCATE,
     Journal,
     JournalError,
     JournalWriteError,
@@ -51,6 +52,11 @@ def make_journal(path: Path, actions: list[dict[str, Any]] = ACTIONS) -> bytes:
         for action in actions:
             journal.append(action)
     return path.read_bytes()
+
+
+def written(path: Path) -> bytes:
+    """The journal's lines on disk, without the zero-filled tail an open journal has."""
+    return path.read_bytes().rstrip(b"\0")
 
 
 def line_ends(data: bytes) -> list[int]:
@@ -200,8 +206,9 @@ def test_create_fsyncs_file_and_directory(tmp_path: Path, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(os, "fsync", spy)
     path = tmp_path / CURRENT_NAME
-    Journal.create(path, HEADER).close()
+    journal = Journal.create(path, HEADER)
     assert synced == [str(path), str(tmp_path)]
+    journal.close()
 
 
 # -- appending and reopening ----------------------------------------------------------
@@ -211,7 +218,9 @@ def test_append_numbers_lines_and_reopen_reads_them_back(tmp_path: Path) -> None
     with Journal.create(path, HEADER) as journal:
         assert [journal.append(a) for a in ACTIONS] == [1, 2, 3, 4, 5]
         assert journal.entries == ACTIONS
-        assert journal.size == path.stat().st_size
+        assert journal.size == len(written(path))
+        assert path.stat().st_size == PREALLOCATE  # the zero tail, overwritten in place
+    assert journal.size == path.stat().st_size  # closing cut the tail off
     lines = path.read_bytes().splitlines()
     assert [json.loads(line) for line in lines[1:]] == [
         {"seq": n, "action": a} for n, a in enumerate(ACTIONS, start=1)
@@ -229,21 +238,79 @@ def test_append_numbers_lines_and_reopen_reads_them_back(tmp_path: Path) -> None
 def test_append_fsyncs_before_returning(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     journal = Journal.create(tmp_path / CURRENT_NAME, HEADER)
     calls: list[str] = []
-    real_write, real_fsync = os.write, os.fsync
+    real_pwrite, real_fdatasync = os.pwrite, os.fdatasync
 
-    def spy_write(fd: int, data: bytes) -> int:
-        calls.append("write")
-        return real_write(fd, data)
+    def spy_pwrite(fd: int, data: bytes, offset: int) -> int:
+        calls.append(f"pwrite {len(data)} at {offset}")
+        return real_pwrite(fd, data, offset)
 
-    def spy_fsync(fd: int) -> None:
-        calls.append("fsync")
-        real_fsync(fd)
+    def spy_fdatasync(fd: int) -> None:
+        calls.append("fdatasync")
+        real_fdatasync(fd)
 
-    monkeypatch.setattr(os, "write", spy_write)
-    monkeypatch.setattr(os, "fsync", spy_fsync)
+    size = journal.size
+    monkeypatch.setattr(os, "pwrite", spy_pwrite)
+    monkeypatch.setattr(os, "fdatasync", spy_fdatasync)
     journal.append(ACTIONS[0])
-    assert calls == ["write", "fsync"]  # one write for the whole line, then fsync
+    # one write of the whole line over the tail's start, then its data made durable
+    assert calls == [f"pwrite {journal.size - size} at {size}", "fdatasync"]
     journal.close()
+
+
+def test_a_line_past_the_tail_extends_it_with_a_full_fsync_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / CURRENT_NAME
+    journal = Journal.create(path, HEADER)
+    long_action = {"kind": "note", "text": "x" * 300}
+    while journal.size + 400 < PREALLOCATE:
+        journal.append(long_action)
+    calls: list[str] = []
+    real_fsync, real_fdatasync = os.fsync, os.fdatasync
+    monkeypatch.setattr(os, "fsync", lambda fd: (calls.append("fsync"), real_fsync(fd))[1])
+    monkeypatch.setattr(os, "fdatasync",
+                        lambda fd: (calls.append("fdatasync"), real_fdatasync(fd))[1])
+    journal.append(long_action)
+    journal.append(long_action)
+    assert calls == ["fsync", "fdatasync", "fdatasync"]  # the new tail's size, then lines
+    assert path.stat().st_size == 2 * PREALLOCATE
+    entries = journal.entries
+    monkeypatch.undo()
+    journal.close()
+    reopened, recovery = Journal.open(path)
+    reopened.close()
+    assert recovery.clean and reopened.entries == entries
+
+
+def test_a_crash_leaves_the_zero_tail_which_reads_as_the_end(tmp_path: Path) -> None:
+    path = tmp_path / CURRENT_NAME
+    journal = Journal.create(path, HEADER)
+    for action in ACTIONS:
+        journal.append(action)
+    crashed = path.read_bytes()  # what a power cut leaves: never closed
+    journal.close()
+    path.write_bytes(crashed)
+    assert len(crashed) == PREALLOCATE and crashed.endswith(b"\0" * 100)
+    assert read_journal(path).entries == ACTIONS
+    reopened, recovery = Journal.open(path)
+    assert recovery.clean and reopened.entries == ACTIONS
+    assert reopened.append({"kind": "spin", "band": 1, "value": 3}) == len(ACTIONS) + 1
+    reopened.close()
+    assert Journal.open(path)[0].entries[-1] == {"kind": "spin", "band": 1, "value": 3}
+
+
+@pytest.mark.parametrize("torn", [b'{"seq": 6, "ac', b'\0\0\0\0on": {"kind": "spin"}}\n'])
+def test_a_torn_line_in_the_zero_tail_is_cut(tmp_path: Path, torn: bytes) -> None:
+    """Overwriting in place, a power cut may leave any part of the last line's bytes
+    (a block written, the one before it not), then zeros."""
+    path = tmp_path / CURRENT_NAME
+    good = make_journal(path)
+    path.write_bytes(good + torn + bytes(500))
+    journal, recovery = Journal.open(path)
+    assert journal.entries == ACTIONS
+    assert recovery.dropped_bytes == len(torn) and recovery.line == len(ACTIONS) + 2
+    journal.close()
+    assert path.read_bytes() == good
 
 
 def test_append_stores_what_a_reopen_reads(tmp_path: Path) -> None:
@@ -355,7 +422,7 @@ def test_any_journal_cut_anywhere_recovers_a_prefix(
         (b'{"seq": 6, "action": {}, "state": {}}\n', "unexpected fields"),
         (b"[6]\n", "not a JSON object"),
         (b"\n", "not valid JSON"),
-        (b"\x00\x00\x00", "incomplete line"),
+        (b"\x00\x00\x00x", "incomplete line"),
     ],
 )
 def test_corrupt_last_line_is_cut_and_reported(
@@ -465,18 +532,18 @@ def test_failed_write_raises_and_keeps_the_journal_consistent(
     path = tmp_path / CURRENT_NAME
     journal = Journal.create(path, HEADER)
     journal.append(ACTIONS[0])
-    before = path.read_bytes()
+    before = written(path)
 
-    def failing(fd: int, data: bytes) -> int:
+    def failing(fd: int, data: bytes, offset: int) -> int:
         raise OSError(code, os.strerror(code))
 
-    monkeypatch.setattr(os, "write", failing)
+    monkeypatch.setattr(os, "pwrite", failing)
     with pytest.raises(JournalWriteError, match=words) as info:
         journal.append(ACTIONS[1])
     assert info.value.errno == code
     assert str(path) in str(info.value)
     assert journal.entries == ACTIONS[:1]
-    assert path.read_bytes() == before
+    assert path.read_bytes() == before  # rolled back: the tail is cut off too
     monkeypatch.undo()
     assert journal.append(ACTIONS[1]) == 2  # the disk recovered: carry on
     journal.close()
@@ -487,13 +554,13 @@ def test_partial_write_is_truncated_back(tmp_path: Path, monkeypatch: pytest.Mon
     path = tmp_path / CURRENT_NAME
     journal = Journal.create(path, HEADER)
     journal.append(ACTIONS[0])
-    before = path.read_bytes()
-    real_write = os.write
+    before = written(path)
+    real_pwrite = os.pwrite
 
-    def half(fd: int, data: bytes) -> int:
-        return real_write(fd, data[: len(data) // 2])
+    def half(fd: int, data: bytes, offset: int) -> int:
+        return real_pwrite(fd, data[: len(data) // 2], offset)
 
-    monkeypatch.setattr(os, "write", half)
+    monkeypatch.setattr(os, "pwrite", half)
     with pytest.raises(JournalWriteError, match="disk is full"):
         journal.append(ACTIONS[1])
     monkeypatch.undo()
@@ -508,17 +575,17 @@ def test_failed_fsync_rolls_back_the_written_line(
 ) -> None:
     path = tmp_path / CURRENT_NAME
     journal = Journal.create(path, HEADER)
-    before = path.read_bytes()
-    real_fsync = os.fsync
+    before = written(path)
+    real_fdatasync = os.fdatasync
     failures = iter([OSError(errno.EIO, "Input/output error")])
 
     def flaky(fd: int) -> None:
         failure = next(failures, None)
         if failure is not None:
             raise failure
-        real_fsync(fd)
+        real_fdatasync(fd)
 
-    monkeypatch.setattr(os, "fsync", flaky)
+    monkeypatch.setattr(os, "fdatasync", flaky)
     with pytest.raises(JournalWriteError, match="input/output"):
         journal.append(ACTIONS[0])
     assert path.read_bytes() == before
@@ -533,15 +600,15 @@ def test_failed_rollback_marks_the_journal_unusable_and_reopen_repairs(
     path = tmp_path / CURRENT_NAME
     journal = Journal.create(path, HEADER)
     journal.append(ACTIONS[0])
-    real_write = os.write
+    real_pwrite = os.pwrite
 
-    def half(fd: int, data: bytes) -> int:
-        return real_write(fd, data[:10])
+    def half(fd: int, data: bytes, offset: int) -> int:
+        return real_pwrite(fd, data[:10], offset)
 
     def no_truncate(fd: int, size: int) -> None:
         raise OSError(errno.EIO, "Input/output error")
 
-    monkeypatch.setattr(os, "write", half)
+    monkeypatch.setattr(os, "pwrite", half)
     monkeypatch.setattr(os, "ftruncate", no_truncate)
     with pytest.raises(JournalWriteError):
         journal.append(ACTIONS[1])
