@@ -31,8 +31,10 @@ the fsync, after the render); ``prepare`` is the display working out its bus pla
 the frame, also while the fsync runs (``Daemon._render``), so ``display`` is then only
 the bus writes. input_to_frame_without_fsync_ms subtracts the fsync's time from the wall
 time: a lower bound now that rendering overlaps it.
-A pending computer choice or hint is worked out on its own tick after the input's frame
-(as the loop does before a person can move again) and timed apart, hint_or_choice_ms.
+A pending computer choice or hint is worked out on the ticks after the input's frame
+(a `hard` one a slice per tick, the loop serving events between slices) and timed
+apart: hint_or_choice_ms from its first slice to its last, think_slice_ms per slice
+(the longest an input can wait behind one).
 input_to_frame_sequential_ms is the comparison, paired game by game with the first
 configuration: the same games drawn the old way (fsync, then render, then show).
 """
@@ -150,7 +152,8 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     if hints:
         from rig.computer import seat_for
 
-        seats = [seat_for(game_name, "human", seed=i, hint=True) for i in range(players)]
+        seats = [seat_for(game_name, "human", seed=i, hint=True, game=session.game)
+                 for i in range(players)]
     # As the daemon draws: the frame is rendered while the input's fsync runs on the
     # journal's helper thread and shown once the fsync has returned.
     if overlap:
@@ -231,11 +234,16 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
                     samples["tick"].append(("tick", handed[0][0] - start, parts))
             # A computer's choice or a hint is worked out on the tick after the frame,
             # long before a person's next input: timed apart, as the table sees it.
+            # A hard one thinks a slice per tick (the loop looks at its events between
+            # slices): each slice is timed, and the whole choice from first to last.
             if controller.choice_pending:
                 start = time.perf_counter()
-                loop.run_due()
-                samples["choice"].append(("choice", time.perf_counter() - start,
-                                          timer.take()))
+                while controller.choice_pending:
+                    began = time.perf_counter()
+                    loop.run_due()
+                    samples["think_slice"].append(("slice", time.perf_counter() - began,
+                                                   timer.take()))
+                samples["choice"].append(("choice", time.perf_counter() - start, {}))
             steps += 1
             if steps > 50_000:
                 raise RuntimeError("the game did not end")
@@ -320,6 +328,8 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
         "spin_animation_tick_cpu_ms": summary_ms([p["cpu"] for _, _, p in samples["tick"]]),
         "hint_or_choice_ms": summary_ms([t for _, t, _ in samples["hints_choice"]
                                          + samples["choice"]]),
+        "think_slice_ms": summary_ms([t for _, t, _ in samples["hints_think_slice"]
+                                      + samples["think_slice"]]),
         "input_to_frame_bus_ms_400khz": summary_ms([p.get("bus_bits", 0) / 400_000
                                                     for _, _, p in inputs]),
         "spin_animation_tick_bus_ms_400khz": summary_ms([p.get("bus_bits", 0) / 400_000

@@ -35,6 +35,8 @@ def gestures_for(controller: Controller, rng: Rng, pick: Pick | None = None) -> 
         return [KnobPress("hi")]
     seat = controller.seats[state.current_player()]
     if seat.chooser is not None and seat.level != "hint":
+        if controller.choice_pending and seat.think is not None:
+            return []  # the computer is still thinking in slices: wait for its choice
         return [KnobPress("hi")]  # carry out the computer's announced choice
     legal = list(state.legal_actions())
     choice = pick(state, legal) if pick else legal[int(rng.random() * len(legal))]
@@ -61,7 +63,10 @@ def play_out(rig: EmulatedRig, rng: Rng, pick: Pick | None = None,
     """Gesture until the game ends; return how many gestures it took."""
     count = 0
     while not rig.session.state.is_terminal():
-        for gesture in gestures_for(rig.controller, rng, pick):
+        gestures = gestures_for(rig.controller, rng, pick)
+        if not gestures:
+            rig.settle()  # the computer thinks
+        for gesture in gestures:
             if count >= max_gestures:
                 raise RuntimeError(f"the game did not end within {max_gestures} gestures")
             rig.loop.step(gesture)

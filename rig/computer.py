@@ -4,19 +4,27 @@ The `hard` level searches with a budget counted in samples (the engine reads no 
 so a seed replays a game exactly); the rig owns the mapping from the config's CPU time
 budget (`[game] think_ms`) to samples: `calibrated_budget` times a short probe search on
 this machine once per game configuration and scales it.
+
+A `hard` seat (or hint) also thinks in slices (`Seat.think`): the controller starts an
+`engine.search.Search` at the decision and the loop advances it a few samples at a time
+while no event waits, so the knobs and the screen stay served while the computer thinks.
+Every search gets its own generator, seeded by one draw from the seat's: a search dropped
+half way (the state changed under it) leaves the seat's later choices as they would be.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from collections.abc import Callable
 
 from engine.api import Action, Game, State
 from engine.players import canonical_level
-from engine.selfplay import Chooser, sample_chance
+from engine.search import Search, SearchHooks
+from engine.selfplay import sample_chance
 from rig import registry
-from rig.controller import Seat
+from rig.controller import Seat, Thinking
 
 DEFAULT_THINK_MS = 100
 PROBE_SAMPLES = 24
@@ -78,31 +86,63 @@ def calibrated_budget(game: Game, think_ms: int,
 
 
 def seat_for(game_name: str, level: str, seed: int | None = None, hint: bool = False,
-             hint_level: str = "medium", game: Game | None = None,
+             hint_level: str = "hard", game: Game | None = None,
              think_ms: int = DEFAULT_THINK_MS) -> Seat:
     """A seat for `level` ("human" or a computer level); a human may get hints.
 
-    A human seat with `hint` shows the choice `hint_level` would make. `game` (when the
-    caller has it) lets a `hard` chooser calibrate its budget to `think_ms`; the
-    calibration runs at the first decision, which the rig works out after the frame is
-    drawn, like every computer choice.
+    A human seat with `hint` shows the choice `hint_level` would make. A `hard` seat
+    thinks in slices (`Seat.think`) and, for callers without a loop, also has the same
+    search unsliced (`Seat.chooser`: the same answer). `game` (when the caller has it)
+    lets it calibrate its budget to `think_ms` at its first decision; without it the
+    game's default budget is used.
     """
     if level == "human" and not hint:
         return Seat()
     entry = registry.entry(game_name)
     plays = canonical_level(level) if level != "human" else _hint_level(entry, hint_level)
     rng = random.Random(seed)
-    fixed: Chooser | None = None if plays == "hard" and game is not None \
-        else entry.chooser(plays)
+    shown = "hint" if level == "human" else level
+    if plays != "hard":
+        quick = entry.chooser(plays)
+        return Seat(level=shown, chooser=lambda state, legal: quick(state, legal, rng))
+    hooks = _search_hooks(entry)
+    budget: int | None = None
+
+    def think(state: State, legal: list[Action]) -> Thinking:
+        nonlocal budget
+        if budget is None:
+            budget = _hard_budget(entry, game, think_ms)
+        own = random.Random(rng.getrandbits(64))
+        return Search(state.clone(), legal, own, budget, hooks)
 
     def choose(state: State, legal: list[Action]) -> Action:
-        nonlocal fixed
-        if fixed is None:
-            assert game is not None
-            fixed = entry.chooser("hard", calibrated_budget(game, think_ms))
-        return fixed(state, legal, rng)
+        return _to_the_end(think(state, legal))
 
-    return Seat(level="hint" if level == "human" else level, chooser=choose)
+    return Seat(level=shown, chooser=choose, think=think)
+
+
+def _to_the_end(search: Thinking) -> Action:
+    """A search run in one go (the unsliced chooser of a `hard` seat)."""
+    while True:
+        action = search.advance(1 << 20)
+        if action is not None:
+            return action
+
+
+def _search_hooks(entry: registry.GameEntry) -> SearchHooks:
+    """The game's `hard` search hooks (its ai module's `HARD_HOOKS`)."""
+    assert entry.ai is not None, "a game with a hard level names its ai module"
+    hooks: SearchHooks = importlib.import_module(entry.ai).HARD_HOOKS
+    return hooks
+
+
+def _hard_budget(entry: registry.GameEntry, game: Game | None, think_ms: int) -> int:
+    """Samples per decision: calibrated to `think_ms` when the game is known, else the
+    game's default."""
+    if game is not None:
+        return calibrated_budget(game, think_ms)
+    default: int = importlib.import_module(str(entry.ai)).HARD_BUDGET
+    return default
 
 
 def _hint_level(entry: registry.GameEntry, hint_level: str) -> str:

@@ -77,11 +77,11 @@ class GameConfig:
     """One per seat: "human" or a computer level, "easy", "medium" or "hard" ("random" and
     "strong" are the older names of easy and medium). Always `players` long."""
     hints: bool = True
-    hint_level: str = "medium"
-    """The computer level whose choice a hint shows. `medium` by default: a `hard` hint is
-    worked out on the loop thread after the frame is drawn, so on a Pi Zero 2 W it holds
-    the next knob turn up to `think_ms` (about a second), and `hard` is not yet shown to
-    beat `medium` (docs/AI_TENFOUR.md). Owners who want it say `hint_level = "hard"`."""
+    hint_level: str = "hard"
+    """The computer level whose choice a hint shows; `medium` and `easy` answer at once.
+    A `hard` hint thinks `think_ms` a decision, in slices the loop runs between events
+    (rig.controller, `Seat.think`): knobs and screen stay served, the star appears when
+    the search ends."""
     think_ms: int = 100
     """CPU milliseconds a `hard` seat (or hint) may think per decision; the rig turns it
     into the search's sample budget by timing the search on this machine (about 100 on a

@@ -11,7 +11,7 @@ import logging
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any, Protocol, assert_never
 
 from engine.api import Action, Event, State
 from engine.errors import IllegalAction, Reason
@@ -56,9 +56,21 @@ log = logging.getLogger(__name__)
 
 SPIN_FRAME_MS = 70
 REFUSAL_MS = 2500
+SLICE_MS = 2.0
+"""Longest a slice of a pending search runs before the loop looks for events again."""
+SLICE_SAMPLES = 16
+"""Most samples a slice runs (a clock that does not move, as in tests, ends it here)."""
+THINKING = "Wait: the computer is thinking"
 
 
 Chooser = Callable[[State, list[Action]], Action]
+
+
+class Thinking(Protocol):
+    """A choice worked out in slices (`engine.search.Search`): `advance(k)` runs up to k
+    more samples and returns the action once it is chosen, None before."""
+
+    def advance(self, samples: int) -> Action | None: ...
 
 
 @dataclass
@@ -67,6 +79,9 @@ class Seat:
 
     level: str = "human"
     chooser: Chooser | None = None
+    think: Callable[[State, list[Action]], Thinking] | None = None
+    """Starts the choice in slices (a `hard` level): the loop advances it between events
+    instead of blocking on `chooser`, which gives the same answer in one go."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +128,10 @@ class Controller:
         self.hinted = 0
         """The computer's choice (or a person's hint) at this decision."""
         self.choice_pending = False
+        self._thinking: Thinking | None = None
+        """The pending choice's search, while it runs in slices."""
+        self._cursor_moved = False
+        """A person turned the menu at this decision: a hint that arrives leaves it."""
         self.news: list[Notice] = []
         self.mode: Mode = Playing()
         """Which part takes an input and what shows (rig/modes.py): `_enter` changes it (and
@@ -147,7 +166,7 @@ class Controller:
         if isinstance(event, Tick):
             if isinstance(self.mode, Spinning) and now >= self.mode.animation.ends:
                 self._enter(SpinEnded())
-            self._resolve_choice(move_cursor=True)
+            self._think()
             return
         if isinstance(event, ReaderStatus):
             self.reader_ok = event.connected
@@ -265,10 +284,15 @@ class Controller:
 
     def _handle_decision(self, event: object) -> None:
         seat = self.seats[self.session.state.current_player()]
-        self._resolve_choice(move_cursor=seat.level != "hint")
+        if seat.think is None:
+            self._resolve_choice(move_cursor=seat.level != "hint")
+        elif self.choice_pending and seat.level != "hint" and isinstance(event, KnobPress):
+            self._refuse(THINKING)  # the computer's move shows when its search ends
+            return
         legal = self.choices()
         if isinstance(event, KnobTurn):
             self.cursor = (self.cursor + event.steps) % len(legal)
+            self._cursor_moved = True
         elif isinstance(event, KnobPress):
             self._apply(legal[min(self.cursor, len(legal) - 1)])
         elif isinstance(event, CardPresented):
@@ -366,21 +390,51 @@ class Controller:
         """
         self.cursor = self.hinted = 0
         self.choice_pending = False
+        self._thinking = None  # a search for the position before is dropped
+        self._cursor_moved = False
         state = self.session.state
         if state.is_terminal() or state.is_chance_node():
             return
         self.choice_pending = self.seats[state.current_player()].chooser is not None
 
-    def _resolve_choice(self, move_cursor: bool) -> None:
-        """Work out the pending choice; the cursor follows it unless a person moved it."""
+    def _think(self) -> None:
+        """Work on the pending choice for one slice (the loop sends a Tick only when no
+        event waits): a level that thinks in slices runs up to `SLICE_SAMPLES` samples or
+        `SLICE_MS`, the others choose at once."""
         if not self.choice_pending:
             return
-        self.choice_pending = False
+        state = self.session.state
+        seat = self.seats[state.current_player()]
+        if seat.think is None:
+            self._resolve_choice(move_cursor=True)
+            return
+        if self._thinking is None:
+            self._thinking = seat.think(state, list(state.legal_actions()))
+        ends = self.clock() + SLICE_MS / 1000
+        for _ in range(SLICE_SAMPLES):
+            action = self._thinking.advance(1)
+            if action is not None:
+                self._chosen(action, move_cursor=seat.level != "hint"
+                             or not self._cursor_moved)
+                return
+            if self.clock() >= ends:
+                return
+
+    def _resolve_choice(self, move_cursor: bool) -> None:
+        """Work out the pending choice at once; the cursor follows it unless a person
+        moved it."""
+        if not self.choice_pending:
+            return
         state = self.session.state
         chooser = self.seats[state.current_player()].chooser
         assert chooser is not None
-        legal = list(state.legal_actions())
-        self.hinted = self.choices().index(chooser(state, legal))
+        self._chosen(chooser(state, list(state.legal_actions())), move_cursor)
+
+    def _chosen(self, action: Action, move_cursor: bool) -> None:
+        """The pending choice is made: mark it (and put the cursor on it)."""
+        self.choice_pending = False
+        self._thinking = None
+        self.hinted = self.choices().index(action)
         if move_cursor:
             self.cursor = self.hinted
 

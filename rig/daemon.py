@@ -442,7 +442,10 @@ class Daemon:
                 self.notifier.status(f"inputs {steps}")
                 last = steps
             rng = StepSeeded(self.autoplay or 0, lambda s=steps: s, "choice")
-            for gesture in gestures_for(controller, rng):
+            gestures = gestures_for(controller, rng)
+            if not gestures:
+                self.loop.run_due()  # the computer thinks, a slice at a time
+            for gesture in gestures:
                 self.loop.step(gesture)
                 self.loop.run_due()
 

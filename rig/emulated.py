@@ -134,6 +134,8 @@ class EmulatedRig:
             self._advance_to(due)
             self.loop.step(Tick(self.clock.now))
         self.loop.run_due()
+        while self.controller.choice_pending:  # a search thinks a slice per tick
+            self.loop.run_due()
 
     def _advance_to(self, when: float) -> None:
         """Move the clock to the deadline `when` (after the pause, if there is one)."""

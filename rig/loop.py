@@ -149,10 +149,13 @@ class RigLoop:
         return interval is not None and self._last_beat + interval <= now
 
     def run_due(self) -> None:
-        """Handle whatever has fallen due by now (for drivers that do not block in run)."""
-        self._knobs_due(self.clock())
+        """Handle whatever had fallen due when called (for drivers that do not block in
+        run). Only that: a pending search asks for "now" again after every slice, and
+        the driver must look at its inputs between slices."""
+        now = self.clock()
+        self._knobs_due(now)
         due = self.controller.next_deadline()
-        while due is not None and due <= self.clock():
+        while due is not None and due <= now:
             self.step(Tick(self.clock()))
             after = self.controller.next_deadline()
             if after == due:

@@ -471,7 +471,7 @@ def test_the_computer_levels_and_their_older_names(tmp_path: Path) -> None:
     path = write(tmp_path, '[game]\nplayers = 4\nlevels = ["easy", "medium", "hard", "strong"]\n')
     game = load_config(path, check_game=False).game
     assert game.levels == ("easy", "medium", "hard", "strong")
-    assert (game.hint_level, game.think_ms) == ("medium", 100)
+    assert (game.hint_level, game.think_ms) == ("hard", 100)
 
 
 def test_a_path_with_a_nul_character_is_a_located_problem() -> None:

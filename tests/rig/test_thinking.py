@@ -1,0 +1,245 @@
+"""`hard` in the loop: a hint or a computer seat's search runs a slice per tick while no
+event waits, an input is served while it is pending, a state change drops it, and the
+choices are those of the unsliced search (so a seed replays the same game)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.api import Action, State
+from hardware.events import KnobTurn
+from rig import computer, registry
+from rig import controller as controller_module
+from rig.autopilot import gestures_for
+from rig.computer import seat_for
+from rig.controller import Seat, Thinking
+from rig.emulated import EmulatedRig, new_emulated_rig
+from rig.loop import RigLoop, Stop
+from tests.rig.drive import advance_to_choice
+from tests.rig.test_controller import _to_decision_without_settling
+
+BUDGET = 40
+"""Samples per `hard` decision in these tests: several slices, a fast test."""
+
+
+@pytest.fixture(autouse=True)
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(computer, "calibrated_budget", lambda game, think_ms: BUDGET)
+
+
+class Counted:
+    """A search that counts its slices (and can act once it has run some)."""
+
+    def __init__(self, inner: Thinking, on_slice: object = None) -> None:
+        self.inner = inner
+        self.advances = 0
+        self.on_slice = on_slice
+
+    def advance(self, samples: int) -> Action | None:
+        self.advances += 1
+        if callable(self.on_slice):
+            self.on_slice(self.advances)
+        return self.inner.advance(samples)
+
+
+def _counting(seat: Seat, started: list[Counted]) -> None:
+    """Wrap the seat's searches so a test sees them (in `started`, in order)."""
+    think = seat.think
+    assert think is not None
+
+    def counted(state: State, legal: list[Action]) -> Thinking:
+        search = Counted(think(state, legal))
+        started.append(search)
+        return search
+
+    seat.think = counted
+
+
+def _hard_hint_rig(seed: int) -> tuple[EmulatedRig, list[Counted]]:
+    """Two people with `hard` hints at 10-Four, their searches counted."""
+    game = new_emulated_rig("tenfour", 2, seed=seed).session.game
+    seats = [seat_for("tenfour", "human", seed=i, hint=True, hint_level="hard", game=game)
+             for i in range(2)]
+    started: list[Counted] = []
+    for seat in seats:
+        _counting(seat, started)
+    return new_emulated_rig("tenfour", 2, seed=seed, seats=seats), started
+
+
+def test_a_hard_hint_thinks_a_slice_per_tick_and_the_knob_is_served_meanwhile() -> None:
+    rig, started = _hard_hint_rig(seed=21)
+    _to_decision_without_settling(rig, random.Random(21))
+    controller = rig.controller
+    assert started == [], "no search before the frame is drawn"
+    rig.loop.run_due()
+    assert controller.choice_pending and len(started) == 1
+    assert started[0].advances == controller_module.SLICE_SAMPLES, "one slice, then the loop"
+    rig.loop.run_due()
+    assert started[0].advances == 2 * controller_module.SLICE_SAMPLES
+    renders = rig.loop.stats.renders
+    rig.loop.step(KnobTurn("hi", 1))
+    assert rig.loop.stats.renders == renders + 1 and controller.cursor == 1
+    assert controller.choice_pending, "the turn did not wait for the search"
+    assert len(started) == 1, "the turn changed no state: the same search goes on"
+    rig.settle()
+    assert not controller.choice_pending
+    assert controller.cursor == 1, "the hint leaves the cursor where the person put it"
+    menu = rig.screen.menu
+    assert menu[controller.hinted].startswith("* ")
+    assert controller.next_deadline() is None, "done: nothing to wake up for"
+
+
+def test_a_press_before_the_hard_hint_is_done_drops_its_search() -> None:
+    rig, started = _hard_hint_rig(seed=22)
+    _to_decision_without_settling(rig, random.Random(22))
+    rig.loop.run_due()
+    steps = rig.session.steps
+    rig.press("hi")
+    assert rig.session.steps == steps + 1, "the press is played at once"
+    assert rig.controller._thinking is None
+    rig.settle()
+    assert started[0].inner.result is None, "the first search was never finished"
+
+
+def test_a_hard_computer_seat_asks_to_wait_then_its_move_appears() -> None:
+    game_rig = new_emulated_rig("bumpem", 2, seed=23)
+    seats = [seat_for("bumpem", "hard", seed=1, game=game_rig.session.game),
+             seat_for("bumpem", "medium", seed=2)]
+    rig = new_emulated_rig("bumpem", 2, seed=23, seats=seats)
+    rng = random.Random(23)
+    for _ in range(300):
+        state = rig.session.state
+        if state.current_player() == 0 and not state.is_chance_node() \
+                and len(state.legal_actions()) > 1 and rig.controller.alert is None \
+                and rig.controller.choice_pending:
+            break
+        gestures = gestures_for(rig.controller, rng)
+        if not gestures:
+            rig.settle()  # the medium seat chooses
+        for gesture in gestures:
+            rig.loop.step(gesture)
+    else:
+        pytest.fail("no pending hard choice came up")
+    rig.loop.run_due()
+    assert rig.controller.choice_pending
+    assert "is thinking" in rig.screen.plain()
+    steps = rig.session.steps
+    rig.press("hi")
+    assert rig.session.steps == steps, "a press while the computer thinks plays nothing"
+    assert controller_module.THINKING in rig.screen.plain()
+    rig.settle()
+    assert not rig.controller.choice_pending
+    chosen = rig.controller.choices()[rig.controller.hinted]
+    assert rig.controller.cursor == rig.controller.hinted
+    rig.press("hi")
+    assert rig.session.last_action == chosen
+
+
+def _recorded(rig: EmulatedRig) -> list[tuple[State, Action]]:
+    """Every decision of the played game: the state before it and the action taken."""
+    game = rig.session.game
+    state = game.new_initial_state()
+    out = []
+    for raw in rig.session.history:
+        action = game.action_from_json(raw)
+        if not state.is_chance_node():
+            out.append((state.clone(), action))
+        state.apply(action)
+    return out
+
+
+@pytest.mark.parametrize("game_name", ["tenfour", "bumpem"])
+def test_hard_seats_in_the_loop_play_the_unsliced_search_moves(game_name: str) -> None:
+    from rig.autopilot import play_out
+
+    game_rig = new_emulated_rig(game_name, 2, seed=24)
+    game = game_rig.session.game
+    seats = [seat_for(game_name, "hard", seed=i, game=game) for i in range(2)]
+    rig = new_emulated_rig(game_name, 2, seed=24, seats=seats)
+    play_out(rig, random.Random(24))
+    unsliced = [seat_for(game_name, "hard", seed=i, game=game) for i in range(2)]
+    decisions = _recorded(rig)
+    assert len(decisions) > 10
+    for state, action in decisions:
+        chooser = unsliced[state.current_player()].chooser
+        assert chooser is not None
+        assert chooser(state, list(state.legal_actions())) == action
+
+
+def test_a_dropped_search_leaves_the_seats_later_choices_alone() -> None:
+    rig = new_emulated_rig("tenfour", 2, seed=25)
+    advance_to_choice(rig, random.Random(25))
+    state = rig.session.state
+    legal = list(state.legal_actions())
+    dropping = seat_for("tenfour", "hard", seed=7, game=rig.session.game)
+    finishing = seat_for("tenfour", "hard", seed=7, game=rig.session.game)
+    assert dropping.think is not None and finishing.chooser is not None
+    assert dropping.think(state, legal).advance(3) is None  # dropped after three samples
+    finishing.chooser(state, legal)
+    later = dropping.think(state, legal)
+    while (found := later.advance(5)) is None:
+        pass
+    assert found == finishing.chooser(state, legal)
+
+
+def test_the_seat_search_is_the_engine_hard_level() -> None:
+    rig = new_emulated_rig("bumpem", 3, seed=26)
+    advance_to_choice(rig, random.Random(26))
+    state = rig.session.state
+    legal = list(state.legal_actions())
+    seat = seat_for("bumpem", "hard", seed=5, game=rig.session.game)
+    assert seat.chooser is not None
+    hard = registry.entry("bumpem").chooser("hard", BUDGET)
+    own = random.Random(random.Random(5).getrandbits(64))
+    assert seat.chooser(state, legal) == hard(state, legal, own)
+
+
+def test_run_serves_a_posted_input_between_slices() -> None:
+    """The real `run` loop with an injected clock: an input posted while the search is
+    running is handled before the next slice, and the search then goes on."""
+    rig, started = _hard_hint_rig(seed=27)
+    _to_decision_without_settling(rig, random.Random(27))
+    loop = RigLoop(rig.controller, draw=lambda screen: None, clock=rig.clock)
+    order: list[str] = []
+    real_handle = rig.controller.handle
+
+    def handle(event: object) -> None:
+        order.append(type(event).__name__)
+        real_handle(event)
+        if len(order) == 2:
+            loop.post(KnobTurn("hi", 1))
+        if not rig.controller.choice_pending and "done" not in order:
+            order.append("done")
+            loop.post(Stop())
+
+    rig.controller.handle = handle  # type: ignore[method-assign]
+    loop.run()
+    assert order[:4] == ["Tick", "Tick", "KnobTurn", "Tick"]
+    assert order[-1] == "done" and rig.controller.cursor == 1
+    assert started[0].advances > 2 * controller_module.SLICE_SAMPLES
+
+
+def test_run_due_runs_one_slice_even_when_the_clock_moves() -> None:
+    rig, started = _hard_hint_rig(seed=28)
+    _to_decision_without_settling(rig, random.Random(28))
+    clock = rig.clock
+
+    def moving() -> float:
+        clock.now += 0.0001
+        return clock.now
+
+    loop = RigLoop(rig.controller, draw=lambda screen: None, clock=moving)
+    loop.run_due()
+    assert len(started) == 1 and started[0].inner.result is None
+    assert rig.controller.choice_pending
+
+
+def test_the_hint_default_is_hard() -> None:
+    from rig.config import GameConfig
+
+    assert GameConfig().hint_level == "hard"
+    seat = seat_for("bumpem", "human", hint=True)
+    assert seat.think is not None, "a hard hint thinks in slices"
+    assert seat_for("bumpem", "human", hint=True, hint_level="medium").think is None
