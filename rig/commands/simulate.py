@@ -28,6 +28,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seats", default=None,
                         help="computer level per seat: easy, medium or hard, comma separated "
                              "(default: all easy)")
+    parser.add_argument("--budget", type=int, default=None, metavar="MS",
+                        help="CPU milliseconds a hard seat thinks per decision, turned into "
+                             "search samples by timing the search on this machine as the "
+                             "rig does ([game] think_ms); default: the game's fixed sample "
+                             "count, the same on every machine")
     parser.add_argument("--no-turbo", action="store_true", help="Bump 'Em without turbo spaces")
     parser.add_argument("--board", default=None, help="board file instead of the shipped one")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
@@ -40,7 +45,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = build_game(args.game, players=args.players, variant=args.variant,
                           data={"board": args.board} if args.board else None, options=options)
-        choosers = _choosers(args.seats, args.game, args.players)
+        samples = _hard_samples(args.budget, args.seats, game)
+        choosers = _choosers(args.seats, args.game, args.players, samples)
     except (GameSetupError, ValueError) as exc:
         print(f"cbrig simulate: {exc}", file=sys.stderr)
         return 2
@@ -49,6 +55,9 @@ def run(args: argparse.Namespace) -> int:
                       if sys.stderr.isatty() else None)
     if args.seats:
         report["seats"] = args.seats.split(",")
+    if samples is not None:
+        report["hard_budget_ms"] = args.budget
+        report["hard_samples"] = samples
     if args.json:
         print(json.dumps(report, sort_keys=True))
     else:
@@ -56,7 +65,28 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _choosers(spec: str | None, game_name: str, players: int) -> list[Any] | None:
+def _hard_samples(budget_ms: int | None, spec: str | None, game: Any) -> int | None:
+    """The sample budget `--budget MS` stands for on this machine (None: not given).
+
+    Why a probe: the search counts samples, not time (so a seed replays), and how many
+    fit in MS depends on the machine; `rig.computer.calibrated_budget` is the rig's own
+    mapping from `[game] think_ms`, so simulate plays what the rig would."""
+    if budget_ms is None:
+        return None
+    if budget_ms < 1:
+        raise ValueError("--budget: give the milliseconds a hard seat thinks, 1 or more")
+    from engine.players import canonical_level
+
+    levels = [s.strip() for s in (spec or "").split(",") if s.strip()]
+    if "hard" not in {canonical_level(level) for level in levels if level != "human"}:
+        raise ValueError("--budget sets how long a hard seat thinks: name one in --seats")
+    from rig.computer import calibrated_budget
+
+    return calibrated_budget(game, budget_ms)
+
+
+def _choosers(spec: str | None, game_name: str, players: int,
+              hard_samples: int | None = None) -> list[Any] | None:
     if not spec:
         return None
     levels = [s.strip() for s in spec.split(",")]
@@ -68,7 +98,7 @@ def _choosers(spec: str | None, game_name: str, players: int) -> list[Any] | Non
     from rig import registry
 
     entry = registry.entry(game_name)
-    return [entry.chooser(level) for level in levels]
+    return [entry.chooser(level, hard_samples) for level in levels]
 
 
 def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[Any] | None,
@@ -176,6 +206,9 @@ def _print_summary(report: dict[str, Any]) -> None:
           f"turns mean {report['turns_mean']} (per player {report['turns_per_player_mean']}), "
           f"max {report['turns_max']}")
     print(f"  wins by seat {report['wins_by_seat']}")
+    if "hard_samples" in report:
+        print(f"  hard thinks {report['hard_budget_ms']} ms: {report['hard_samples']} "
+              f"samples a decision here")
     for name, count in report["events"].items():
         print(f"  {name:<22} {count}")
     print(f"  {report['seconds']} s, {report['games_per_second']} games/s")

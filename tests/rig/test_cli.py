@@ -114,3 +114,39 @@ def test_spins_do_not_depend_on_the_gesture():
     expected = n / 11
     chi_square = sum((c - expected) ** 2 / expected for c in counts)
     assert chi_square < 29.59, counts  # p = 0.001 with 10 degrees of freedom
+
+
+def test_simulate_budget_sets_what_a_hard_seat_thinks(capsys, monkeypatch):
+    """`--budget MS` is turned into samples as the rig does (the probe is stood in for
+    here: it times the machine) and the hard seats play with exactly that many."""
+    from rig import computer, registry
+    from rig.commands.simulate import simulate
+    from rig.games import build_game
+
+    asked = []
+
+    def calibrated(game, think_ms):
+        asked.append((game.num_players, think_ms))
+        return 8
+
+    monkeypatch.setattr(computer, "calibrated_budget", calibrated)
+    report = _simulate(capsys, "--game", "tenfour", "--players", "2", "--games", "2",
+                       "--seats", "hard,medium", "--budget", "30")
+    assert asked == [(2, 30)]
+    assert (report["hard_budget_ms"], report["hard_samples"]) == (30, 8)
+    entry = registry.entry("tenfour")
+    direct = simulate(build_game("tenfour", players=2), "tenfour", 2, 1,
+                      [entry.chooser("hard", 8), entry.chooser("medium")])
+    assert (report["wins_by_seat"], report["steps"]) == (direct["wins_by_seat"],
+                                                          direct["steps"])
+
+
+@pytest.mark.parametrize(("extra", "says"), [
+    (["--seats", "medium,easy"], "name one in --seats"),
+    ([], "name one in --seats"),
+    (["--seats", "hard,easy", "--budget", "0"], "1 or more"),
+])
+def test_simulate_budget_refuses_what_it_cannot_mean(capsys, extra, says):
+    args = ["simulate", "--game", "tenfour", "--players", "2", "--budget", "50", *extra]
+    assert main(args) == 2
+    assert says in capsys.readouterr().err
