@@ -168,11 +168,17 @@ def test_hard_seats_in_the_loop_play_the_unsliced_search_moves(game_name: str) -
         assert chooser(state, list(state.legal_actions())) == action
 
 
-def test_a_dropped_search_leaves_the_seats_later_choices_alone() -> None:
-    rig = new_emulated_rig("tenfour", 2, seed=25)
-    advance_to_choice(rig, random.Random(25))
+def _first_decision(game_name: str, players: int, seed: int) -> tuple[EmulatedRig, State,
+                                                                      list[Action]]:
+    """An emulated rig at its first real decision, that state and its legal actions."""
+    rig = new_emulated_rig(game_name, players, seed=seed)
+    advance_to_choice(rig, random.Random(seed))
     state = rig.session.state
-    legal = list(state.legal_actions())
+    return rig, state, list(state.legal_actions())
+
+
+def test_a_dropped_search_leaves_the_seats_later_choices_alone() -> None:
+    rig, state, legal = _first_decision("tenfour", 2, seed=25)
     dropping = seat_for("tenfour", "hard", seed=7, game=rig.session.game)
     finishing = seat_for("tenfour", "hard", seed=7, game=rig.session.game)
     assert dropping.think is not None and finishing.chooser is not None
@@ -185,10 +191,7 @@ def test_a_dropped_search_leaves_the_seats_later_choices_alone() -> None:
 
 
 def test_the_seat_search_is_the_engine_hard_level() -> None:
-    rig = new_emulated_rig("bumpem", 3, seed=26)
-    advance_to_choice(rig, random.Random(26))
-    state = rig.session.state
-    legal = list(state.legal_actions())
+    rig, state, legal = _first_decision("bumpem", 3, seed=26)
     seat = seat_for("bumpem", "hard", seed=5, game=rig.session.game)
     assert seat.chooser is not None
     hard = registry.entry("bumpem").chooser("hard", BUDGET)
