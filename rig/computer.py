@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
 from engine.api import Action, Game, State
 from engine.players import canonical_level
@@ -51,12 +51,26 @@ def calibrated_budget(game: Game, think_ms: int,
     game with few decisions, like three- or four-player 10-Four, takes more than one).
     The result is cached per game configuration, so the probe runs once per process.
     """
+    steps = calibration(game, think_ms, clock, step=1 << 20)  # each probe in one go
+    while True:
+        try:
+            next(steps)
+        except StopIteration as finished:
+            budget: int = finished.value
+            return budget
+
+
+def calibration(game: Game, think_ms: int, clock: Callable[[], float] = time.process_time,
+                step: int = 1) -> Generator[None, None, int]:
+    """`calibrated_budget` in slices, yielding after every `step` probe samples (a seat
+    calibrates at its first decision this way, between the loop's events). Only the
+    probe's own slices are timed, not what the loop does between them."""
     key = (game.name, game.num_players, game.variant, think_ms)
     found = _BUDGETS.get(key)
     if found is not None:
         return found
     entry = registry.entry(game.name)
-    hard = entry.chooser("hard", PROBE_SAMPLES)
+    hooks = _search_hooks(entry)
     medium = entry.chooser("medium")
     spent = 0.0
     probes = seen = 0
@@ -70,9 +84,14 @@ def calibrated_budget(game: Game, think_ms: int,
             legal = state.legal_actions()
             if len(legal) > 1:
                 if seen % PROBE_EVERY == 0:
-                    started = clock()
-                    hard(state, legal, random.Random(probes))
-                    spent += clock() - started
+                    probe = Search(state, legal, random.Random(probes), PROBE_SAMPLES, hooks)
+                    while True:
+                        started = clock()
+                        done = probe.advance(step)
+                        spent += clock() - started
+                        if done is not None:
+                            break
+                        yield
                     probes += 1
                 seen += 1
             state.apply(medium(state, legal, rng))
@@ -106,14 +125,21 @@ def seat_for(game_name: str, level: str, seed: int | None = None, hint: bool = F
         quick = entry.chooser(plays)
         return Seat(level=shown, chooser=lambda state, legal: quick(state, legal, rng))
     hooks = _search_hooks(entry)
-    budget: int | None = None
+    budget: int | None = None if game is not None else _default_budget(entry)
 
     def think(state: State, legal: list[Action]) -> Thinking:
-        nonlocal budget
-        if budget is None:
-            budget = _hard_budget(entry, game, think_ms)
         own = random.Random(rng.getrandbits(64))
-        return Search(state.clone(), legal, own, budget, hooks)
+        root = state.clone()
+        if budget is not None:
+            return Search(root, legal, own, budget, hooks)
+        assert game is not None
+
+        def calibrated(samples: int) -> Search:
+            nonlocal budget
+            budget = samples
+            return Search(root, legal, own, samples, hooks)
+
+        return _Calibrating(calibration(game, think_ms), calibrated)
 
     def choose(state: State, legal: list[Action]) -> Action:
         return _to_the_end(think(state, legal))
@@ -136,13 +162,32 @@ def _search_hooks(entry: registry.GameEntry) -> SearchHooks:
     return hooks
 
 
-def _hard_budget(entry: registry.GameEntry, game: Game | None, think_ms: int) -> int:
-    """Samples per decision: calibrated to `think_ms` when the game is known, else the
-    game's default."""
-    if game is not None:
-        return calibrated_budget(game, think_ms)
+def _default_budget(entry: registry.GameEntry) -> int:
+    """The game's own samples per decision (a seat that cannot calibrate: no game)."""
     default: int = importlib.import_module(str(entry.ai)).HARD_BUDGET
     return default
+
+
+class _Calibrating:
+    """A `hard` seat's first decision: the budget's calibration, then the search with
+    it, as one `Thinking` whose slices run the probe's samples and then the search's."""
+
+    def __init__(self, probe: Generator[None, None, int],
+                 search: Callable[[int], Search]) -> None:
+        self._probe = probe
+        self._start = search
+        self._search: Search | None = None
+
+    def advance(self, samples: int) -> Action | None:
+        if self._search is not None:
+            return self._search.advance(samples)
+        for _ in range(max(1, samples)):
+            try:
+                next(self._probe)
+            except StopIteration as finished:
+                self._search = self._start(finished.value)
+                break
+        return None
 
 
 def _hint_level(entry: registry.GameEntry, hint_level: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, assert_never
@@ -57,7 +58,8 @@ log = logging.getLogger(__name__)
 SPIN_FRAME_MS = 70
 REFUSAL_MS = 2500
 SLICE_MS = 2.0
-"""Longest a slice of a pending search runs before the loop looks for events again."""
+"""How long a slice of a pending search runs before the loop looks for events again (it
+ends after the sample that crosses it: one sample is the least)."""
 SLICE_SAMPLES = 16
 """Most samples a slice runs (a clock that does not move, as in tests, ends it here)."""
 THINKING = "Wait: the computer is thinking"
@@ -132,6 +134,9 @@ class Controller:
         """The pending choice's search, while it runs in slices."""
         self._cursor_moved = False
         """A person turned the menu at this decision: a hint that arrives leaves it."""
+        self.work_clock: Callable[[], float] = time.perf_counter
+        """What ends a slice of thinking (`SLICE_MS`): the real time spent, whatever the
+        loop's clock says (an emulated rig's stands still). Tests may freeze it."""
         self.news: list[Notice] = []
         self.mode: Mode = Playing()
         """Which part takes an input and what shows (rig/modes.py): `_enter` changes it (and
@@ -410,14 +415,14 @@ class Controller:
             return
         if self._thinking is None:
             self._thinking = seat.think(state, list(state.legal_actions()))
-        ends = self.clock() + SLICE_MS / 1000
+        ends = self.work_clock() + SLICE_MS / 1000
         for _ in range(SLICE_SAMPLES):
             action = self._thinking.advance(1)
             if action is not None:
                 self._chosen(action, move_cursor=seat.level != "hint"
                              or not self._cursor_moved)
                 return
-            if self.clock() >= ends:
+            if self.work_clock() >= ends:
                 return
 
     def _resolve_choice(self, move_cursor: bool) -> None:

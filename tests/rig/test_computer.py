@@ -87,11 +87,12 @@ def test_a_hard_seat_calibrates_at_its_first_choice(monkeypatch: pytest.MonkeyPa
     game, state, legal = _decision("tenfour", 2)
     asked: list[int] = []
 
-    def budget(game_arg: object, think_ms: int) -> int:
+    def budget(game_arg: object, think_ms: int):
         asked.append(think_ms)
+        yield
         return 10
 
-    monkeypatch.setattr(computer, "calibrated_budget", budget)
+    monkeypatch.setattr(computer, "calibration", budget)
     seat = seat_for("tenfour", "hard", seed=1, game=game, think_ms=250)
     assert asked == [], "no probe before the first decision"
     assert seat.chooser is not None
@@ -134,3 +135,21 @@ def test_a_journal_naming_the_old_levels_resumes_with_them(tmp_path: Path) -> No
     chooser = resumed.seats[0].chooser
     assert chooser is not None
     assert chooser(state, legal) == tenfour_medium(state, legal, random.Random(0))
+
+
+def test_a_hard_seat_calibrates_in_slices_at_its_first_decision() -> None:
+    """The probe behind the first `hard` choice runs a sample per step too (the loop
+    serves events between them), then the search; the answer is the unsliced one."""
+    game, state, legal = _decision("tenfour", 2)
+    seat = seat_for("tenfour", "hard", seed=3, game=game, think_ms=5)
+    assert seat.think is not None
+    thinking = seat.think(state, legal)
+    steps = 0
+    while (action := thinking.advance(1)) is None:
+        steps += 1
+        if steps == 1:
+            assert computer._BUDGETS == {}, "one step is not the whole probe"
+    assert steps > computer.PROBE_DECISIONS * computer.PROBE_SAMPLES
+    assert len(computer._BUDGETS) == 1
+    again = seat_for("tenfour", "hard", seed=3, game=game, think_ms=5)
+    assert again.chooser is not None and again.chooser(state, legal) == action

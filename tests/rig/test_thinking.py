@@ -26,22 +26,29 @@ BUDGET = 40
 
 @pytest.fixture(autouse=True)
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(computer, "calibrated_budget", lambda game, think_ms: BUDGET)
+    """The calibration stood in for: two steps, then `BUDGET` (a real one times this
+    machine, and is tested in test_computer.py)."""
+
+    def calibration(game: object, think_ms: int):
+        yield
+        yield
+        return BUDGET
+
+    monkeypatch.setattr(computer, "calibration", calibration)
 
 
 class Counted:
-    """A search that counts its slices (and can act once it has run some)."""
+    """A search that counts its slices and keeps what it last returned."""
 
-    def __init__(self, inner: Thinking, on_slice: object = None) -> None:
+    def __init__(self, inner: Thinking) -> None:
         self.inner = inner
         self.advances = 0
-        self.on_slice = on_slice
+        self.chosen: Action | None = None
 
     def advance(self, samples: int) -> Action | None:
         self.advances += 1
-        if callable(self.on_slice):
-            self.on_slice(self.advances)
-        return self.inner.advance(samples)
+        self.chosen = self.inner.advance(samples)
+        return self.chosen
 
 
 def _counting(seat: Seat, started: list[Counted]) -> None:
@@ -65,7 +72,9 @@ def _hard_hint_rig(seed: int) -> tuple[EmulatedRig, list[Counted]]:
     started: list[Counted] = []
     for seat in seats:
         _counting(seat, started)
-    return new_emulated_rig("tenfour", 2, seed=seed, seats=seats), started
+    rig = new_emulated_rig("tenfour", 2, seed=seed, seats=seats)
+    rig.controller.work_clock = lambda: 0.0  # slices end by their sample count
+    return rig, started
 
 
 def test_a_hard_hint_thinks_a_slice_per_tick_and_the_knob_is_served_meanwhile() -> None:
@@ -91,6 +100,21 @@ def test_a_hard_hint_thinks_a_slice_per_tick_and_the_knob_is_served_meanwhile() 
     assert controller.next_deadline() is None, "done: nothing to wake up for"
 
 
+def test_a_slice_ends_once_its_time_is_spent() -> None:
+    rig, started = _hard_hint_rig(seed=29)
+    _to_decision_without_settling(rig, random.Random(29))
+    spent = [0.0]
+
+    def work_clock() -> float:  # each read: another millisecond of work
+        spent[0] += 0.001
+        return spent[0]
+
+    rig.controller.work_clock = work_clock
+    rig.loop.run_due()
+    assert controller_module.SLICE_MS == 2.0
+    assert started[0].advances == 2, "1 ms, 2 ms: the slice is over"
+
+
 def test_a_press_before_the_hard_hint_is_done_drops_its_search() -> None:
     rig, started = _hard_hint_rig(seed=22)
     _to_decision_without_settling(rig, random.Random(22))
@@ -100,7 +124,7 @@ def test_a_press_before_the_hard_hint_is_done_drops_its_search() -> None:
     assert rig.session.steps == steps + 1, "the press is played at once"
     assert rig.controller._thinking is None
     rig.settle()
-    assert started[0].inner.result is None, "the first search was never finished"
+    assert started[0].chosen is None, "the first search was never finished"
 
 
 def test_a_hard_computer_seat_asks_to_wait_then_its_move_appears() -> None:
@@ -235,7 +259,7 @@ def test_run_due_runs_one_slice_even_when_the_clock_moves() -> None:
 
     loop = RigLoop(rig.controller, draw=lambda screen: None, clock=moving)
     loop.run_due()
-    assert len(started) == 1 and started[0].inner.result is None
+    assert len(started) == 1 and started[0].chosen is None
     assert rig.controller.choice_pending
 
 
