@@ -334,7 +334,7 @@ class OledDisplay(FrameSink):
             return False
         assert self.device is not None
         try:
-            self._write(self.device, frame)
+            self._write(self.device, frame, data)
         except Exception as exc:
             self._failed(f"{self.name} write failed ({type(exc).__name__}: {exc})")
             self.stats.dropped += 1
@@ -360,29 +360,30 @@ class OledDisplay(FrameSink):
         self._prepared = _Prepared(frame.tobytes(), device, known, self._pointer,
                                    pages, steps, pointer)
 
-    def _planned(self, device: PagedDevice, frame: Image.Image
+    def _planned(self, device: PagedDevice, frame: Image.Image, data: bytes
                  ) -> tuple[Pages, list[Step], Pointer]:
-        """The prepared plan if it was made for this frame, device and panel state."""
+        """The prepared plan if it was made for this frame (``data``: its bytes, which
+        ``show`` has already taken), device and panel state."""
         addressing = self.addressing
         assert addressing is not None
         prepared, self._prepared = self._prepared, None
         known = self._panel if self.partial else None
         if prepared is not None and prepared.device is device \
                 and prepared.known is known and prepared.pointer is self._pointer \
-                and prepared.data == frame.tobytes():
+                and prepared.data == data:
             return prepared.pages, prepared.steps, prepared.after
         pages = frame_pages(device.preprocess(frame))
         steps, pointer = addressing.plan(known, pages, self._pointer)
         return pages, steps, pointer
 
-    def _write(self, device: LumaDevice, frame: Image.Image) -> None:
-        """Send ``frame``: only the changed windows when the controller's addressing is
+    def _write(self, device: LumaDevice, frame: Image.Image, data: bytes) -> None:
+        """Send ``frame`` (``data``: its bytes): only the changed windows when the controller's addressing is
         known, else the whole frame through the driver. The panel's contents count as
         unknown until every window has gone through."""
         if self.addressing is None or not _is_paged(device):
             device.display(frame)
             return
-        pages, steps, pointer = self._planned(device, frame)
+        pages, steps, pointer = self._planned(device, frame, data)
         self._panel, self._pointer = None, UNKNOWN
         for step in steps:
             if step.commands:
