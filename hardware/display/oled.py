@@ -377,9 +377,9 @@ class OledDisplay(FrameSink):
         return pages, steps, pointer
 
     def _write(self, device: LumaDevice, frame: Image.Image, data: bytes) -> None:
-        """Send ``frame`` (``data``: its bytes): only the changed windows when the controller's addressing is
-        known, else the whole frame through the driver. The panel's contents count as
-        unknown until every window has gone through."""
+        """Send ``frame`` (``data``: its bytes): only the changed windows when the
+        controller's addressing is known, else the whole frame through the driver. The
+        panel's contents count as unknown until every window has gone through."""
         if self.addressing is None or not _is_paged(device):
             device.display(frame)
             return
