@@ -96,7 +96,7 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
 
     controller.handle = timed  # type: ignore[method-assign]
     rng = random.Random(f"bench-thinking:{name}:{players}")
-    out = []
+    out: list[dict[str, Any]] = []
     while len(out) < count and not session.state.is_terminal():
         state = session.state
         if controller.choice_pending and len(state.legal_actions()) > 1 \
