@@ -69,11 +69,16 @@ class FrameSink:
     def show(self, frame: Image.Image) -> bool:
         """Send ``frame`` unless it equals the last frame sent; True if sent."""
         check_frame(frame)
-        data = frame.tobytes()
+        data = self._frame_bytes(frame)
         if data == self._last:
             self.stats.skipped += 1
             return False
         return self._deliver(frame.copy(), data)
+
+    def _frame_bytes(self, frame: Image.Image) -> bytes:
+        """``frame`` packed, to compare with the last frame sent (a backend that packed
+        it already may say so)."""
+        return frame.tobytes()
 
     def _deliver(self, frame: Image.Image, data: bytes) -> bool:
         """Send a new frame (``frame`` is the sink's own copy, ``data`` its bytes)."""
