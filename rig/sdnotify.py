@@ -5,6 +5,10 @@ abstract socket written ``@name``). Without the variable (not started by systemd
 ``Type=`` is not ``notify``) every call is a cheap no-op, so the daemon calls these
 unconditionally.
 
+It uses the C module ``_socket`` that ``socket`` wraps: ``socket`` builds enums of every
+address family and socket type and imports ``selectors`` when it loads (~4 ms here,
+before READY), and one datagram socket needs none of that.
+
 Sends never block: the socket is non-blocking, so a service manager that stopped
 reading (its queue holds about ten datagrams) costs a dropped message, never a stuck
 game loop or an unanswered SIGTERM. ``WATCHDOG=1`` is sent only when systemd asked this
@@ -14,7 +18,7 @@ process for pings (``WATCHDOG_USEC``, and ``WATCHDOG_PID`` if set, naming us).
 from __future__ import annotations
 
 import os
-import socket
+from _socket import AF_UNIX, SOCK_CLOEXEC, SOCK_DGRAM, SOCK_NONBLOCK, socket
 from collections.abc import Mapping
 
 
@@ -33,7 +37,7 @@ class Notifier:
             self.address = raw
         self._watchdog_usec = env.get("WATCHDOG_USEC", "")
         self._watchdog_pid = env.get("WATCHDOG_PID", "")
-        self._sock: socket.socket | None = None
+        self._sock: socket | None = None
 
     @property
     def enabled(self) -> bool:
@@ -51,9 +55,7 @@ class Notifier:
         message = "\n".join(fields).encode("utf-8")
         try:
             if self._sock is None:
-                self._sock = socket.socket(
-                    socket.AF_UNIX,
-                    socket.SOCK_DGRAM | socket.SOCK_CLOEXEC | socket.SOCK_NONBLOCK)
+                self._sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK)
             self._sock.sendto(message, self.address)
         except BlockingIOError:
             return False

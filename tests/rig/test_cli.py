@@ -150,3 +150,27 @@ def test_simulate_budget_refuses_what_it_cannot_mean(capsys, extra, says):
     args = ["simulate", "--game", "tenfour", "--players", "2", "--budget", "50", *extra]
     assert main(args) == 2
     assert says in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("columns", [None, "0", "57", "200", "wide"])
+def test_help_is_as_wide_as_shutil_would_make_it(monkeypatch, columns) -> None:
+    """The commands' help formatter finds the width without importing shutil (start-up):
+    it must be the width shutil reports, whatever $COLUMNS says."""
+    import shutil
+
+    from rig.cli import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    monkeypatch.delenv("LINES", raising=False)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_a_command_help_wraps_at_the_terminal_width(monkeypatch, capsys) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    lines = capsys.readouterr().out.splitlines()
+    assert 45 < max(map(len, lines)) <= 58  # argparse wraps at $COLUMNS - 2
