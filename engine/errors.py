@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+
+from engine.record import Frozen
 
 
 class EngineError(Exception):
@@ -29,8 +30,7 @@ class IllegalAction(EngineError, ValueError):
         self.detail = detail
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Frozen):
     """One mistake in a data file, located for the person who has to fix it."""
 
     source: str

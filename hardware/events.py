@@ -3,79 +3,119 @@
 Devices turn physical signals into these frozen values and hand them to an ``emit``
 callable (the rig passes ``queue.put``). They carry no game meaning and no references to
 device objects, so they are safe to pass between threads and to log.
+
+They are :class:`engine.record.Frozen` values, not dataclasses (the rig imports them
+before its first screen: see that module), each with its own ``__init__`` since one is
+made for every input.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from engine.record import Frozen, set_field
 
 KNOB_NAMES = ("hi", "lo")
 
 
-@dataclass(frozen=True, slots=True)
-class KnobTurn:
+class KnobTurn(Frozen):
     """Slow turning: ``steps`` detents, positive = clockwise."""
 
+    __slots__ = ("knob", "steps")
     knob: str
     steps: int
 
+    def __init__(self, knob: str, steps: int) -> None:
+        set_field(self, "knob", knob)
+        set_field(self, "steps", steps)
 
-@dataclass(frozen=True, slots=True)
-class KnobSpin:
+
+class KnobSpin(Frozen):
     """A deliberate flick. ``strength`` (0..1) only sets the animation length."""
 
+    __slots__ = ("knob", "strength")
     knob: str
     strength: float
 
+    def __init__(self, knob: str, strength: float) -> None:
+        set_field(self, "knob", knob)
+        set_field(self, "strength", strength)
 
-@dataclass(frozen=True, slots=True)
-class KnobPress:
+
+class KnobPress(Frozen):
     """A short press, reported on release."""
 
+    __slots__ = ("knob",)
     knob: str
 
+    def __init__(self, knob: str) -> None:
+        set_field(self, "knob", knob)
 
-@dataclass(frozen=True, slots=True)
-class KnobLongPress:
+
+class KnobLongPress(Frozen):
     """Held past the long-press threshold; reported once, while still held."""
 
+    __slots__ = ("knob",)
     knob: str
 
+    def __init__(self, knob: str) -> None:
+        set_field(self, "knob", knob)
 
-@dataclass(frozen=True, slots=True)
-class CardPresented:
+
+class CardPresented(Frozen):
     """A card was placed on a reader (once per placement)."""
 
+    __slots__ = ("reader", "tag")
     tag: str
     reader: str
 
+    def __init__(self, tag: str, reader: str) -> None:
+        set_field(self, "tag", tag)
+        set_field(self, "reader", reader)
 
-@dataclass(frozen=True, slots=True)
-class CardRemoved:
+
+class CardRemoved(Frozen):
+    __slots__ = ("reader", "tag")
     tag: str
     reader: str
 
+    def __init__(self, tag: str, reader: str) -> None:
+        set_field(self, "tag", tag)
+        set_field(self, "reader", reader)
 
-@dataclass(frozen=True, slots=True)
-class FrameRejected:
+
+class FrameRejected(Frozen):
     """A corrupt frame (bad checksum, framing error) was dropped."""
 
+    __slots__ = ("reader", "reason")
     reader: str
     reason: str
 
+    def __init__(self, reader: str, reason: str) -> None:
+        set_field(self, "reader", reader)
+        set_field(self, "reason", reason)
 
-@dataclass(frozen=True, slots=True)
-class ReaderStatus:
+
+class ReaderStatus(Frozen):
+    __slots__ = ("connected", "message", "reader")
     reader: str
     connected: bool
     message: str
 
+    def __init__(self, reader: str, connected: bool, message: str) -> None:
+        set_field(self, "reader", reader)
+        set_field(self, "connected", connected)
+        set_field(self, "message", message)
 
-@dataclass(frozen=True, slots=True)
-class DisplayStatus:
+
+class DisplayStatus(Frozen):
+    __slots__ = ("message", "ok")
     ok: bool
     message: str
+
+    def __init__(self, ok: bool, message: str) -> None:
+        set_field(self, "ok", ok)
+        set_field(self, "message", message)
 
 
 HardwareEvent = (

@@ -26,27 +26,38 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
 
+from engine.record import Frozen, set_field
 from hardware.clock import Clock, FakeClock
 
 
-@dataclass(frozen=True, slots=True)
-class RawEdge:
-    """Both encoder pin levels (True = high) just after one of them changed, at ``at``."""
+class RawEdge(Frozen):
+    """Both encoder pin levels (True = high) just after one of them changed, at ``at``.
+    (This and the other inputs: :class:`engine.record.Frozen` values, each with its own
+    ``__init__``, one made for every edge.)"""
 
+    __slots__ = ("a", "at", "b")
     at: float
     a: bool
     b: bool
 
+    def __init__(self, at: float, a: bool, b: bool) -> None:
+        set_field(self, "at", at)
+        set_field(self, "a", a)
+        set_field(self, "b", b)
 
-@dataclass(frozen=True, slots=True)
-class RawButton:
+
+class RawButton(Frozen):
     """The knob's push switch went down (``pressed``) or up, at ``at``."""
 
+    __slots__ = ("at", "pressed")
     at: float
     pressed: bool
+
+    def __init__(self, at: float, pressed: bool) -> None:
+        set_field(self, "at", at)
+        set_field(self, "pressed", pressed)
 
 
 RawInput = RawEdge | RawButton
@@ -68,14 +79,20 @@ class RawConsumer(Timed, Protocol):
     def close(self) -> None: ...
 
 
-@dataclass(frozen=True, slots=True)
-class KnobInput:
+class KnobInput(Frozen):
     """A raw input on its way to the clock that classifies it; ``raw`` None: the knob
     was closed. Posted into the rig loop's queue when the loop is the consumer."""
 
+    __slots__ = ("clock", "consumer", "raw")
     clock: GestureClock
     consumer: RawConsumer
     raw: RawInput | None
+
+    def __init__(self, clock: GestureClock, consumer: RawConsumer,
+                 raw: RawInput | None) -> None:
+        set_field(self, "clock", clock)
+        set_field(self, "consumer", consumer)
+        set_field(self, "raw", raw)
 
     def deliver(self) -> None:
         """Hand it to its clock (what the consumer does on receiving it)."""

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from engine.record import replace
 from hardware.events import KnobLongPress, KnobTurn
 from rig.screen import Part, Screen, page_count
 from rig.setup_menu import SetupChoice, SetupMenu

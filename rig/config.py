@@ -18,7 +18,6 @@ import json
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -26,6 +25,7 @@ from typing import Any
 from engine.datafile import Checker, parse_toml
 from engine.datafile import did_you_mean as _suggest
 from engine.errors import DataError, Problem
+from engine.record import Frozen, field, fields
 from hardware.pins import (
     DEFAULT_BUZZER_PIN,
     DEFAULT_KNOB_PINS,
@@ -64,8 +64,7 @@ class ConfigError(DataError):
     """A config file with mistakes; ``problems`` lists each with file, line and field."""
 
 
-@dataclass(frozen=True)
-class GameConfig:
+class GameConfig(Frozen):
     name: str = registry.DEFAULT_GAME
     """A registered game's name (rig.registry): "tenfour" or "bumpem" here."""
     players: int = 2
@@ -97,8 +96,7 @@ class GameConfig:
         return {i: level for i, level in enumerate(self.levels) if level != "human"}
 
 
-@dataclass(frozen=True)
-class PinsConfig:
+class PinsConfig(Frozen):
     """BCM pins; the defaults are the reference wiring's (:mod:`hardware.pins`)."""
 
     backend: str = DEFAULT_PIN_FACTORY
@@ -122,8 +120,7 @@ class PinsConfig:
         return out
 
 
-@dataclass(frozen=True)
-class EncoderConfig:
+class EncoderConfig(Frozen):
     edges_per_detent: int = 4
     """4 for encoders that click once per full quadrature cycle, 2 for half-cycle ones."""
     hi_reverse: bool = False
@@ -135,8 +132,7 @@ class EncoderConfig:
     button_bounce_ms: int = 20
 
 
-@dataclass(frozen=True)
-class ReaderConfig:
+class ReaderConfig(Frozen):
     type: str = "rdm6300"
     """"rdm6300", "pn532" or "none" (no reader: a virtual shuffled deck)."""
     port: str = "/dev/serial0"
@@ -149,8 +145,7 @@ class ReaderConfig:
     """Tag -> card map written by ``cbrig cards enroll``; default ``<state>/cards.toml``."""
 
 
-@dataclass(frozen=True)
-class DisplayConfig:
+class DisplayConfig(Frozen):
     driver: str = "ssd1306"
     i2c_port: int = 1
     address: int = 0x3C
@@ -164,8 +159,7 @@ class DisplayConfig:
         return self.rotate // 90
 
 
-@dataclass(frozen=True)
-class StateConfig:
+class StateConfig(Frozen):
     directory: Path = DEFAULT_STATE_DIR
 
     @property
@@ -179,15 +173,13 @@ class StateConfig:
         return self.directory / "games"
 
 
-@dataclass(frozen=True)
-class DaemonConfig:
+class DaemonConfig(Frozen):
     watchdog: bool = True
     """Ping the systemd watchdog from the main loop (when systemd asks for it)."""
     log_level: str = "info"
 
 
-@dataclass(frozen=True)
-class WebConfig:
+class WebConfig(Frozen):
     enabled: bool = False
     """Serve the read-only live board (off: no listener, rig.web never imported)."""
     address: str = "127.0.0.1"
@@ -195,8 +187,7 @@ class WebConfig:
     port: int = 8411
 
 
-@dataclass(frozen=True)
-class RigConfig:
+class RigConfig(Frozen):
     game: GameConfig = field(default_factory=GameConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
     encoder: EncoderConfig = field(default_factory=EncoderConfig)
@@ -209,7 +200,7 @@ class RigConfig:
     """The file this came from."""
 
 
-SECTIONS: dict[str, type] = {
+SECTIONS: dict[str, type[Frozen]] = {
     "game": GameConfig, "pins": PinsConfig, "encoder": EncoderConfig, "reader": ReaderConfig,
     "display": DisplayConfig, "state": StateConfig, "daemon": DaemonConfig, "web": WebConfig,
 }
@@ -320,7 +311,7 @@ class _Builder:
         if not isinstance(value, dict):
             self.check.fail(f"expected a table [{name}], got {value!r}", name)
             return {}
-        known = {f.name for f in fields(SECTIONS[name])}
+        known = set(fields(SECTIONS[name]))
         for key in value:
             if key not in known:
                 self.check.fail("unknown field" + _suggest(key, known), name, key)
@@ -560,11 +551,10 @@ Read = Callable[["_Builder", dict[str, Any], str, str, Any], Any]
 """(builder, table, section, key, default) -> the checked value (default when wrong)."""
 
 
-@dataclass(frozen=True)
-class _Field:
+class _Field(Frozen):
     read: Read
     default: Callable[[_Builder], Any] | None = None
-    """A default that depends on what was read before (None: the dataclass's)."""
+    """A default that depends on what was read before (None: the section class's)."""
 
 
 def _flag() -> _Field:
@@ -701,8 +691,8 @@ def config_to_dict(config: RigConfig) -> dict[str, dict[str, Any]]:
     for name in SECTIONS:
         section = getattr(config, name)
         table: dict[str, Any] = {}
-        for f in fields(section):
-            value = getattr(section, f.name)
+        for key in fields(section):
+            value = getattr(section, key)
             if isinstance(value, Path):
                 value = str(value)
             elif isinstance(value, tuple):
@@ -711,7 +701,7 @@ def config_to_dict(config: RigConfig) -> dict[str, dict[str, Any]]:
                 value = dict(value)
             elif value is None:
                 value = False
-            table[f.name] = value
+            table[key] = value
         out[name] = table
     return out
 

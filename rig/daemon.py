@@ -28,11 +28,11 @@ import os
 import queue
 import signal
 import time
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.record import Record, field
 from rig.app import App
 from rig.config import RigConfig
 from rig.loop import RigLoop, Stop
@@ -91,8 +91,7 @@ class StepSeeded:
         return int(self.random() * n)
 
 
-@dataclass
-class Daemon:
+class Daemon(Record):
     config: RigConfig
     autoplay: int | None = None
     crash_at: int | None = None

@@ -17,10 +17,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from engine.record import Record, field, replace
 from hardware.buzzer import AlertSink, MockAlerts
 from hardware.display.base import Display, MemoryDisplay
 from rig.config import DaemonConfig, DisplayConfig, GameConfig, ReaderConfig, RigConfig, StateConfig
@@ -59,8 +59,7 @@ class QuietNotifier:
         return None
 
 
-@dataclass
-class DeskHardware:
+class DeskHardware(Record):
     """What the daemon asks of its hardware, for devices that are a screen and a page."""
 
     display: Display = field(default_factory=MemoryDisplay)
@@ -92,7 +91,6 @@ def desk_config(game: GameConfig, state_dir: Path) -> RigConfig:
     )
 
 
-@dataclass
 class DeskRig(Daemon):
     """The daemon with emulated devices (see the module docstring)."""
 

@@ -62,9 +62,10 @@ import queue
 import re
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from engine.record import Frozen, set_field
 
 FORMAT = "cbrig-journal"
 VERSION = 1
@@ -103,8 +104,7 @@ class JournalWriteError(JournalError, OSError):
         return self.message
 
 
-@dataclass(frozen=True)
-class Recovery:
+class Recovery(Frozen):
     """What ``Journal.open`` had to do to the file: usually nothing.
 
     ``dropped_bytes`` were cut from the end (a torn or corrupt last line); ``line`` is the
@@ -125,8 +125,7 @@ class Recovery:
         return f"cut {self.dropped_bytes} bytes at line {self.line}: {self.reason}"
 
 
-@dataclass(frozen=True)
-class JournalContents:
+class JournalContents(Frozen):
     """A journal as read from disk, without changing it (see ``read_journal``)."""
 
     header: dict[str, Any]
@@ -350,14 +349,21 @@ class _SyncThread:
 _SYNC_THREAD = _SyncThread()
 
 
-@dataclass(frozen=True)
-class PendingAppend:
-    """A line written by ``begin_append`` whose fsync may still be running."""
+class PendingAppend(Frozen):
+    """A line written by ``begin_append`` whose fsync may still be running (one per
+    input: its own ``__init__``, see :mod:`engine.record`)."""
 
+    __slots__ = ("fsync", "length", "seq", "stored")
     seq: int
     length: int
     stored: dict[str, Any]
     fsync: _Fsync
+
+    def __init__(self, seq: int, length: int, stored: dict[str, Any], fsync: _Fsync) -> None:
+        set_field(self, "seq", seq)
+        set_field(self, "length", length)
+        set_field(self, "stored", stored)
+        set_field(self, "fsync", fsync)
 
 
 class Journal:

@@ -22,20 +22,23 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine.record import Frozen, Record, set_field
 from hardware.gestureclock import GestureClock, KnobInput
 from rig.screen import Screen
 
 
-@dataclass(frozen=True)
-class Tick:
+class Tick(Frozen):
     """Time passed; the loop sends it when a deadline falls due. (Defined here, not in
     :mod:`rig.controller`, so the loop can run the setup menu before the game modules
     are imported: see :mod:`rig.daemon`'s start-up.)"""
 
+    __slots__ = ("now",)
     now: float
+
+    def __init__(self, now: float) -> None:
+        set_field(self, "now", now)
 
 class Driven(Protocol):
     """What the loop drives: the game controller, or the app around it."""
@@ -51,8 +54,7 @@ class Stop:
     """Posted to end the loop (SIGTERM, SIGINT, end of a script)."""
 
 
-@dataclass
-class LoopStats:
+class LoopStats(Record):
     events: int = 0
     renders: int = 0
     screens_unchanged: int = 0

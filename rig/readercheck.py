@@ -8,9 +8,9 @@ import argparse
 import queue
 import sys
 import time
-from dataclasses import replace
 from typing import Any
 
+from engine.record import replace
 from hardware.events import ReaderStatus
 from rig.config import READER_BAUD, ReaderConfig, RigConfig
 from rig.safetext import safe_print

@@ -24,11 +24,12 @@ import importlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import combinations
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Protocol
+
+from engine.record import Frozen, field
 
 if TYPE_CHECKING:
     from engine.api import JSON, Game, State
@@ -63,16 +64,14 @@ class BuildFunction(Protocol):
                  seats: Sequence[str] | None = None) -> Game: ...
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(Frozen):
     """A variant and the player counts it is for."""
 
     name: str
     players: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class BoardTools:
+class BoardTools(Frozen):
     """What ``cbrig board`` needs from a game: load a board file, summarise it, draw it."""
 
     load: Callable[[str, str], object]
@@ -82,8 +81,7 @@ class BoardTools:
     """The board's drawing (the same one ``cbrig print`` and the browser use)."""
 
 
-@dataclass(frozen=True)
-class LiveTools:
+class LiveTools(Frozen):
     """What the browser's live board needs from a built game (rig.web.live)."""
 
     board: Callable[[Game], object]
@@ -94,8 +92,7 @@ class LiveTools:
     """The card tray: each card (or ticket) with its texts; `can` for the valid ones."""
 
 
-@dataclass(frozen=True)
-class PrintTools:
+class PrintTools(Frozen):
     """What ``cbrig print`` needs from a game (rig.printout)."""
 
     players: int
@@ -108,8 +105,7 @@ class PrintTools:
     """(name as the rig says it, colour, icon) for every piece in the box."""
 
 
-@dataclass(frozen=True)
-class LatencyCase:
+class LatencyCase(Frozen):
     """One configuration ``cbrig bench`` plays through the emulated rig (input to frame)."""
 
     variant: str | None
@@ -119,8 +115,7 @@ class LatencyCase:
     hints: bool = False
 
 
-@dataclass(frozen=True)
-class BenchCases:
+class BenchCases(Frozen):
     """The configurations of a game the benches time (empty: the game is not timed)."""
 
     engine_speed: tuple[tuple[str, int], ...] = ()
@@ -132,8 +127,7 @@ class BenchCases:
     """Latency cases with hints on, timed after every game's plain cases."""
 
 
-@dataclass(frozen=True)
-class GameFacts:
+class GameFacts(Frozen):
     """What a game's ``info`` module declares, checked and typed."""
 
     variants: tuple[Variant, ...]
@@ -153,8 +147,7 @@ class GameFacts:
         return tuple(sorted({n for variant in self.variants for n in variant.players}))
 
 
-@dataclass(frozen=True)
-class GameEntry:
+class GameEntry(Frozen):
     """One game as the rig knows it. Only `name`, `title`, `info` and the loaders are
     required; the rest has defaults a small game can keep."""
 

@@ -8,14 +8,17 @@ shorter wording, then pages the text (the footer says "1/2 turn: more"), and nev
 drops a line silently (RULINGS G4). Menu items are wrapped whole, never cut.
 
 Keeping the screen a plain value lets the loop skip unchanged frames by comparing
-screens, and lets scripts and tests `expect` on text without reading pixels.
+screens, and lets scripts and tests `expect` on text without reading pixels. The values
+are :class:`engine.record.Frozen` (the first screen comes before any dataclass is made),
+each with its own ``__init__``: some are made at every frame.
 """
 
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass
 from functools import lru_cache
+
+from engine.record import Frozen, set_field
 
 COLUMNS = 21
 """Characters per line in the small font (6-pixel cells on a 128-pixel screen)."""
@@ -32,30 +35,58 @@ SHORTEN_FIRST = ("news", "result", "hint", "cpu", "warning", "refusal", "card",
 instruction keeps its words longest."""
 
 
-@dataclass(frozen=True)
-class Part:
+class Part(Frozen):
     """One paragraph of a screen with its role and, optionally, a shorter wording."""
 
+    __slots__ = ("role", "short", "text")
     text: str
-    role: str = "text"
-    short: str = ""
+    role: str
+    short: str
+
+    def __init__(self, text: str, role: str = "text", short: str = "") -> None:
+        set_field(self, "text", text)
+        set_field(self, "role", role)
+        set_field(self, "short", short)
 
 
 Line = str | Part
 
 
-@dataclass(frozen=True)
-class Screen:
+class Screen(Frozen):
+    __slots__ = (
+        "alert",
+        "big",
+        "cursor",
+        "footer",
+        "lines",
+        "menu",
+        "page",
+        "status",
+        "title",
+    )
     title: str
-    lines: tuple[Line, ...] = ()
-    big: str | None = None
-    menu: tuple[str, ...] = ()
-    cursor: int = 0
-    alert: bool = False
-    footer: str = ""
-    status: str = ""
-    page: int = 0
+    lines: tuple[Line, ...]
+    big: str | None
+    menu: tuple[str, ...]
+    cursor: int
+    alert: bool
+    footer: str
+    status: str
+    page: int
     """Which page of the text is showing when it needs more than one (see `fit`)."""
+
+    def __init__(self, title: str, lines: tuple[Line, ...] = (), big: str | None = None,
+                 menu: tuple[str, ...] = (), cursor: int = 0, alert: bool = False,
+                 footer: str = "", status: str = "", page: int = 0) -> None:
+        set_field(self, "title", title)
+        set_field(self, "lines", lines)
+        set_field(self, "big", big)
+        set_field(self, "menu", menu)
+        set_field(self, "cursor", cursor)
+        set_field(self, "alert", alert)
+        set_field(self, "footer", footer)
+        set_field(self, "status", status)
+        set_field(self, "page", page)
 
     def parts(self) -> tuple[Part, ...]:
         return tuple(line if isinstance(line, Part) else Part(line) for line in self.lines)
@@ -79,23 +110,35 @@ class Screen:
         return _fold(self.text())
 
 
-@dataclass(frozen=True)
-class Row:
+class Row(Frozen):
+    __slots__ = ("highlighted", "text")
     text: str
-    highlighted: bool = False
+    highlighted: bool
+
+    def __init__(self, text: str, highlighted: bool = False) -> None:
+        set_field(self, "text", text)
+        set_field(self, "highlighted", highlighted)
 
 
-@dataclass(frozen=True)
-class Fitted:
+class Fitted(Frozen):
     """A screen laid out: the title row, the big line, and the body rows of each page
     (text, then the menu window) with the footer row that goes with each page."""
 
+    __slots__ = ("big", "footers", "pages", "title", "wordings")
     title: str
     big: str | None
     pages: tuple[tuple[Row, ...], ...]
     footers: tuple[str, ...]
     wordings: tuple[str, ...]
     """The wording each part is shown in (its full text, or its short one)."""
+
+    def __init__(self, title: str, big: str | None, pages: tuple[tuple[Row, ...], ...],
+                 footers: tuple[str, ...], wordings: tuple[str, ...]) -> None:
+        set_field(self, "title", title)
+        set_field(self, "big", big)
+        set_field(self, "pages", pages)
+        set_field(self, "footers", footers)
+        set_field(self, "wordings", wordings)
 
     def page(self, index: int) -> tuple[tuple[Row, ...], str]:
         index = max(0, min(index, len(self.pages) - 1))

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-
+from engine.record import Frozen, replace
 from hardware.events import KnobPress, KnobTurn
 from rig import registry
 from rig.screen import Screen
@@ -30,11 +29,10 @@ def _seatable(game: str, levels: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(level if entry.seats(level) else "human" for level in levels)
 
 
-@dataclass(frozen=True)
-class SetupChoice:
+class SetupChoice(Frozen):
     game: str = registry.DEFAULT_GAME
     players: int = 4
-    levels: tuple[str, ...] = field(default_factory=lambda: ("human",) * 4)
+    levels: tuple[str, ...] = ("human",) * 4
     hints: bool = False
     seats: tuple[str, ...] = ()
     """Colours in seating order; empty means the board's first colours."""

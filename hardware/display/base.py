@@ -7,10 +7,11 @@ at 400 kHz): callers may render every tick and let the display skip.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from PIL import Image
+
+from engine.record import Record
 
 WIDTH = 128
 HEIGHT = 64
@@ -18,8 +19,7 @@ SIZE = (WIDTH, HEIGHT)
 MODE = "1"
 
 
-@dataclass(slots=True)
-class DisplayStats:
+class DisplayStats(Record):
     sent: int = 0
     """Frames that reached the device."""
     skipped: int = 0

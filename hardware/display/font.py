@@ -8,10 +8,11 @@ big numbers and alerts. Characters outside ASCII 32-126 draw as ``?``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from PIL import Image
+
+from engine.record import Frozen
 
 if TYPE_CHECKING:
     from PIL import ImageDraw
@@ -129,8 +130,7 @@ def _parse(table: str) -> dict[str, tuple[int, ...]]:
 GLYPHS_5X7: dict[str, tuple[int, ...]] = _parse(_GLYPHS_5X7)
 
 
-@dataclass(frozen=True, slots=True)
-class Font:
+class Font(Frozen):
     """A column-bitmap font drawn at an integer ``scale``. A character cell is
     ``(glyph_width + spacing) * scale`` wide and ``line_height * scale`` tall."""
 

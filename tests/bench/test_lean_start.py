@@ -14,6 +14,10 @@ from bench.daemon import Workdir, start_daemon
 
 GAME_MODULES = ("rig.controller", "rig.session", "rig.replay", "engine.api",
                 "engine.tenfour.state", "PIL.ImageDraw", "hardware.display.oled")
+COSTLY_STDLIB = ("dataclasses", "inspect", "ast", "shutil", "socket", "selectors")
+"""Nor these: the values the first screen needs are engine.record classes (dataclasses
+compile their methods at import and pull in inspect and ast), sd_notify sends through
+_socket, and command help gets the terminal width without shutil."""
 
 
 def imported(text: str) -> set[str]:
@@ -34,6 +38,7 @@ def test_ready_comes_before_the_game_modules_and_they_follow() -> None:
         before = imported(log.read_bytes()[:at_ready].decode(errors="replace"))
         assert "rig.render" in before and "rig.setup_menu" in before
         assert not before & set(GAME_MODULES), before & set(GAME_MODULES)
+        assert not before & set(COSTLY_STDLIB), before & set(COSTLY_STDLIB)
         assert {"rig.controller", "rig.session", "engine.tenfour.state"} <= after
     finally:
         work.cleanup()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import dataclasses
 import tomllib
 import types
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import DataError
+from engine.record import fields, replace
 from rig.cli import main
 from rig.config import (
     DEFAULT_STATE_DIR,
@@ -70,7 +69,7 @@ def test_defaults_are_a_working_rig() -> None:
 def test_empty_file_gives_the_defaults(tmp_path: Path) -> None:
     path = write(tmp_path, "# nothing set\n")
     config = load_config(path)
-    assert config == dataclasses.replace(default_config(), source=str(path))
+    assert config == replace(default_config(), source=str(path))
 
 
 def test_no_path_and_no_default_file_gives_defaults(monkeypatch: pytest.MonkeyPatch,
@@ -375,7 +374,7 @@ def test_arbitrary_text_never_raises_anything_but_config_error(text: str) -> Non
 
 SCALARS = st.one_of(st.integers(-5, 300), st.booleans(), st.text(max_size=8),
                     st.floats(allow_nan=False), st.lists(st.integers(0, 30), max_size=3))
-KNOWN_KEYS = sorted({f.name for cls in SECTIONS.values() for f in fields(cls)}
+KNOWN_KEYS = sorted({name for cls in SECTIONS.values() for name in fields(cls)}
                     | set(PIN_NAMES) | {"zzz"})
 
 

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import pytest
 
 from engine.api import Event
 from engine.bumpem.names import position_name
+from engine.record import replace
 from engine.tenfour import MoveSmokey, Release
 from engine.tenfour.names import board_rank, destination_phrase
 from rig.autopilot import gestures_for

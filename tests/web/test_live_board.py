@@ -7,10 +7,10 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
-from dataclasses import replace
 
 import pytest
 
+from engine.record import replace
 from rig.config import ConfigError, WebConfig, load_config, parse_config
 from tests.daemon.helpers import write_config
 
