@@ -40,8 +40,10 @@ exact ties. Per-game tables are cached by game object.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from weakref import WeakKeyDictionary
 
 from engine.api import Action, State
@@ -221,37 +223,19 @@ class _Eval:
         g = s.g
         if s.phase == OVER:
             return WIN if me in s.winner else -WIN
-        t = self.t
         w = self.w
-        n = t.n
         caught = self._catch_map(s)
         penalty = self._penalties(caught)
         zone = [i for i, c in enumerate(caught) if c]
-        later = self.draws.later
-        bear = s.police.get(BEAR, PARK)
-        watched = t.bear_route.get(bear, "")
         values = []
         for seat in range(g.num_players):
-            v = 0.0
-            for truck in g.seat_trucks[seat]:
-                v -= max(0, n - s.pos[truck])
-            turns_lost = lost.count(seat) + (1 if s.lose[seat] else 0)
+            left, turns_lost, landing, risk, bear = self._seat_parts(s, seat, lost, zone,
+                                                                     penalty)
+            v = -float(left)
             v -= self.turn_value * turns_lost
-            v += w.landing * self._next_move(s, seat, penalty)
-            if w.future and zone:
-                risk = 0.0
-                for truck in g.seat_trucks[seat]:
-                    left = n - s.pos[truck]
-                    if left <= 0:
-                        continue
-                    loc = self._loc(s, truck)
-                    for x in zone:
-                        o = (x - loc) % n
-                        if 0 < o < left and o < len(later):
-                            risk += later[o]
-                v -= w.future * self.turn_value * risk
-            if w.bear and watched:
-                v -= w.bear * self._bear_risk(s, seat, watched)
+            v += w.landing * landing
+            v -= w.future * self.turn_value * risk
+            v -= w.bear * bear
             values.append(v)
         if w.police_risk:
             self._police_threat(s, values)
@@ -260,6 +244,40 @@ class _Eval:
         best = max(others)
         mean = sum(others) / len(others)
         return mine - (w.leader * best + (1.0 - w.leader) * mean)
+
+    def _seat_parts(self, s: TenFourState, seat: int, lost: Sequence[int],
+                    zone: Sequence[int], penalty: list[float]
+                    ) -> tuple[int, int, float, float, float]:
+        """A seat's parts of the score, unweighted: spaces left, turns lost, the next
+        move's quality, the chance of a later move ending where a Smokey catches, the
+        progress later turns lose to the Bear (the fitted leaf of `hard` weighs them
+        itself, `score` with the `Weights`)."""
+        g = s.g
+        t = self.t
+        w = self.w
+        n = t.n
+        left = 0
+        for truck in g.seat_trucks[seat]:
+            left += max(0, n - s.pos[truck])
+        turns_lost = lost.count(seat) + (1 if s.lose[seat] else 0)
+        landing = self._next_move(s, seat, penalty)
+        risk = 0.0
+        if w.future and zone:
+            later = self.draws.later
+            for truck in g.seat_trucks[seat]:
+                togo = n - s.pos[truck]
+                if togo <= 0:
+                    continue
+                loc = self._loc(s, truck)
+                for x in zone:
+                    o = (x - loc) % n
+                    if 0 < o < togo and o < len(later):
+                        risk += later[o]
+        bear = 0.0
+        watched = t.bear_route.get(s.police.get(BEAR, PARK), "")
+        if w.bear and watched:
+            bear = self._bear_risk(s, seat, watched)
+        return left, turns_lost, landing, risk, bear
 
     def _bear_risk(self, s: TenFourState, seat: int, watched: str) -> float:
         """Expected progress the seat's later turns lose to the Bear where it watches."""
@@ -476,12 +494,33 @@ def _round_over(state: State, root: State, me: int) -> bool:
 
 
 def _leaf(state: State, me: int, rng: Rng) -> float:
+    """The mover's win chance at a leaf in logistic units: the fitted weights of
+    `engine.tenfour.leaf` for this player count, else `medium`'s score over HARD_SCALE."""
     assert isinstance(state, TenFourState)
-    return _Eval(state, DEFAULT_WEIGHTS).score(state, me, ())
+    weights = _fitted_weights().get(state.g.num_players)
+    if weights is None:
+        return _Eval(state, DEFAULT_WEIGHTS).score(state, me, ()) / HARD_SCALE
+    logit = weights[0]
+    for w, x in zip(weights[1:], leaf_features(state, me), strict=True):
+        logit += w * x
+    return logit
+
+
+@cache
+def _fitted_weights() -> dict[int, tuple[float, ...]]:
+    """The fitted leaf weights, checked: one tempo weight and one per feature."""
+    from engine.tenfour.leaf import WEIGHTS
+
+    size = 1 + 2 * len(PART_NAMES)
+    for players, weights in WEIGHTS.items():
+        if len(weights) != size or not all(math.isfinite(w) for w in weights):
+            raise ValueError(f"engine/tenfour/leaf.py: WEIGHTS[{players}] needs {size} "
+                             f"finite numbers, has {len(weights)}")
+    return WEIGHTS
 
 
 HARD_HOOKS = SearchHooks(plays=TenFourState, policy=strong_choice, prior=_prior,
-                         is_leaf=_round_over, leaf=_leaf, scale=HARD_SCALE)
+                         is_leaf=_round_over, leaf=_leaf, scale=1.0)
 
 
 def hard_choice(state: State, legal: Sequence[Action], rng: Rng,
@@ -492,3 +531,30 @@ def hard_choice(state: State, legal: Sequence[Action], rng: Rng,
     paired full playouts, the search's departures from `medium` there win more than they
     lose: docs/AI_TENFOUR.md, "Why `hard` does not beat `medium`".)"""
     return search_choice(state, legal, rng, budget, HARD_HOOKS)
+
+
+# -- the fitted leaf of `hard`: the score's parts, weighed by a fit to game outcomes -------
+
+PART_NAMES = ("left", "lost", "landing", "risk", "bear", "police")
+"""The parts of a seat's score that `leaf_features` compares, in its order."""
+
+
+def leaf_features(state: TenFourState, me: int) -> list[float]:
+    """The mover's parts of the score against the leading opponent's (fewest spaces
+    left), each as an advantage (positive: good for `me`), then the same divided by
+    the square root of the race still to run: a lead of ten spaces decides more of a
+    game near its end than at its start, which one fixed scale cannot say."""
+    ev = _Eval(state, DEFAULT_WEIGHTS)
+    caught = ev._catch_map(state)
+    penalty = ev._penalties(caught)
+    zone = [i for i, c in enumerate(caught) if c]
+    seats = range(state.g.num_players)
+    parts = [ev._seat_parts(state, seat, (), zone, penalty) for seat in seats]
+    police = [0.0] * len(parts)
+    ev._police_threat(state, police)
+    leader = min((seat for seat in seats if seat != me), key=lambda seat: parts[seat][0])
+    mine, theirs = parts[me], parts[leader]
+    ahead = [float(theirs[0] - mine[0]), float(theirs[1] - mine[1]), mine[2] - theirs[2],
+             theirs[3] - mine[3], theirs[4] - mine[4], police[me] - police[leader]]
+    race = math.sqrt((mine[0] + theirs[0]) / 2.0 + 4.0)
+    return [*ahead, *(a / race for a in ahead)]
