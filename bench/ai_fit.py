@@ -1,14 +1,15 @@
-"""Fit `hard`'s leaf in 10-Four to game outcomes: a logistic model of the score's parts.
+"""Fit `hard`'s leaf to game outcomes: a logistic model of the score's parts.
 
-    python -m bench.ai_fit --players 2 --games 3000 --seed 1 --out engine/tenfour/leaf.py
+    python -m bench.ai_fit --game tenfour --players 2 --games 3000 --seed 1 \
+        --out engine/tenfour/leaf.py
 
 Plays `medium` self-play games; at the start of every turn (where `hard`'s search scores
-its leaves) it records `engine.tenfour.ai.leaf_features` for the seat about to play and
+its leaves) it records `engine.<game>.ai.leaf_features` for the seat about to play and
 whether that seat went on to win. A logistic regression (Newton's method, a little L2)
 turns those into weights; the log loss on held-out games (every fifth game) is printed
-beside that of the logistic of `medium`'s own score at `hard`'s former scale, so a fit
+beside that of the old leaf (`medium`'s score at `hard`'s former fixed scale), so a fit
 that does not predict better than the old leaf shows it. `--out` writes the weights as a
-Python module (the engine reads no files), checked on import by `engine.tenfour.ai`.
+Python module (the engine reads no files), checked when first used by the game's ai.
 """
 
 from __future__ import annotations
@@ -29,15 +30,15 @@ Row = tuple[list[float], float, float]
 1.0 if that seat won)."""
 
 
-def collect(players: int, games: int, seed: int) -> list[list[Row]]:
+def collect(game_name: str, players: int, games: int, seed: int) -> list[list[Row]]:
     """Rows of every turn start of `games` medium self-play games, game by game."""
     from rig.games import build_game
 
-    game = build_game("tenfour", players=players)
-    medium = chooser_for("tenfour", "medium")
+    game = build_game(game_name, players=players)
+    medium = chooser_for(game_name, "medium")
     out: list[list[Row]] = []
     for g in range(games):
-        recorder = _TurnStarts()
+        recorder = _TurnStarts(game_name, f"{seed}:{g}")
         result = play(game, random.Random(f"{seed}:{g}"), [medium] * players,
                       keep_events=False, on_step=recorder.record)
         winners = result.state.winners()
@@ -47,22 +48,45 @@ def collect(players: int, games: int, seed: int) -> list[list[Row]]:
 
 
 class _TurnStarts:
-    """Features, medium's score and the seat, at the start of every turn of one game."""
+    """Features, the old leaf's score and the seat, at the start of every turn of one
+    game (where `hard`'s search scores its leaves)."""
 
-    def __init__(self) -> None:
+    def __init__(self, game_name: str, seed: str) -> None:
+        self.game_name = game_name
+        self.seed = seed
         self.seen: list[tuple[list[float], float, int]] = []
         self.turns = 0
 
     def record(self, state: State, action: Action, events: list[Event]) -> None:
+        if state.is_terminal():
+            return
+        if self.game_name == "tenfour":
+            self._tenfour(state)
+        else:
+            self._bumpem(state)
+
+    def _tenfour(self, state: State) -> None:
         from engine.tenfour.ai import DEFAULT_WEIGHTS, _Eval, leaf_features
         from engine.tenfour.state import TenFourState
 
         assert isinstance(state, TenFourState)
-        if state.turns != self.turns and not state.is_terminal():
+        if state.turns != self.turns:
             self.turns = state.turns
             me = state.turn
             score = _Eval(state, DEFAULT_WEIGHTS).score(state, me, ())
             self.seen.append(([1.0, *leaf_features(state, me)], score, me))
+
+    def _bumpem(self, state: State) -> None:
+        from engine.bumpem.ai import WIN, leaf_features, leaf_score
+        from engine.bumpem.state import BumpemState
+
+        assert isinstance(state, BumpemState)
+        if state.is_chance_node() and not state.extra:
+            self.turns += 1
+            me = state.turn
+            score = leaf_score(state, me, random.Random(f"{self.seed}:{self.turns}"))
+            if abs(score) < WIN:  # a ticket that decides the game needs no weights
+                self.seen.append(([1.0, *leaf_features(state, me, score)], score, me))
 
 
 def fit(rows: Sequence[Row], l2: float = 1.0, iterations: int = 12) -> list[float]:
@@ -122,36 +146,69 @@ def log_loss(rows: Sequence[Row], predict: object) -> float:
     return total / len(rows)
 
 
-def module_text(players: int, weights: Sequence[float], command: str) -> str:
-    """The weights as the Python module `engine.tenfour.ai` imports."""
-    lines = ",\n".join(f"    {w!r}" for w in weights)
-    return (f'"""The fitted leaf of 10-Four `hard` (generated, do not edit): logistic weights of\n'
-            f"`engine.tenfour.ai.leaf_features`, the tempo first, fitted to {players}-player\n"
-            f"`medium` self-play outcomes by\n\n    {command}\n\"\"\"\n\n"
-            f"WEIGHTS: dict[int, tuple[float, ...]] = {{\n  {players}: (\n{lines},\n  ),\n}}\n")
+TITLES = {"tenfour": "10-Four", "bumpem": "Bump 'Em"}
+
+
+def module_text(game_name: str, weights: dict[int, Sequence[float]],
+                commands: dict[int, str]) -> str:
+    """The weights module `engine.<game>.ai` imports: player count -> weights, each with
+    the command that fitted it."""
+    rows = []
+    for players in sorted(weights):
+        numbers = "".join(f"        {w!r},\n" for w in weights[players])
+        rows.append(f"    {players}: (\n{numbers}    ),\n")
+    notes = "".join(f"    {players}: (\n{_wrapped(commands[players])}    ),\n"
+                    for players in sorted(commands))
+    return (f'"""The fitted leaf of {TITLES[game_name]} `hard` (generated by bench.ai_fit, do '
+            f"not edit):\nlogistic weights of `engine.{game_name}.ai.leaf_features` per "
+            f"player count, the tempo\n(the mover is about to play) first; fitted to "
+            f"`medium` self-play outcomes by COMMANDS.\n\"\"\"\n\n"
+            f"WEIGHTS: dict[int, tuple[float, ...]] = {{\n{''.join(rows)}}}\n\n"
+            f"COMMANDS: dict[int, str] = {{\n{notes}}}\n")
+
+
+def _wrapped(text: str, width: int = 60) -> str:
+    """A long string as adjacent literals, one a line (the module stays ruff clean)."""
+    return "".join(f"        {text[i:i + width]!r}\n" for i in range(0, len(text), width))
+
+
+def write_module(game_name: str, players: int, weights: Sequence[float], command: str,
+                 path: str) -> None:
+    """Add (or replace) one player count's weights in the game's leaf module at `path`,
+    keeping the other counts'."""
+    import importlib
+
+    leaf = importlib.import_module(f"engine.{game_name}.leaf")
+    table: dict[int, Sequence[float]] = dict(leaf.WEIGHTS)
+    commands: dict[int, str] = dict(getattr(leaf, "COMMANDS", {}))
+    table[players] = weights
+    commands[players] = command
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(module_text(game_name, table, commands))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--game", choices=("tenfour", "bumpem"), default="tenfour")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--games", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--l2", type=float, default=1.0)
     parser.add_argument("--out", help="write the weights module here")
     args = parser.parse_args(argv)
-    games = collect(args.players, args.games, args.seed)
+    games = collect(args.game, args.players, args.games, args.seed)
+    old_scale = 10.0 if args.game == "tenfour" else 25.0
     train = [row for g, rows in enumerate(games) if g % 5 for row in rows]
     test = [row for g, rows in enumerate(games) if not g % 5 for row in rows]
     weights = fit(train, args.l2)
     print(f"rows: {len(train)} train, {len(test)} held out")
     print(f"held-out log loss: fitted {log_loss(test, lambda r: _sigmoid(_dot(weights, r[0]))):.4f}"
-          f", medium's score at scale 10 {log_loss(test, lambda r: win_chance(r[1], 10.0)):.4f}"
+          f", the old leaf {log_loss(test, lambda r: win_chance(r[1], old_scale)):.4f}"
           f", coin {log_loss(test, lambda r: 0.5):.4f}")
     print("weights:", [round(w, 4) for w in weights])
     if args.out:
         command = "python -m bench.ai_fit " + " ".join(argv if argv is not None else sys.argv[1:])
-        with open(args.out, "w", encoding="utf-8") as f:
-            f.write(module_text(args.players, weights, command))
+        write_module(args.game, args.players, weights, command, args.out)
     return 0
 
 

@@ -80,6 +80,26 @@ def win_chance(score: float, scale: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+def fitted_logit(weights: Sequence[float], features: Sequence[float]) -> float:
+    """A fitted leaf's logit: the tempo weight (the mover is about to play) plus the
+    weighted features."""
+    logit = weights[0]
+    for w, x in zip(weights[1:], features, strict=True):
+        logit += w * x
+    return logit
+
+
+def checked_weights(weights: dict[int, tuple[float, ...]], size: int,
+                    source: str) -> dict[int, tuple[float, ...]]:
+    """A game's fitted leaf weights (player count -> weights), refused unless each has
+    `size` finite numbers: a hand-edited or stale file fails at once, naming itself."""
+    for players, row in weights.items():
+        if len(row) != size or not all(math.isfinite(w) for w in row):
+            raise ValueError(f"{source}: WEIGHTS[{players}] needs {size} finite numbers, "
+                             f"has {len(row)}")
+    return weights
+
+
 def search_choice(state: State, legal: Sequence[Action], rng: Rng, budget: int,
                   hooks: SearchHooks) -> Action:
     """The action with the best mean sampled win chance after `budget` samples."""

@@ -30,8 +30,10 @@ cache; the passed rng only breaks exact ties.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
@@ -39,7 +41,7 @@ from engine.api import Action, State
 from engine.bumpem.board import SLIDE_LENGTH
 from engine.bumpem.rules import BACKWARD_TICKETS, NO_OIL, PIT, SPLIT_TOTAL, Rules
 from engine.bumpem.state import BumpemState
-from engine.search import SearchHooks, search_choice
+from engine.search import SearchHooks, checked_weights, fitted_logit, search_choice
 from engine.selfplay import Rng, pick_best, sample_chance
 
 TICKETS = 13
@@ -355,8 +357,9 @@ def _round_over(state: State, root: State, me: int) -> bool:
     return state.turn == me and state.is_chance_node() and not state.extra
 
 
-def _leaf(state: State, me: int, rng: Rng) -> float:
-    """The mover's next ticket, drawn, and its best `medium` move, scored."""
+def leaf_score(state: State, me: int, rng: Rng) -> float:
+    """The mover's next ticket, drawn, and its best `medium` move, scored (+-WIN: the
+    ticket decides the game)."""
     assert isinstance(state, BumpemState)
     s = state.clone()
     s.apply(sample_chance(s.chance_outcomes(), rng))
@@ -367,8 +370,40 @@ def _leaf(state: State, me: int, rng: Rng) -> float:
     return max(evaluate_actions(s, s.legal_actions()))
 
 
+def leaf_features(state: BumpemState, me: int, score: float) -> list[float]:
+    """A leaf's `medium` score in logistic units at the old fixed scale, and the same
+    divided by the square root of the race still to run (the mover's and the leading
+    opponent's spaces to go): a lead decides more of a game near its end."""
+    t = _tables(state.rules)
+    cars = state.rules.cars
+    togo = [sum(t.to_go_from_start[u] if q == PIT else t.to_go(u, q)
+                for q in state.pos[u * cars:u * cars + cars])
+            for u in range(state.rules.players)]
+    leader = min(togo[u] for u in range(len(togo)) if u != me)
+    x = score / HARD_SCALE
+    return [x, x / math.sqrt((togo[me] + leader) / 2.0 + 4.0)]
+
+
+def _leaf(state: State, me: int, rng: Rng) -> float:
+    """The leaf in logistic units: the fitted weights of `engine.bumpem.leaf` for this
+    player count over `leaf_features`, else the score over HARD_SCALE."""
+    assert isinstance(state, BumpemState)
+    score = leaf_score(state, me, rng)
+    weights = _fitted_weights().get(state.rules.players)
+    if weights is None or abs(score) >= WIN:
+        return score / HARD_SCALE
+    return fitted_logit(weights, leaf_features(state, me, score))
+
+
+@cache
+def _fitted_weights() -> dict[int, tuple[float, ...]]:
+    from engine.bumpem.leaf import WEIGHTS
+
+    return checked_weights(WEIGHTS, 3, "engine/bumpem/leaf.py")
+
+
 HARD_HOOKS = SearchHooks(plays=BumpemState, policy=strong_choice, prior=_prior,
-                         is_leaf=_round_over, leaf=_leaf, scale=HARD_SCALE)
+                         is_leaf=_round_over, leaf=_leaf, scale=1.0)
 
 
 def hard_choice(state: State, legal: Sequence[Action], rng: Rng,

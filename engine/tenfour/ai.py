@@ -47,7 +47,7 @@ from functools import cache
 from weakref import WeakKeyDictionary
 
 from engine.api import Action, State
-from engine.search import SearchHooks, search_choice
+from engine.search import SearchHooks, checked_weights, fitted_logit, search_choice
 from engine.selfplay import Rng, pick_best
 from engine.tenfour.actions import DeclareTruck
 from engine.tenfour.game import TenFourGame
@@ -500,23 +500,14 @@ def _leaf(state: State, me: int, rng: Rng) -> float:
     weights = _fitted_weights().get(state.g.num_players)
     if weights is None:
         return _Eval(state, DEFAULT_WEIGHTS).score(state, me, ()) / HARD_SCALE
-    logit = weights[0]
-    for w, x in zip(weights[1:], leaf_features(state, me), strict=True):
-        logit += w * x
-    return logit
+    return fitted_logit(weights, leaf_features(state, me))
 
 
 @cache
 def _fitted_weights() -> dict[int, tuple[float, ...]]:
-    """The fitted leaf weights, checked: one tempo weight and one per feature."""
     from engine.tenfour.leaf import WEIGHTS
 
-    size = 1 + 2 * len(PART_NAMES)
-    for players, weights in WEIGHTS.items():
-        if len(weights) != size or not all(math.isfinite(w) for w in weights):
-            raise ValueError(f"engine/tenfour/leaf.py: WEIGHTS[{players}] needs {size} "
-                             f"finite numbers, has {len(weights)}")
-    return WEIGHTS
+    return checked_weights(WEIGHTS, 1 + 2 * len(PART_NAMES), "engine/tenfour/leaf.py")
 
 
 HARD_HOOKS = SearchHooks(plays=TenFourState, policy=strong_choice, prior=_prior,

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 
 from bench import ai_fit
+from engine.bumpem import ai as bumpem_ai
+from engine.bumpem.state import BumpemState
 from engine.players import chooser_for
 from engine.selfplay import play
 from engine.tenfour import ai
@@ -96,18 +99,52 @@ def test_the_fit_recovers_the_weights_that_made_the_outcomes() -> None:
         ai_fit.log_loss(rows, lambda r: 0.5)
 
 
-def test_the_written_module_holds_the_weights() -> None:
-    text = ai_fit.module_text(2, [0.5, -1.25], "python -m bench.ai_fit --games 3")
+def test_the_written_module_keeps_every_player_counts_weights(tmp_path: Path) -> None:
+    text = ai_fit.module_text("tenfour", {2: [0.5, -1.25], 3: [1.0]},
+                              {2: "python -m bench.ai_fit --games 3 " + "x" * 80})
     space: dict[str, object] = {}
     exec(compile(text, "leaf.py", "exec"), space)
-    assert space["WEIGHTS"] == {2: (0.5, -1.25)}
-    assert "python -m bench.ai_fit --games 3" in str(space["__doc__"])
+    assert space["WEIGHTS"] == {2: (0.5, -1.25), 3: (1.0,)}
+    assert space["COMMANDS"] == {2: "python -m bench.ai_fit --games 3 " + "x" * 80}
+    assert max(len(line) for line in text.splitlines()) <= 100
+    out = tmp_path / "leaf.py"
+    ai_fit.write_module("tenfour", 4, [0.25], "the command", str(out))
+    exec(compile(out.read_text(), "leaf.py", "exec"), space)
+    assert space["WEIGHTS"] == {**ai._fitted_weights(), 4: (0.25,)}
 
 
-def test_a_small_collection_labels_every_turn_start_with_its_winner() -> None:
-    games = ai_fit.collect(2, 2, seed=3)
+@pytest.mark.parametrize(("game_name", "size"), [("tenfour", 1 + 2 * len(ai.PART_NAMES)),
+                                                 ("bumpem", 3)])
+def test_a_small_collection_labels_every_turn_start_with_its_winner(game_name: str,
+                                                                     size: int) -> None:
+    games = ai_fit.collect(game_name, 2, 2, seed=3)
     assert len(games) == 2
     for rows in games:
         assert len(rows) > 20
         assert {y for _, _, y in rows} == {0.0, 1.0}
-        assert all(len(x) == 1 + 2 * len(ai.PART_NAMES) for x, _, _ in rows)
+        assert all(len(x) == size and x[0] == 1.0 for x, _, _ in rows)
+
+
+def test_bumpem_leaf_features_are_the_score_and_the_score_over_the_race() -> None:
+    game = build_game("bumpem", players=2)
+    state = game.new_initial_state()
+    assert isinstance(state, BumpemState)
+    plain, over_race = bumpem_ai.leaf_features(state, 0, 50.0)
+    assert plain == pytest.approx(50.0 / bumpem_ai.HARD_SCALE)
+    assert 0 < over_race < plain
+
+
+def test_an_unfitted_player_count_keeps_the_old_leaf(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no weights the Bump 'Em leaf is the score over HARD_SCALE, so its search is
+    the one measured before."""
+    from engine.bumpem import leaf
+
+    monkeypatch.setattr(leaf, "WEIGHTS", {})
+    bumpem_ai._fitted_weights.cache_clear()
+    try:
+        state = build_game("bumpem", players=3).new_initial_state()
+        assert bumpem_ai._leaf(state, 0, random.Random(4)) == pytest.approx(
+            bumpem_ai.leaf_score(state, 0, random.Random(4)) / bumpem_ai.HARD_SCALE)
+    finally:
+        monkeypatch.undo()
+        bumpem_ai._fitted_weights.cache_clear()
