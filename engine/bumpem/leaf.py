@@ -4,7 +4,16 @@ logistic weights of `engine.bumpem.ai.leaf_features` per player count, the tempo
 """
 
 WEIGHTS: dict[int, tuple[float, ...]] = {
+    2: (
+        -0.013595736956634207,
+        -0.05348439588856766,
+        2.1524497384120433,
+    ),
 }
 
 COMMANDS: dict[int, str] = {
+    2: (
+        'python -m bench.ai_fit --game bumpem --players 2 --games 300'
+        '0 --seed 1 --out engine/bumpem/leaf.py'
+    ),
 }
