@@ -4,8 +4,11 @@ For each candidate action the search plays the rest of the round forward on a cl
 the real engine state: chance outcomes are drawn from `chance_outcomes()` with their
 exact probabilities, every later decision (the opponents', and the mover's own later
 in the same turn) is made by the game's `medium` policy, and when the turn comes back
-to the mover the game scores the position with the `medium` evaluation, turned into a
-win chance (a logistic of the score; a finished game counts 1 or 0).
+to the mover the game scores the position, turned into a win chance (a logistic; a
+finished game counts 1 or 0). The score is the game's leaf: a logistic model of the
+`medium` evaluation's parts fitted to game outcomes (`bench.ai_fit`, weights per player
+count in `engine/<game>/leaf.py`, `fitted_logit`), or the `medium` evaluation over a
+fixed scale where none is fitted.
 
 Why this shape: the `medium` evaluation already sees one move ahead analytically; what
 it cannot see is what the opponents actually do with their next spin or ticket and how
@@ -60,9 +63,10 @@ class SearchHooks:
     """(position, root, mover): True once the round is over, the mover's next turn about
     to begin."""
     leaf: Callable[[State, int, Rng], float]
-    """The mover's score of a leaf position (the `medium` evaluation's units)."""
+    """The mover's score of a leaf position (in `scale` units)."""
     scale: float
-    """Score units per logistic unit: a lead of `scale` is worth a 73% win chance."""
+    """Score units per logistic unit: a lead of `scale` is worth a 73% win chance (1.0
+    for a leaf that is already a fitted logit)."""
     width: int = 6
     """Most candidates searched (the best by `prior`)."""
     confidence: float = 1.5
