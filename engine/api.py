@@ -8,7 +8,7 @@ probabilities and are applied like any decision, so a journal of actions replays
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar
@@ -113,17 +113,71 @@ class ActionCodec:
             raise IllegalAction(Reason.MALFORMED, f"{kind}: {exc}") from exc
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, init=False)
 class Event:
     """Something the table must be told about; derived from an apply, never stored.
 
     `kind` is a stable identifier (counted by the simulator, mapped to screens by the
     rig); `text` is the plain instruction or news; `data` carries the particulars.
+    Events compare by these three, whatever their class (see `LazyEvent`).
     """
 
     kind: str
     text: str
     data: Mapping[str, JSON] = field(default_factory=dict)
+
+    def __init__(self, kind: str, text: str, data: Mapping[str, JSON] | None = None) -> None:
+        # fills the instance dict directly: the generated frozen __init__ goes through
+        # object.__setattr__ per field, and every apply makes events
+        fields_ = self.__dict__
+        fields_["kind"] = kind
+        fields_["text"] = text
+        fields_["data"] = {} if data is None else data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Event):
+            return NotImplemented
+        return (self.kind, self.text, self.data) == (other.kind, other.text, other.data)
+
+    __hash__ = None  # type: ignore[assignment]  # data is a dict: never hashable
+
+
+class LazyEvent(Event):
+    """An `Event` whose text and data are worked out when first read, then kept.
+
+    A random playout (flat Monte Carlo, search rollouts, the simulator) applies
+    thousands of actions and reads only event kinds; the words "Red car at T35: 5 to
+    T40" cost more than the move itself. `make` must depend only on values fixed when
+    the event is created (it is called later, after the state moved on), so the words
+    read are exactly the ones an eager event would have had.
+    """
+
+    _make: Callable[[], tuple[str, Mapping[str, JSON]]]
+    _made: tuple[str, Mapping[str, JSON]] | None
+
+    def __init__(self, kind: str,
+                 make: Callable[[], tuple[str, Mapping[str, JSON]]]) -> None:
+        fields_ = self.__dict__
+        fields_["kind"] = kind
+        fields_["_make"] = make
+        fields_["_made"] = None
+
+    def _words(self) -> tuple[str, Mapping[str, JSON]]:
+        made = self._made
+        if made is None:
+            made = self.__dict__["_made"] = self._make()
+        return made
+
+    @property
+    def text(self) -> str:
+        return self._words()[0]
+
+    @property
+    def data(self) -> Mapping[str, JSON]:
+        return self._words()[1]
+
+    def __repr__(self) -> str:
+        return f"Event(kind={self.kind!r}, text={self.text!r}, data={self.data!r})"
 
 
 class Prompt(Protocol):

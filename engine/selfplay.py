@@ -6,6 +6,7 @@ Randomness is an argument, never a global: the caller passes any object with
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -40,8 +41,21 @@ def pick_best(actions: Sequence[A], scores: Sequence[float], rng: Rng) -> A:
 
 
 def sample_chance(outcomes: Sequence[tuple[Action, Fraction]], rng: Rng) -> Action:
-    """Draw one outcome with its exact probability (float comparison is close enough)."""
+    """Draw one outcome with its exact probability (float comparison is close enough).
+
+    The first outcome whose running total of probabilities (as floats, in order) exceeds
+    one `rng.random()` draw. A tuple of outcomes is immutable, and games hand out the
+    same tuple at every spin or independent draw, so its running totals are worked out
+    once and searched with `bisect` (the same floats, so the same outcome as the loop).
+    """
     point = rng.random()
+    if type(outcomes) is tuple:
+        found = _TOTALS.get(id(outcomes))
+        totals = found[1] if found is not None and found[0] is outcomes else (
+            _running_totals(outcomes))
+        index = bisect_right(totals, point)
+        drawn: Action = outcomes[index if index < len(totals) else -1][0]
+        return drawn
     running = 0.0
     for action, probability in outcomes:
         # numerator / denominator is the float(Fraction) value (both are a correctly
@@ -51,6 +65,25 @@ def sample_chance(outcomes: Sequence[tuple[Action, Fraction]], rng: Rng) -> Acti
         if point < running:
             return action
     return outcomes[-1][0]
+
+
+_TOTALS: dict[int, tuple[tuple[tuple[Action, Fraction], ...], list[float]]] = {}
+"""id(outcomes) -> (outcomes, running totals). The tuple itself is kept beside its
+totals, so its id cannot be reused by another object while the entry lives."""
+_TOTALS_MAX = 512
+
+
+def _running_totals(outcomes: tuple[tuple[Action, Fraction], ...]) -> list[float]:
+    """Work out and remember the running totals of `outcomes`."""
+    totals: list[float] = []
+    running = 0.0
+    for _, probability in outcomes:
+        running += probability.numerator / probability.denominator
+        totals.append(running)
+    if len(_TOTALS) >= _TOTALS_MAX:
+        _TOTALS.clear()
+    _TOTALS[id(outcomes)] = (outcomes, totals)
+    return totals
 
 
 @dataclass

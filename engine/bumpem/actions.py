@@ -9,7 +9,7 @@ display can show a move's consequences before it is chosen (as "apologies" does)
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from engine.api import Action
 
@@ -39,6 +39,19 @@ def _checks(cls: type) -> tuple[tuple[str, type], ...]:
         found = _CHECKS[cls] = tuple((f.name, _TYPES[str(f.type)]) for f in fields(cls)
                                      if f.compare and str(f.type) in _TYPES)
     return found
+
+
+A = TypeVar("A", bound=Action)
+
+
+def built(cls: type[A], values: dict[str, object]) -> A:
+    """An action the rules made themselves, with `values` giving every field: made
+    without the dataclass `__init__` and its field checks, which the rules' own values
+    pass by construction (move generation makes thousands of actions per game; input
+    from outside still goes through the checked constructor)."""
+    action = object.__new__(cls)
+    action.__dict__.update(values)
+    return action
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,9 @@ class BumpemGame:
         total = sum(tickets.counts)
         drawn = [(DrawTicket(t), Fraction(c, total))
                  for t, c in zip(TICKET_IDS, tickets.counts, strict=True) if c > 0]
-        self.independent_outcomes: list[tuple[Action, Fraction]] = sorted(
-            drawn, key=lambda ap: ap[0].key())
+        self.independent_outcomes: tuple[tuple[Action, Fraction], ...] = tuple(sorted(
+            drawn, key=lambda ap: ap[0].key()))
+        """The same tuple at every independent draw (`sample_chance` keeps its totals)."""
 
     def new_initial_state(self) -> BumpemState:
         return BumpemState(self)

@@ -29,6 +29,7 @@ from engine.bumpem.actions import (
     MoveAction,
     Split,
     Swap,
+    built,
 )
 from engine.bumpem.board import SLIDE_LENGTH, Board
 
@@ -62,6 +63,15 @@ class Outcome(NamedTuple):
     effects: tuple[Effect, ...]
 
 
+
+_KEYS_MAX = 1 << 14
+"""Bound on each rules' memo of action keys (a game's moves are few and repeat)."""
+
+
+def _first(pair: tuple[str, Outcome]) -> str:
+    return pair[0]
+
+
 class Rules:
     """A board, the seats in play and the options, compiled into lookup tables."""
 
@@ -87,14 +97,25 @@ class Rules:
         self.zoom = [[self._zoom_target(s, q) if self.turbo[q] else PIT for q in range(self.n)]
                      for s in range(self.players)]
         self.max_chain = self.players * self.cars * (len(board.turbo) + 1) + 1
+        self._ids = [[self._name_position(s, p) for p in range(PIT, self.finish + 1)]
+                     for s in range(self.players)]
+        self._pieces = [f"{self.seats[car // self.cars]}:{car % self.cars + 1}"
+                        for car in range(self.players * self.cars)]
+        self._keys: dict[tuple[object, ...], str] = {}
 
     # ----- naming -------------------------------------------------------------------
 
     def piece_id(self, car: int) -> str:
-        return f"{self.seats[car // self.cars]}:{car % self.cars + 1}"
+        return self._pieces[car]
 
     def position_id(self, seat: int, p: int) -> str:
-        """Position id of position `p` for a car of `seat` (home and finish are per colour)."""
+        """Position id of position `p` for a car of `seat` (home and finish are per colour);
+        looked up in a table made once (previews name several positions per move)."""
+        if PIT <= p <= self.finish:
+            return self._ids[seat][p + 1]
+        return self._name_position(seat, p)
+
+    def _name_position(self, seat: int, p: int) -> str:
         colour = self.seats[seat]
         if p == PIT:
             return f"pit:{colour}"
@@ -237,7 +258,7 @@ class Rules:
 
     def legal_moves(self, pos: tuple[int, ...], seat: int, ticket: str) -> list[Outcome]:
         """Every legal move for `seat` holding `ticket`, with previews, sorted by key."""
-        out: list[Outcome] = []
+        out: list[tuple[str, Outcome]] = []
         base = seat * self.cars
         own = [c for c in range(base, base + self.cars) if 0 <= pos[c] < self.finish]
         steps = FORWARD_TICKETS.get(ticket)
@@ -256,19 +277,42 @@ class Rules:
             self._splits(pos, seat, out)
         elif ticket == "bump":
             self._bump_ticket(pos, seat, out)
-        out.sort(key=lambda o: o.action.key())
-        return out
+        if len(out) > 1:
+            out.sort(key=_first)
+        return [o for _, o in out]
 
-    def _preview(self, mover: int, pos: list[int], effects: list[Effect]) -> dict[str, JSON]:
+    def _outcome(self, inputs: tuple[object, ...], values: dict[str, object],
+                 new: list[int], effects: Sequence[Effect]) -> tuple[str, Outcome]:
+        """A generated move with its sort key. `inputs` is (class, input fields...): the
+        key (`Action.key`) is remembered by it, a plain tuple cheaper to hash than the
+        action, and the action is made without re-checking fields the rules set."""
+        action: MoveAction = built(inputs[0], values)  # type: ignore[arg-type]
+        key = self._keys.get(inputs)
+        if key is None:
+            if len(self._keys) >= _KEYS_MAX:
+                self._keys.clear()
+            key = self._keys[inputs] = action.key()
+        return key, tuple.__new__(Outcome, (action, tuple(new), tuple(effects)))
+
+    def _preview(self, mover: int, pos: list[int], effects: Sequence[Effect]) -> dict[str, object]:
+        """The preview fields of a move (all of them, as `built` needs)."""
         seat = mover // self.cars
         if not effects:
-            return {"to": self.position_id(seat, pos[mover])}
-        return {
-            "to": self.position_id(seat, pos[mover]),
-            "bumps": tuple(self.piece_id(e.car) for e in effects if e.kind == "bump"),
-            "zooms": tuple(self.piece_id(e.car) for e in effects if e.kind == "zoom"),
-            "slide": any(e.kind == "slide" for e in effects),
-        }
+            return {"to": self.position_id(seat, pos[mover]), "bumps": (), "zooms": (),
+                    "slide": False}
+        pieces = self._pieces
+        bumps: list[str] = []
+        zooms: list[str] = []
+        slide = False
+        for kind, car, _, _ in effects:
+            if kind == "bump":
+                bumps.append(pieces[car])
+            elif kind == "zoom":
+                zooms.append(pieces[car])
+            elif kind == "slide":
+                slide = True
+        return {"to": self.position_id(seat, pos[mover]), "bumps": tuple(bumps),
+                "zooms": tuple(zooms), "slide": slide}
 
     def _first_in_pit(self, pos: tuple[int, ...], seat: int) -> int:
         """Cars in a pit row are alike: only the lowest-numbered one is offered."""
@@ -278,7 +322,7 @@ class Rules:
                 return car
         return -1
 
-    def _enter(self, pos: tuple[int, ...], seat: int, out: list[Outcome]) -> None:
+    def _enter(self, pos: tuple[int, ...], seat: int, out: list[tuple[str, Outcome]]) -> None:
         car = self._first_in_pit(pos, seat)
         if car < 0:
             return
@@ -286,24 +330,29 @@ class Rules:
         start = self.start[seat]
         effects = [Effect("entry", car, PIT, start)]
         if self.land(new, car, start, effects):
-            action = Enter(car % self.cars + 1, **self._preview(car, new, effects))
-            out.append(Outcome(action, tuple(new), tuple(effects)))
+            values = self._preview(car, new, effects)
+            number = values["car"] = car % self.cars + 1
+            out.append(self._outcome((Enter, number), values, new, effects))
 
     def _step(self, pos: tuple[int, ...], car: int, steps: int, forward: bool,
-              out: list[Outcome]) -> None:
+              out: list[tuple[str, Outcome]]) -> None:
         seat = car // self.cars
-        move = self.forward_dest if forward else self.backward_dest
-        dest = move(seat, pos[car], steps)
+        if forward:
+            dest = self.forward_dest(seat, pos[car], steps)
+        else:
+            dest = self.backward_dest(seat, pos[car], steps)
         if dest is None:
             return
         new = list(pos)
         effects: list[Effect] = []
         if self.land(new, car, dest, effects):
-            cls = Forward if forward else Backward
-            action = cls(car % self.cars + 1, steps, **self._preview(car, new, effects))
-            out.append(Outcome(action, tuple(new), tuple(effects)))
+            values = self._preview(car, new, effects)
+            number = values["car"] = car % self.cars + 1
+            values["steps"] = steps
+            inputs = (Forward if forward else Backward, number, steps)
+            out.append(self._outcome(inputs, values, new, effects))
 
-    def _swaps(self, pos: tuple[int, ...], seat: int, out: list[Outcome]) -> None:
+    def _swaps(self, pos: tuple[int, ...], seat: int, out: list[tuple[str, Outcome]]) -> None:
         """7: own car and another player's car, both on the main track; no landing."""
         n = self.n
         base = seat * self.cars
@@ -317,11 +366,13 @@ class Rules:
                 new = list(pos)
                 new[car], new[other] = theirs, mine
                 effects = (Effect("swap", car, mine, theirs), Effect("swap", other, theirs, mine))
-                action = Swap(car % self.cars + 1, self.piece_id(other),
-                              to=self.position_id(seat, theirs))
-                out.append(Outcome(action, tuple(new), effects))
+                number, target = car % self.cars + 1, self._pieces[other]
+                values: dict[str, object] = {
+                    "car": number, "target": target, "to": self.position_id(seat, theirs),
+                    "bumps": (), "zooms": (), "slide": False}
+                out.append(self._outcome((Swap, number, target), values, new, effects))
 
-    def _splits(self, pos: tuple[int, ...], seat: int, out: list[Outcome]) -> None:
+    def _splits(self, pos: tuple[int, ...], seat: int, out: list[tuple[str, Outcome]]) -> None:
         """8 split: two different cars, positive parts adding to 8, first part moved first.
 
         Both orders are offered only when they end differently (a slide or zoom by the
@@ -329,40 +380,65 @@ class Rules:
         """
         base = seat * self.cars
         movable = [c for c in range(base, base + self.cars) if 0 <= pos[c] < self.finish]
-        found: dict[tuple[int, int, int], Outcome] = {}
+        if len(movable) < 2:
+            return
+        firsts = self._first_parts(pos, seat, movable)
+        found: dict[tuple[int, int, int], tuple[list[int], list[Effect]]] = {}
         for first in movable:
             for second in movable:
                 if first == second:
                     continue
                 for part in range(1, SPLIT_TOTAL):
-                    result = self._split(pos, first, part, second, SPLIT_TOTAL - part)
+                    moved = firsts.get((first, part))
+                    if moved is None:
+                        continue
+                    result = self._split_rest(seat, moved, second, SPLIT_TOTAL - part)
                     if result is None:
                         continue
                     if first > second:
                         twin = found.get((second, first, SPLIT_TOTAL - part))
-                        if twin is not None and twin.positions == result.positions:
+                        if twin is not None and twin[0] == result[0]:
                             continue
                     found[(first, second, part)] = result
-        out.extend(found.values())
+        for (first, second, part), (new, effects) in found.items():
+            values = self._preview(first, new, effects)
+            number, other = first % self.cars + 1, second % self.cars + 1
+            rest = SPLIT_TOTAL - part
+            values.update(car=number, steps=part, other=other, other_steps=rest,
+                          other_to=self.position_id(seat, new[second]))
+            out.append(self._outcome((Split, number, part, other, rest), values, new, effects))
 
-    def _split(self, pos: tuple[int, ...], first: int, part: int, second: int,
-               rest: int) -> Outcome | None:
-        seat = first // self.cars
-        new = list(pos)
-        effects: list[Effect] = []
-        dest = self.forward_dest(seat, new[first], part)
-        if dest is None or not self.land(new, first, dest, effects):
-            return None
-        dest = self.forward_dest(seat, new[second], rest)
-        if dest is None or not self.land(new, second, dest, effects):
-            return None
-        preview = self._preview(first, new, effects)
-        preview["to"] = self.position_id(seat, new[first])
-        action = Split(first % self.cars + 1, part, second % self.cars + 1, rest,
-                       other_to=self.position_id(seat, new[second]), **preview)
-        return Outcome(action, tuple(new), tuple(effects))
+    def _first_parts(self, pos: tuple[int, ...], seat: int, movable: list[int]
+                     ) -> dict[tuple[int, int], tuple[list[int], list[Effect]]]:
+        """(car, part) -> the positions and effects after that car moves `part` first:
+        worked out once, whichever car moves second."""
+        firsts: dict[tuple[int, int], tuple[list[int], list[Effect]]] = {}
+        for first in movable:
+            for part in range(1, SPLIT_TOTAL):
+                dest = self.forward_dest(seat, pos[first], part)
+                if dest is None:
+                    continue
+                new = list(pos)
+                effects: list[Effect] = []
+                if self.land(new, first, dest, effects):
+                    firsts[(first, part)] = new, effects
+        return firsts
 
-    def _bump_ticket(self, pos: tuple[int, ...], seat: int, out: list[Outcome]) -> None:
+    def _split_rest(self, seat: int, moved: tuple[list[int], list[Effect]], second: int,
+                    rest: int) -> tuple[list[int], list[Effect]] | None:
+        """The positions and effects after `second` moves `rest` from `moved` (the first
+        part done), or None if that step is illegal."""
+        dest = self.forward_dest(seat, moved[0][second], rest)
+        if dest is None:
+            return None
+        new = list(moved[0])
+        effects = list(moved[1])
+        if not self.land(new, second, dest, effects):
+            return None
+        return new, effects
+
+    def _bump_ticket(self, pos: tuple[int, ...], seat: int,
+                     out: list[tuple[str, Outcome]]) -> None:
         """Bump 'em!: a pit car onto any other player's car on the main track."""
         car = self._first_in_pit(pos, seat)
         if car < 0:
@@ -374,9 +450,10 @@ class Rules:
             new[other] = PIT
             effects = [Effect("bump", other, theirs, PIT)]
             self.land(new, car, theirs, effects, slides=self.bump_ticket_lands)
-            action = BumpTicket(car % self.cars + 1, self.piece_id(other),
-                                **self._preview(car, new, effects))
-            out.append(Outcome(action, tuple(new), tuple(effects)))
+            values = self._preview(car, new, effects)
+            number, target = car % self.cars + 1, self._pieces[other]
+            values.update(car=number, target=target)
+            out.append(self._outcome((BumpTicket, number, target), values, new, effects))
 
     # ----- results ------------------------------------------------------------------
 

@@ -7,12 +7,13 @@ automatically (B5), both inside `apply`, so a decision node always offers a real
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING
 
-from engine.api import CHANCE, JSON, TERMINAL, Action, Event, check_legal
+from engine.api import CHANCE, JSON, TERMINAL, Action, Event, LazyEvent, check_legal
 from engine.bumpem.actions import (
     Backward,
     BumpTicket,
@@ -101,7 +102,7 @@ class BumpemState:
             return []
         return [o.action for o in self._outcomes()]
 
-    def chance_outcomes(self) -> list[tuple[Action, Fraction]]:
+    def chance_outcomes(self) -> Sequence[tuple[Action, Fraction]]:
         if self.phase != TICKET:
             return []
         if self.deck is None:
@@ -124,12 +125,24 @@ class BumpemState:
             self._draw(action.ticket, events)  # the common case, without the generic search
             return events
         if self.phase == MOVE and (player is None or player == self.turn):
-            chosen = next((o for o in self._outcomes() if o.action == action), None)
+            chosen = self._find(action)
             if chosen is not None:
                 self._play(chosen, events, forced=False)
                 return events
         check_legal(self, action, player)  # raises the shared reason for everything else
         raise AssertionError(f"check_legal accepted {action.key()} that apply refused")
+
+    def _find(self, action: Action) -> Outcome | None:
+        """The outcome of `action` if it is legal now: by identity first (a chooser hands
+        back one of `legal_actions()` itself), else by equality (input from outside)."""
+        outcomes = self._outcomes()
+        for o in outcomes:
+            if o.action is action:
+                return o
+        for o in outcomes:
+            if o.action == action:
+                return o
+        return None
 
     def _can_draw(self, ticket: str) -> bool:
         if ticket not in TICKET_IDS:
@@ -168,15 +181,13 @@ class BumpemState:
     def _play(self, outcome: Outcome, events: list[Event], forced: bool) -> None:
         action = outcome.action
         seat = self.turn
-        text = self.describe(action)
-        data: dict[str, JSON] = {"seat": seat, "ticket": self.ticket, "action": action.to_json()}
+        said = _MoveWords(self.game, tuple(self.pos), seat, self.ticket, action)
         if forced:
-            events.append(Event("forced_move", f"Only move: {text}", data))
-        events.append(Event("move", text, data))
-        kind = {Swap: "swap", Split: "split", Backward: "backward_move",
-                BumpTicket: "bump_ticket"}.get(type(action))
+            events.append(LazyEvent("forced_move", said.forced))
+        events.append(LazyEvent("move", said.plain))
+        kind = _MOVE_KINDS.get(type(action))
         if kind is not None:
-            events.append(Event(kind, text, data))
+            events.append(LazyEvent(kind, said.plain))
         self.pos = list(outcome.positions)
         finished_order = self._effect_events(outcome.effects, events)
         if self._check_winner(seat, finished_order, events):
@@ -184,33 +195,17 @@ class BumpemState:
         self._end_move(events, moved=True)
 
     def _effect_events(self, effects: tuple[Effect, ...], events: list[Event]) -> list[int]:
-        """Events for each effect; returns the seats whose cars finished, in order."""
+        """Events for each effect (their words when read); returns the seats whose cars
+        finished, in order."""
         rules = self.rules
         finished: list[int] = []
         for e in effects:
-            seat = e.car // rules.cars
-            piece = rules.piece_id(e.car)
-            src = rules.position_id(seat, e.src)
-            dst = rules.position_id(seat, e.dst)
-            name = car_at(rules.seats[seat], src)
-            data: dict[str, JSON] = {"seat": seat, "piece": piece, "from": src, "to": dst}
-            if e.kind == "entry":
-                events.append(Event("entry", f"{name} enters at its start {dst}", data))
-            elif e.kind == "bump":
-                events.append(Event("bump", f"{name} bumped: back to its pit", data))
-            elif e.kind == "slide":
-                events.append(Event("oil_slide", f"{name} slides on the oil "
-                                    f"{destination_phrase(dst)}", data))
-            elif e.kind == "zoom":
-                events.append(Event("turbo_zoom", f"{name} zooms {destination_phrase(dst)}",
-                                    data))
-            elif e.kind == "home":
-                events.append(Event("home_stretch_entry", f"{name} enters its home stretch "
-                                    f"at {position_name(dst)}", data))
-            elif e.kind == "finish":
-                finished.append(seat)
-                events.append(Event("finish", f"{colour_word(rules.seats[seat])} car reaches "
-                                    "its finish", data))
+            kind = _EFFECT_EVENTS.get(e.kind)
+            if kind is None:
+                continue
+            if kind == "finish":
+                finished.append(e.car // rules.cars)
+            events.append(LazyEvent(kind, partial(_effect_words, rules, e)))
         return finished
 
     def _check_winner(self, mover: int, finished: list[int], events: list[Event]) -> bool:
@@ -310,72 +305,11 @@ class BumpemState:
     def describe(self, action: Action) -> str:
         """Plain words a person can carry out on the board: the car named by where it
         stands ("Red car at T35"), how far, and where it ends (RULINGS G4)."""
-        colour = self.game.seat_name(self.turn)
-        if isinstance(action, DrawTicket):
-            return f"{colour} draws {ticket_label(action.ticket)}"
-        if isinstance(action, Correct):
-            return f"Set {self.piece_name(action.piece)} {destination_phrase(action.location)}"
-        if isinstance(action, CorrectTurn):
-            return f"It is {self.game.seat_name(action.seat)}'s turn"
-        if isinstance(action, Enter):
-            text = f"{self._own(action.car)} enters at {position_name(action.to)}"
-        elif isinstance(action, Forward):
-            text = (f"{self._own(action.car)}: {action.steps} "
-                    f"{destination_phrase(self._landing(action))}")
-        elif isinstance(action, Backward):
-            text = (f"{self._own(action.car)}: {action.steps} back "
-                    f"{destination_phrase(self._landing(action))}")
-        elif isinstance(action, Swap):
-            return f"{self._own(action.car)}: swap with {self.piece_name(action.target)}"
-        elif isinstance(action, Split):
-            second = self._own(action.other).partition(" ")[2]  # "car at T12"
-            first_to = self._landing(Forward(action.car, action.steps))
-            second_to = self._landing(Forward(action.other, action.other_steps))
-            return (f"{self._own(action.car)}: {action.steps} "
-                    f"{destination_phrase(first_to)}, {second}: {action.other_steps} "
-                    f"{destination_phrase(second_to)}")
-        elif isinstance(action, BumpTicket):
-            return f"{self._own(action.car)} onto {self.piece_name(action.target)}"
-        else:
-            return action.key()
-        return text + self._consequence(action)
+        return _Describer(self.game, self.pos, self.turn).describe(action)
 
     def piece_name(self, piece: str) -> str:
         """A car by where it stands now: "Blue car at T40" (piece id "blue:2")."""
-        rules = self.rules
-        colour, _, number = piece.partition(":")
-        seat = rules.seats.index(colour)
-        car = seat * rules.cars + int(number) - 1
-        return car_at(colour, rules.position_id(seat, self.pos[car]))
-
-    def _own(self, car: int) -> str:
-        return self.piece_name(f"{self.rules.seats[self.turn]}:{car}")
-
-    def _landing(self, action: Forward | Backward) -> str:
-        """Where the car lands before any slide or zoom (the space a person counts to)."""
-        rules = self.rules
-        seat = self.turn
-        here = self.pos[seat * rules.cars + action.car - 1]
-        if isinstance(action, Forward):
-            dest = rules.forward_dest(seat, here, action.steps)
-        else:
-            dest = rules.backward_dest(seat, here, action.steps)
-        return action.to if dest is None else rules.position_id(seat, dest)
-
-    def _consequence(self, action: Enter | Forward | Backward) -> str:
-        """The move's telling effect, after where the car lands."""
-        landing = action.to if isinstance(action, Enter) else self._landing(action)
-        if action.slide:
-            bumped = f", bumps {len(action.bumps)}" if action.bumps else ""
-            return f", slides {destination_phrase(action.to)}{bumped}"
-        if action.bumps:
-            victims = sorted({p.partition(":")[0].capitalize() for p in action.bumps})
-            return ", bumps " + "+".join(victims)
-        if action.zooms:
-            return f", zooms {self.piece_name(action.zooms[0])}"
-        if action.to != landing:
-            return f", ends {destination_phrase(action.to)}"
-        return ""
+        return _Describer(self.game, self.pos, self.turn).piece_name(piece)
 
     def prompt(self) -> Prompt:
         if self.phase == OVER:
@@ -493,6 +427,138 @@ class BumpemState:
         state.extra = extra
         state.winner = winner if isinstance(winner, int) else None
         return state
+
+
+class _Describer:
+    """The words for actions at one position: `pos` and `turn` are read, never changed,
+    so a move's words can be worked out after the state has moved on (`LazyEvent`)."""
+
+    def __init__(self, game: BumpemGame, pos: Sequence[int], turn: int) -> None:
+        self.game = game
+        self.pos = pos
+        self.turn = turn
+
+    def describe(self, action: Action) -> str:
+        """Plain words a person can carry out on the board: the car named by where it
+        stands ("Red car at T35"), how far, and where it ends (RULINGS G4)."""
+        colour = self.game.seat_name(self.turn)
+        if isinstance(action, DrawTicket):
+            return f"{colour} draws {ticket_label(action.ticket)}"
+        if isinstance(action, Correct):
+            return f"Set {self.piece_name(action.piece)} {destination_phrase(action.location)}"
+        if isinstance(action, CorrectTurn):
+            return f"It is {self.game.seat_name(action.seat)}'s turn"
+        if isinstance(action, Enter):
+            text = f"{self._own(action.car)} enters at {position_name(action.to)}"
+        elif isinstance(action, Forward):
+            text = (f"{self._own(action.car)}: {action.steps} "
+                    f"{destination_phrase(self._landing(action))}")
+        elif isinstance(action, Backward):
+            text = (f"{self._own(action.car)}: {action.steps} back "
+                    f"{destination_phrase(self._landing(action))}")
+        elif isinstance(action, Swap):
+            return f"{self._own(action.car)}: swap with {self.piece_name(action.target)}"
+        elif isinstance(action, Split):
+            second = self._own(action.other).partition(" ")[2]  # "car at T12"
+            first_to = self._landing(Forward(action.car, action.steps))
+            second_to = self._landing(Forward(action.other, action.other_steps))
+            return (f"{self._own(action.car)}: {action.steps} "
+                    f"{destination_phrase(first_to)}, {second}: {action.other_steps} "
+                    f"{destination_phrase(second_to)}")
+        elif isinstance(action, BumpTicket):
+            return f"{self._own(action.car)} onto {self.piece_name(action.target)}"
+        else:
+            return action.key()
+        return text + self._consequence(action)
+
+    def piece_name(self, piece: str) -> str:
+        """A car by where it stands now: "Blue car at T40" (piece id "blue:2")."""
+        rules = self.game.rules
+        colour, _, number = piece.partition(":")
+        seat = rules.seats.index(colour)
+        car = seat * rules.cars + int(number) - 1
+        return car_at(colour, rules.position_id(seat, self.pos[car]))
+
+    def _own(self, car: int) -> str:
+        return self.piece_name(f"{self.game.rules.seats[self.turn]}:{car}")
+
+    def _landing(self, action: Forward | Backward) -> str:
+        """Where the car lands before any slide or zoom (the space a person counts to)."""
+        rules = self.game.rules
+        seat = self.turn
+        here = self.pos[seat * rules.cars + action.car - 1]
+        if isinstance(action, Forward):
+            dest = rules.forward_dest(seat, here, action.steps)
+        else:
+            dest = rules.backward_dest(seat, here, action.steps)
+        return action.to if dest is None else rules.position_id(seat, dest)
+
+    def _consequence(self, action: Enter | Forward | Backward) -> str:
+        """The move's telling effect, after where the car lands."""
+        landing = action.to if isinstance(action, Enter) else self._landing(action)
+        if action.slide:
+            bumped = f", bumps {len(action.bumps)}" if action.bumps else ""
+            return f", slides {destination_phrase(action.to)}{bumped}"
+        if action.bumps:
+            victims = sorted({p.partition(":")[0].capitalize() for p in action.bumps})
+            return ", bumps " + "+".join(victims)
+        if action.zooms:
+            return f", zooms {self.piece_name(action.zooms[0])}"
+        if action.to != landing:
+            return f", ends {destination_phrase(action.to)}"
+        return ""
+
+
+class _MoveWords:
+    """The words of one move's events, worked out once when the first is read: the
+    position before the move is kept (a tuple), so they match what `describe` said."""
+
+    def __init__(self, game: BumpemGame, before: tuple[int, ...], seat: int,
+                 ticket: str | None, action: Action) -> None:
+        self._args = (game, before, seat, ticket, action)
+        self._made: tuple[str, dict[str, JSON]] | None = None
+
+    def plain(self) -> tuple[str, dict[str, JSON]]:
+        if self._made is None:
+            game, before, seat, ticket, action = self._args
+            text = _Describer(game, before, seat).describe(action)
+            self._made = text, {"seat": seat, "ticket": ticket, "action": action.to_json()}
+        return self._made
+
+    def forced(self) -> tuple[str, dict[str, JSON]]:
+        text, data = self.plain()
+        return f"Only move: {text}", data
+
+
+_MOVE_KINDS: dict[type, str] = {Swap: "swap", Split: "split", Backward: "backward_move",
+                                BumpTicket: "bump_ticket"}
+"""Moves with an event of their own beside "move"."""
+
+_EFFECT_EVENTS: dict[str, str] = {"entry": "entry", "bump": "bump", "slide": "oil_slide",
+                                  "zoom": "turbo_zoom", "home": "home_stretch_entry",
+                                  "finish": "finish"}
+"""Effect kind -> the event it makes (a swap makes none: the move says it)."""
+
+
+def _effect_words(rules: Rules, e: Effect) -> tuple[str, dict[str, JSON]]:
+    """The text and data of the event for effect `e`."""
+    seat = e.car // rules.cars
+    piece = rules.piece_id(e.car)
+    src = rules.position_id(seat, e.src)
+    dst = rules.position_id(seat, e.dst)
+    name = car_at(rules.seats[seat], src)
+    data: dict[str, JSON] = {"seat": seat, "piece": piece, "from": src, "to": dst}
+    if e.kind == "entry":
+        return f"{name} enters at its start {dst}", data
+    if e.kind == "bump":
+        return f"{name} bumped: back to its pit", data
+    if e.kind == "slide":
+        return f"{name} slides on the oil {destination_phrase(dst)}", data
+    if e.kind == "zoom":
+        return f"{name} zooms {destination_phrase(dst)}", data
+    if e.kind == "home":
+        return f"{name} enters its home stretch at {position_name(dst)}", data
+    return f"{colour_word(rules.seats[seat])} car reaches its finish", data
 
 
 def _deck_from_json(game: BumpemGame, deck: JSON) -> list[int] | None:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING
 
-from engine.api import CHANCE, JSON, TERMINAL, Action, Event
+from engine.api import CHANCE, JSON, TERMINAL, Action, Event, LazyEvent
 from engine.errors import IllegalAction, Reason
 from engine.tenfour.actions import (
     ChooseTruck,
@@ -39,6 +40,7 @@ from engine.tenfour.names import (
 from engine.tenfour.places import BEAR, HOME, PARK, SIDE, SMOKEYS
 
 if TYPE_CHECKING:
+    from engine.tenfour.cards import Card
     from engine.tenfour.game import TenFourGame
 
 START_SPIN = "start_spin"
@@ -405,7 +407,7 @@ class TenFourState:
             raise IllegalAction(Reason.NOT_YOUR_TURN,
                                 f"seat {player} acted but seat {self.current_player()} is to play")
         legal = self.legal_actions()
-        if action not in legal:
+        if action not in legal:  # tuple membership tries identity first, in C
             raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.key()} is not a legal move here")
         chosen = legal[legal.index(action)]  # with its previews
         self._legal = None
@@ -548,9 +550,7 @@ class TenFourState:
         self.pile_left -= 1
         self.card = index
         self.phase = SPIN
-        events.append(Event("card_draw", f"{g.seat_name(self.turn)} draws: {card.text}",
-                            {"seat": self.turn, "card": card.id, "band": card.band,
-                             "extra": card.extra, "break_one_nine": card.break_one_nine}))
+        events.append(LazyEvent("card_draw", partial(_card_draw_words, g, self.turn, card)))
         if card.break_one_nine:
             events.append(Event("break_one_nine", "BREAK ONE NINE! Move your truck, then a "
                                 "police car", {"seat": self.turn}))
@@ -575,8 +575,6 @@ class TenFourState:
         self.truck = truck
         card = g.cards[self.card] if self.card >= 0 else None
         steps = self.spun + (card.extra if card else 0)
-        name = g.truck_names[truck]
-        colour = g.trucks[truck]
         moved = True
         bear_at = self.police.get(BEAR, PARK)
         n = g.size
@@ -584,27 +582,19 @@ class TenFourState:
         if (steps >= g.bear_limit and bear_at != PARK
                 and g.bear_route[bear_at] == g.board.route_of[here]):
             moved = False
-            events.append(Event("bear_catch", f"{name} at {g.board.loop[here]} caught "
-                                f"speeding ({steps}) on the "
-                                f"{g.board.route_of[here].capitalize()} route: no move",
-                                {"seat": self.turn, "truck": colour, "steps": steps,
-                                 "bear": bear_at}))
+            events.append(LazyEvent("bear_catch", partial(
+                _bear_catch_words, g, self.turn, truck, here, steps, bear_at)))
         else:
             self.pos[truck] += steps
             if self.pos[truck] >= n:
-                events.append(Event("truck_move", f"{name} at {g.board.loop[here]}: {steps} "
-                                    "ahead, home!",
-                                    {"truck": colour, "steps": steps, "to": HOME,
-                                     "from": g.board.loop[here]}))
+                events.append(LazyEvent("truck_move", partial(
+                    _truck_move_words, g, truck, here, steps, True)))
                 if all(self.pos[t] >= n for t in g.seat_trucks[self.turn]):
                     self._win(events)
                     return
             else:
-                to = g.board.loop[(here + steps) % n]
-                events.append(Event("truck_move", f"{name} at {g.board.loop[here]}: {steps} "
-                                    f"ahead to {to}",
-                                    {"truck": colour, "steps": steps, "to": to,
-                                     "from": g.board.loop[here]}))
+                events.append(LazyEvent("truck_move", partial(
+                    _truck_move_words, g, truck, here, steps, False)))
                 self._check_truck(truck, events)
         if card is not None and card.break_one_nine and (
                 moved or g.options["police_move_when_stuck"]):
@@ -709,11 +699,7 @@ class TenFourState:
         space = g.board.loop[self.location(truck)]
         self.side[truck] = True
         self.lose[owner] = True
-        events.append(Event(kind, f"{g.trucks[truck].capitalize()} truck at {space} caught by "
-                            f"{_smokey_name(smokey)}: to the side of the road, loses next "
-                            "turn",
-                            {"seat": owner, "truck": g.trucks[truck], "smokey": smokey,
-                             "space": space}))
+        events.append(LazyEvent(kind, partial(_caught_words, g, owner, truck, smokey, space)))
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -884,12 +870,27 @@ class TenFourState:
     # -- copying, equality, JSON -------------------------------------------------------------
 
     def clone(self) -> TenFourState:
+        """An independent copy; every slot is named here (not looped over: a clone starts
+        each playout and each searched child)."""
         other = TenFourState.__new__(TenFourState)
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if isinstance(value, list | dict):
-                value = value.copy()
-            setattr(other, name, value)
+        other.g = self.g
+        other.phase = self.phase
+        other.turn = self.turn
+        other.pos = self.pos.copy()
+        other.side = self.side.copy()
+        other.lose = self.lose.copy()
+        other.police = self.police.copy()
+        other.pile = self.pile.copy()
+        other.pile_left = self.pile_left
+        other.card = self.card
+        other.hammer = self.hammer
+        other.truck = self.truck
+        other.spun = self.spun
+        other.contenders = self.contenders.copy()
+        other.start_spins = self.start_spins.copy()
+        other.placed = self.placed
+        other.turns = self.turns
+        other.winner = self.winner.copy()
         other._legal = None
         return other
 
@@ -985,6 +986,39 @@ class TenFourState:
 
 _COMPARED = tuple(n for n in TenFourState.__slots__ if n not in ("_legal", "g"))
 """The fields that make up a position (the game itself is compared by identity)."""
+
+
+def _card_draw_words(g: TenFourGame, seat: int, card: Card) -> tuple[str, dict[str, JSON]]:
+    return (f"{g.seat_name(seat)} draws: {card.text}",
+            {"seat": seat, "card": card.id, "band": card.band, "extra": card.extra,
+             "break_one_nine": card.break_one_nine})
+
+
+def _bear_catch_words(g: TenFourGame, seat: int, truck: int, here: int, steps: int,
+                      bear_at: str) -> tuple[str, dict[str, JSON]]:
+    return (f"{g.truck_names[truck]} at {g.board.loop[here]} caught speeding ({steps}) on "
+            f"the {g.board.route_of[here].capitalize()} route: no move",
+            {"seat": seat, "truck": g.trucks[truck], "steps": steps, "bear": bear_at})
+
+
+def _truck_move_words(g: TenFourGame, truck: int, here: int, steps: int,
+                      home: bool) -> tuple[str, dict[str, JSON]]:
+    """A truck's move from loop index `here`; `home`: it drove past the end."""
+    name = g.truck_names[truck]
+    start = g.board.loop[here]
+    if home:
+        return (f"{name} at {start}: {steps} ahead, home!",
+                {"truck": g.trucks[truck], "steps": steps, "to": HOME, "from": start})
+    to = g.board.loop[(here + steps) % g.size]
+    return (f"{name} at {start}: {steps} ahead to {to}",
+            {"truck": g.trucks[truck], "steps": steps, "to": to, "from": start})
+
+
+def _caught_words(g: TenFourGame, owner: int, truck: int, smokey: str,
+                  space: str) -> tuple[str, dict[str, JSON]]:
+    return (f"{g.trucks[truck].capitalize()} truck at {space} caught by "
+            f"{_smokey_name(smokey)}: to the side of the road, loses next turn",
+            {"seat": owner, "truck": g.trucks[truck], "smokey": smokey, "space": space})
 
 
 def _smokey_name(piece: str) -> str:
