@@ -291,6 +291,31 @@ def check_legal(state: State, action: Action, player: int | None) -> None:
         raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.key()} is not a legal move here")
 
 
+class Probability(Fraction):
+    """An exact probability (a `Fraction`) whose numerator and denominator are plain
+    slots: `Fraction` serves them through Python properties, and samplers read both for
+    every outcome of every chance node (`engine.selfplay.sample_chance`). Equal to,
+    hashed and printed like the `Fraction` of the same value; arithmetic gives Fractions.
+    """
+
+    __slots__ = ("denominator", "numerator")  # shadow Fraction's properties
+    numerator: int
+    denominator: int
+
+    def __new__(cls, numerator: int, denominator: int = 1) -> Probability:
+        value = Fraction(numerator, denominator)
+        self = super().__new__(cls, value.numerator, value.denominator)
+        self.numerator = value.numerator
+        self.denominator = value.denominator
+        return self
+
+    def __float__(self) -> float:
+        return self.numerator / self.denominator
+
+    def __repr__(self) -> str:
+        return f"Fraction({self.numerator}, {self.denominator})"
+
+
 def uniform(outcomes: Sequence[A]) -> list[tuple[A, Fraction]]:
     """Group equal outcomes and give each its exact share (a band may repeat a value)."""
     counts: dict[A, int] = {}
@@ -298,7 +323,7 @@ def uniform(outcomes: Sequence[A]) -> list[tuple[A, Fraction]]:
         counts[outcome] = counts.get(outcome, 0) + 1
     total = len(outcomes)
     ordered = sorted(counts, key=lambda a: a.key())
-    return [(a, Fraction(counts[a], total)) for a in ordered]
+    return [(a, Probability(counts[a], total)) for a in ordered]
 
 
 def game_identity(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from engine.api import JSON, Action, ActionCodec, game_identity
+from engine.api import JSON, Action, ActionCodec, Probability, game_identity
 from engine.bumpem.actions import ACTION_CLASSES, DrawTicket
 from engine.bumpem.board import Board, load_board
 from engine.bumpem.info import DATA_ROLES, NAME, OPTIONS, PLAYER_COUNTS, VARIANTS
@@ -37,7 +37,7 @@ class BumpemGame:
         self._codec = ActionCodec(ACTION_CLASSES)
         self._identity = game_identity(NAME, variant, self.seats, self.options, data)
         total = sum(tickets.counts)
-        drawn = [(DrawTicket(t), Fraction(c, total))
+        drawn = [(DrawTicket(t), Probability(c, total))
                  for t, c in zip(TICKET_IDS, tickets.counts, strict=True) if c > 0]
         self.independent_outcomes: tuple[tuple[Action, Fraction], ...] = tuple(sorted(
             drawn, key=lambda ap: ap[0].key()))

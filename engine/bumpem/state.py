@@ -13,7 +13,16 @@ from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING
 
-from engine.api import CHANCE, JSON, TERMINAL, Action, Event, LazyEvent, check_legal
+from engine.api import (
+    CHANCE,
+    JSON,
+    TERMINAL,
+    Action,
+    Event,
+    LazyEvent,
+    Probability,
+    check_legal,
+)
 from engine.bumpem.actions import (
     Backward,
     BumpTicket,
@@ -108,7 +117,7 @@ class BumpemState:
         if self.deck is None:
             return self.game.independent_outcomes
         total = sum(self.deck)
-        return [(DrawTicket(t), Fraction(c, total))
+        return [(DrawTicket(t), Probability(c, total))
                 for t, c in sorted(zip(TICKET_IDS, self.deck, strict=True),
                                    key=lambda tc: DrawTicket(tc[0]).key()) if c > 0]
 

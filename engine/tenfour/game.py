@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from engine.api import JSON, Action, ActionCodec, game_identity, uniform
+from engine.api import JSON, Action, ActionCodec, Probability, game_identity, uniform
 from engine.tenfour.actions import ACTION_CLASSES, Draw, Spin
 from engine.tenfour.board import COLOURS, Board, load_board
 from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
@@ -129,14 +129,13 @@ class TenFourGame:
         self.draws = tuple(Draw(card.id) for card in self.cards)
         self.draw_order = tuple(sorted(range(len(self.cards)), key=lambda i: self.draws[i].key()))
         self.band_outcomes: dict[str, tuple[tuple[Spin, Fraction], ...]] = {
-            name: tuple((spin, _Share(p.numerator, p.denominator))
-                        for spin, p in uniform([Spin(v) for v in values]))
+            name: tuple(uniform([Spin(v) for v in values]))
             for name, values in self.bands.segments.items()
         }
         self.band_values = {name: frozenset(v) for name, v in self.bands.segments.items()}
         self.smokey_routes = {loc: _smokey_routes(board, loc, self.smokey_move)
                               for loc in (*board.loop, *self.trap_ids, *self.cut_ids)}
-        self.shares = [[_Share(c, total) if c else _Share(0, 1) for c in range(total + 1)]
+        self.shares = [[Probability(c, total) for c in range(total + 1)]
                        for total in range(1, self.deck.size + 1)]
         """shares[total - 1][count]: the probability count/total of a draw."""
 
@@ -162,22 +161,6 @@ class TenFourGame:
     def fraction(self, count: int, total: int) -> Fraction:
         """count/total as an exact probability (memoised: draws ask for it constantly)."""
         return self.shares[total - 1][count]
-
-
-class _Share(Fraction):
-    """An exact probability that also remembers its float: self-play samplers convert
-    every outcome's probability to float, and Fraction recomputes it each time."""
-
-    __slots__ = ("_float",)
-    _float: float
-
-    def __new__(cls, numerator: int, denominator: int) -> _Share:
-        self = super().__new__(cls, numerator, denominator)
-        self._float = numerator / denominator
-        return self
-
-    def __float__(self) -> float:
-        return self._float
 
 
 def _smokey_routes(board: Board, start: str, distance: int) -> tuple[SmokeyRoute, ...]:

@@ -393,15 +393,15 @@ class TenFourState:
                 self._legal = None
                 self._on_draw(draw, events)
             else:
-                if not isinstance(action, Spin) or action.value not in self.g.band_values[
-                        self.band()]:
+                band = self.band()
+                if not isinstance(action, Spin) or action.value not in self.g.band_values[band]:
                     raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME,
-                                        f"{action.key()} is not a {self.band()} spin here")
+                                        f"{action.key()} is not a {band} spin here")
                 self._legal = None
                 if self.phase == START_SPIN:
                     self._on_start_spin(action.value, events)
                 else:
-                    self._on_spin(action.value, events)
+                    self._on_spin(action.value, band, events)
             return events
         if player is not None and player != self.current_player():
             raise IllegalAction(Reason.NOT_YOUR_TURN,
@@ -555,17 +555,17 @@ class TenFourState:
             events.append(Event("break_one_nine", "BREAK ONE NINE! Move your truck, then a "
                                 "police car", {"seat": self.turn}))
 
-    def _on_spin(self, value: int, events: list[Event]) -> None:
+    def _on_spin(self, value: int, band: str, events: list[Event]) -> None:
         g = self.g
-        band = self.band()
         events.append(Event("spin", f"{g.seat_name(self.turn)} spins {value}",
                             {"seat": self.turn, "value": value, "band": band}))
-        if self.truck < 0 and len(self._movable(self.turn)) > 1:
-            self.spun = value
-            self.phase = CHOOSE
-            return
         if self.truck < 0:
-            self.truck = self._movable(self.turn)[0]
+            movable = self._movable(self.turn)
+            if len(movable) > 1:
+                self.spun = value
+                self.phase = CHOOSE
+                return
+            self.truck = movable[0]
         self.spun = value
         self._drive(self.truck, events)
 
@@ -704,7 +704,10 @@ class TenFourState:
     # -- helpers -----------------------------------------------------------------------------
 
     def _movable(self, seat: int) -> list[int]:
-        return [t for t in self.g.seat_trucks[seat] if not self.is_home(t)]
+        """The seat's trucks not yet home (`is_home`, inlined: asked every turn)."""
+        size = self.g.size
+        pos = self.pos
+        return [t for t in self.g.seat_trucks[seat] if pos[t] < size]
 
     def _on_curve(self, truck: int) -> bool:
         return self.g.board.on_curve[self.location(truck)]
