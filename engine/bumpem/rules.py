@@ -68,6 +68,10 @@ _KEYS_MAX = 1 << 14
 """Bound on each rules' memo of action keys (a game's moves are few and repeat)."""
 
 
+_Found = list[tuple[tuple[object, ...], Outcome]]
+"""Moves found so far, each with its inputs (class, input fields...) for sorting."""
+
+
 def _first(pair: tuple[str, Outcome]) -> str:
     return pair[0]
 
@@ -258,7 +262,7 @@ class Rules:
 
     def legal_moves(self, pos: tuple[int, ...], seat: int, ticket: str) -> list[Outcome]:
         """Every legal move for `seat` holding `ticket`, with previews, sorted by key."""
-        out: list[tuple[str, Outcome]] = []
+        out: _Found = []
         base = seat * self.cars
         own = [c for c in range(base, base + self.cars) if 0 <= pos[c] < self.finish]
         steps = FORWARD_TICKETS.get(ticket)
@@ -277,22 +281,29 @@ class Rules:
             self._splits(pos, seat, out)
         elif ticket == "bump":
             self._bump_ticket(pos, seat, out)
-        if len(out) > 1:
-            out.sort(key=_first)
-        return [o for _, o in out]
+        if len(out) < 2:
+            return [o for _, o in out]
+        ordered = [(self._key(inputs, o.action), o) for inputs, o in out]
+        ordered.sort(key=_first)
+        return [o for _, o in ordered]
 
-    def _outcome(self, inputs: tuple[object, ...], values: dict[str, object],
-                 new: list[int], effects: Sequence[Effect]) -> tuple[str, Outcome]:
-        """A generated move with its sort key. `inputs` is (class, input fields...): the
-        key (`Action.key`) is remembered by it, a plain tuple cheaper to hash than the
-        action, and the action is made without re-checking fields the rules set."""
-        action: MoveAction = built(inputs[0], values)  # type: ignore[arg-type]
+    def _key(self, inputs: tuple[object, ...], action: MoveAction) -> str:
+        """`action.key()`, remembered by `inputs` (class, input fields...): a plain
+        tuple is cheaper to hash than the action."""
         key = self._keys.get(inputs)
         if key is None:
             if len(self._keys) >= _KEYS_MAX:
                 self._keys.clear()
             key = self._keys[inputs] = action.key()
-        return key, tuple.__new__(Outcome, (action, tuple(new), tuple(effects)))
+        return key
+
+    def _outcome(self, inputs: tuple[object, ...], values: dict[str, object],
+                 new: list[int], effects: Sequence[Effect]
+                 ) -> tuple[tuple[object, ...], Outcome]:
+        """A generated move with its inputs (class, input fields...) for sorting; the
+        action is made without re-checking fields the rules set (`built`)."""
+        action: MoveAction = built(inputs[0], values)  # type: ignore[arg-type]
+        return inputs, tuple.__new__(Outcome, (action, tuple(new), tuple(effects)))
 
     def _preview(self, mover: int, pos: list[int], effects: Sequence[Effect]) -> dict[str, object]:
         """The preview fields of a move (all of them, as `built` needs)."""
@@ -322,7 +333,7 @@ class Rules:
                 return car
         return -1
 
-    def _enter(self, pos: tuple[int, ...], seat: int, out: list[tuple[str, Outcome]]) -> None:
+    def _enter(self, pos: tuple[int, ...], seat: int, out: _Found) -> None:
         car = self._first_in_pit(pos, seat)
         if car < 0:
             return
@@ -335,7 +346,7 @@ class Rules:
             out.append(self._outcome((Enter, number), values, new, effects))
 
     def _step(self, pos: tuple[int, ...], car: int, steps: int, forward: bool,
-              out: list[tuple[str, Outcome]]) -> None:
+              out: _Found) -> None:
         seat = car // self.cars
         if forward:
             dest = self.forward_dest(seat, pos[car], steps)
@@ -352,7 +363,7 @@ class Rules:
             inputs = (Forward if forward else Backward, number, steps)
             out.append(self._outcome(inputs, values, new, effects))
 
-    def _swaps(self, pos: tuple[int, ...], seat: int, out: list[tuple[str, Outcome]]) -> None:
+    def _swaps(self, pos: tuple[int, ...], seat: int, out: _Found) -> None:
         """7: own car and another player's car, both on the main track; no landing."""
         n = self.n
         base = seat * self.cars
@@ -372,7 +383,7 @@ class Rules:
                     "bumps": (), "zooms": (), "slide": False}
                 out.append(self._outcome((Swap, number, target), values, new, effects))
 
-    def _splits(self, pos: tuple[int, ...], seat: int, out: list[tuple[str, Outcome]]) -> None:
+    def _splits(self, pos: tuple[int, ...], seat: int, out: _Found) -> None:
         """8 split: two different cars, positive parts adding to 8, first part moved first.
 
         Both orders are offered only when they end differently (a slide or zoom by the
@@ -438,7 +449,7 @@ class Rules:
         return new, effects
 
     def _bump_ticket(self, pos: tuple[int, ...], seat: int,
-                     out: list[tuple[str, Outcome]]) -> None:
+                     out: _Found) -> None:
         """Bump 'em!: a pit car onto any other player's car on the main track."""
         car = self._first_in_pit(pos, seat)
         if car < 0:
@@ -460,4 +471,4 @@ class Rules:
     def complete(self, pos: Sequence[int], seat: int) -> bool:
         """Every car of `seat` is in its finish area (B8)."""
         base = seat * self.cars
-        return all(p == self.finish for p in pos[base:base + self.cars])
+        return pos[base:base + self.cars].count(self.finish) == self.cars

@@ -154,15 +154,16 @@ class BumpemState:
         return None
 
     def _can_draw(self, ticket: str) -> bool:
-        if ticket not in TICKET_IDS:
+        index = _TICKET_INDEX.get(ticket)
+        if index is None:
             return False
         counts = self.game.tickets.counts if self.deck is None else self.deck
-        return counts[TICKET_IDS.index(ticket)] > 0
+        return counts[index] > 0
 
     def _draw(self, ticket: str, events: list[Event]) -> None:
         colour = self.game.seat_name(self.turn)
         if self.deck is not None:
-            self.deck[TICKET_IDS.index(ticket)] -= 1
+            self.deck[_TICKET_INDEX[ticket]] -= 1
             if sum(self.deck) == 0:
                 self.deck = list(self.game.tickets.counts)
                 events.append(Event("reshuffle", "All tickets used: reshuffle the tickets", {}))
@@ -538,6 +539,8 @@ class _MoveWords:
         text, data = self.plain()
         return f"Only move: {text}", data
 
+
+_TICKET_INDEX: dict[str, int] = {ticket: i for i, ticket in enumerate(TICKET_IDS)}
 
 _MOVE_KINDS: dict[type, str] = {Swap: "swap", Split: "split", Backward: "backward_move",
                                 BumpTicket: "bump_ticket"}
