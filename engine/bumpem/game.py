@@ -33,6 +33,7 @@ class BumpemGame:
         self.options: dict[str, JSON] = dict(options)
         self.seats: tuple[str, ...] = tuple(seats)
         self.num_players = len(self.seats)
+        self._names = tuple(colour.capitalize() for colour in self.seats)
         self.rules = Rules(board, self.seats, self.options)
         self._codec = ActionCodec(ACTION_CLASSES)
         self._identity = game_identity(NAME, variant, self.seats, self.options, data)
@@ -56,7 +57,7 @@ class BumpemGame:
         return dict(self._identity)
 
     def seat_name(self, seat: int) -> str:
-        return self.seats[seat].capitalize()
+        return self._names[seat]
 
 
 def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],

@@ -283,7 +283,8 @@ class Rules:
             self._bump_ticket(pos, seat, out)
         if len(out) < 2:
             return [o for _, o in out]
-        ordered = [(self._key(inputs, o.action), o) for inputs, o in out]
+        memo = self._keys
+        ordered = [(memo.get(inputs) or self._key(inputs, o.action), o) for inputs, o in out]
         ordered.sort(key=_first)
         return [o for _, o in ordered]
 
