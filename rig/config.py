@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import ipaddress
-import json
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -477,7 +476,7 @@ class _Builder:
                 continue
             default = defaults[key]
             if not _same_kind(value, default):
-                self.check.fail(f"expected a value like {json.dumps(default)}, got {value!r}",
+                self.check.fail(f"expected a value like {_json(default)}, got {value!r}",
                                 s, "options", key)
 
     def section(self, name: str) -> Any:
@@ -709,8 +708,17 @@ def config_to_dict(config: RigConfig) -> dict[str, dict[str, Any]]:
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 
 
+def _json(value: object, ensure_ascii: bool = True) -> str:
+    """``json.dumps`` (a TOML basic string is quoted as JSON quotes it), imported here
+    rather than at the top: the daemon reads its config before its first screen and
+    writes none, and nothing else it needs by then uses json."""
+    import json
+
+    return json.dumps(value, ensure_ascii=ensure_ascii)
+
+
 def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else json.dumps(name)
+    return name if _BARE_KEY.match(name) else _json(name)
 
 
 def _value(value: Any, key: str = "") -> str:
@@ -723,7 +731,7 @@ def _value(value: Any, key: str = "") -> str:
     if isinstance(value, datetime.date | datetime.time):  # datetime is a date
         return value.isoformat()
     if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
+        return _json(value, ensure_ascii=False)
     if isinstance(value, list | tuple):
         return "[" + ", ".join(_value(v) for v in value) + "]"
     if isinstance(value, Mapping):

@@ -113,7 +113,7 @@ class Daemon(Record):
 
     # ------------------------------------------------------------- start-up
     def start(self) -> None:
-        from rig.journal import make_private_dir
+        from rig.statedir import make_private_dir
 
         state = self.config.state
         try:

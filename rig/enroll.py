@@ -247,7 +247,8 @@ def card_map_text(tags: dict[str, str]) -> str:
 
 
 def save_card_map(path: Path, tags: dict[str, str]) -> None:
-    from rig.journal import atomic_write, make_private_dir
+    from rig.journal import atomic_write
+    from rig.statedir import make_private_dir
 
     make_private_dir(path.parent)
     atomic_write(path, card_map_text(tags).encode("utf-8"))

@@ -66,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.record import Frozen, set_field
+from rig.statedir import FILE_MODE, make_private_dir
 
 FORMAT = "cbrig-journal"
 VERSION = 1
@@ -75,10 +76,6 @@ GAMES_DIR = "games"
 """Finished games, inside the state directory."""
 
 _RESERVED = ("format", "version", "seq")
-FILE_MODE = 0o600
-"""Journals, archives and small state files: the owner only."""
-DIR_MODE = 0o700
-"""Directories the rig makes for them."""
 PREALLOCATE = 64 * 1024
 """Bytes of zero tail a journal grows by: a whole game of lines (~50-100 bytes an input)
 at once, so the appends of a game overwrite blocks already on disk."""
@@ -155,14 +152,6 @@ def _make_private(fd: int) -> None:
     mode = os.fstat(fd).st_mode & 0o777
     if mode & ~FILE_MODE:
         os.fchmod(fd, mode & FILE_MODE)
-
-
-def make_private_dir(directory: str | os.PathLike[str]) -> None:
-    """Make `directory` (and missing parents) with ``DIR_MODE`` for the one it names.
-
-    An existing directory is left as it is: it may be shared (a home directory, /tmp),
-    and the files the rig puts in it are private on their own."""
-    Path(directory).mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
 
 
 def fsync_directory(directory: str | os.PathLike[str]) -> None:
