@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
+
+from rig import collector
 
 USAGE = """cbrig: the electronic CB rig for the board games 10-Four, Good Buddy and Bump 'Em.
 
@@ -88,6 +91,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         build_parser().parse_args(args)  # prints help or the error, then exits
         return 2
     name = args[0]
+    # `cbrig run` starts without collecting garbage; the daemon resumes it after READY
+    # (rig.collector), and this does if the start fails first.
+    paused = name == "run" and collector.pause()
+    try:
+        return _command(name, args)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _command(name: str, args: list[str]) -> int:
     module_name, help_text = COMMANDS[name]
     try:
         module = importlib.import_module(f"rig.commands.{module_name}")

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.record import Record, field
+from rig import collector
 from rig.app import App
 from rig.config import RigConfig
 from rig.loop import RigLoop, Stop
@@ -149,6 +150,7 @@ class Daemon(Record):
         status = self._status_text()
         log.info("rig up: %s", status)
         self.notifier.ready(status=status)
+        collector.resume_frozen()  # paused by `cbrig run` for the start (rig.collector)
         if self.hardware is None:
             self._start_hardware()  # after READY: the knob, reader and pin libraries
         self._load_game_modules()
