@@ -35,11 +35,11 @@ import contextlib
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, Protocol, TypeGuard, TypeVar, cast
 
 from PIL import Image
 
+from engine.record import Frozen, set_field
 from hardware.clock import Clock
 from hardware.display.base import HEIGHT, WIDTH, FrameSink
 from hardware.display.pages import (
@@ -216,11 +216,11 @@ def dummy_device_factory(width: int = WIDTH, height: int = HEIGHT) -> DeviceFact
     return make
 
 
-@dataclass(frozen=True, slots=True)
-class _Prepared:
+class _Prepared(Frozen):
     """A frame's plan worked out ahead (see :meth:`OledDisplay.prepare`), with what it
     was worked out against."""
 
+    __slots__ = ("after", "data", "device", "frame", "known", "pages", "pointer", "steps")
     frame: Image.Image
     data: bytes
     device: LumaDevice
@@ -229,6 +229,18 @@ class _Prepared:
     pages: Pages
     steps: list[Step]
     after: Pointer
+
+    def __init__(self, frame: Image.Image, data: bytes, device: LumaDevice,
+                 known: Pages | None, pointer: Pointer, pages: Pages, steps: list[Step],
+                 after: Pointer) -> None:
+        set_field(self, "frame", frame)
+        set_field(self, "data", data)
+        set_field(self, "device", device)
+        set_field(self, "known", known)
+        set_field(self, "pointer", pointer)
+        set_field(self, "pages", pages)
+        set_field(self, "steps", steps)
+        set_field(self, "after", after)
 
 
 class OledDisplay(FrameSink):

@@ -20,10 +20,10 @@ sends the windows through luma's serial interface.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from PIL import Image
 
+from engine.record import Frozen, set_field
 from hardware.display.base import HEIGHT, WIDTH
 
 PAGES = HEIGHT // 8
@@ -76,15 +76,24 @@ def changed_runs(old: bytes, new: bytes) -> list[tuple[int, int]]:
     return [(m.start(), m.end() - 1) for m in _RUNS.finditer(diff)]
 
 
-@dataclass(frozen=True, slots=True)
-class Window:
+class Window(Frozen):
     """Pages ``first_page..last_page`` x columns ``first_column..last_column``
-    (inclusive, panel coordinates)."""
+    (inclusive, panel coordinates). (This and the plan's other values are
+    :class:`engine.record.Frozen`, with their own ``__init__``: the OLED driver is
+    imported before READY on a rig, and plans are made at every frame.)"""
 
+    __slots__ = ("first_column", "first_page", "last_column", "last_page")
     first_page: int
     last_page: int
     first_column: int
     last_column: int
+
+    def __init__(self, first_page: int, last_page: int, first_column: int,
+                 last_column: int) -> None:
+        set_field(self, "first_page", first_page)
+        set_field(self, "last_page", last_page)
+        set_field(self, "first_column", first_column)
+        set_field(self, "last_column", last_column)
 
     @property
     def columns(self) -> int:
@@ -103,8 +112,7 @@ class Window:
 FULL_WINDOW = Window(0, PAGES - 1, 0, WIDTH - 1)
 
 
-@dataclass(frozen=True, slots=True)
-class Pointer:
+class Pointer(Frozen):
     """What the controller's address registers hold between frames, as far as we know
     (None: unknown). ``mode`` is the SSD1306 memory addressing mode (0 horizontal,
     2 page; the SH1106 only has page addressing). In horizontal mode ``columns`` and
@@ -113,24 +121,39 @@ class Pointer:
     is the page, ``register`` the column last commanded and ``column`` the write
     pointer (RAM columns, the SH1106 offset included)."""
 
-    mode: int | None = None
-    columns: tuple[int, int] | None = None
-    pages: tuple[int, int] | None = None
-    page: int | None = None
-    register: int | None = None
-    column: int | None = None
+    __slots__ = ("column", "columns", "mode", "page", "pages", "register")
+    mode: int | None
+    columns: tuple[int, int] | None
+    pages: tuple[int, int] | None
+    page: int | None
+    register: int | None
+    column: int | None
+
+    def __init__(self, mode: int | None = None, columns: tuple[int, int] | None = None,
+                 pages: tuple[int, int] | None = None, page: int | None = None,
+                 register: int | None = None, column: int | None = None) -> None:
+        set_field(self, "mode", mode)
+        set_field(self, "columns", columns)
+        set_field(self, "pages", pages)
+        set_field(self, "page", page)
+        set_field(self, "register", register)
+        set_field(self, "column", column)
 
 
 UNKNOWN = Pointer()
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(Frozen):
     """Address commands (possibly none: the pointer is already there), then the bytes of
     ``window``."""
 
+    __slots__ = ("commands", "window")
     commands: tuple[int, ...]
     window: Window
+
+    def __init__(self, commands: tuple[int, ...], window: Window) -> None:
+        set_field(self, "commands", commands)
+        set_field(self, "window", window)
 
 
 def step_bits(step: Step) -> int:
