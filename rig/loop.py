@@ -154,9 +154,9 @@ class RigLoop:
         """Handle whatever had fallen due when called (for drivers that do not block in
         run). Only that: a pending search asks for "now" again after every slice, and
         the driver must look at its inputs between slices."""
-        now = self.clock()
-        self._knobs_due(now)
         due = self.controller.next_deadline()
+        now = self.clock()  # after the deadline: a pending choice's "now" is due
+        self._knobs_due(now)
         while due is not None and due <= now:
             self.step(Tick(self.clock()))
             after = self.controller.next_deadline()

@@ -5,6 +5,7 @@ choices are those of the unsliced search (so a seed replays the same game)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -257,10 +258,13 @@ def test_run_due_runs_one_slice_even_when_the_clock_moves() -> None:
         clock.now += 0.0001
         return clock.now
 
+    rig.controller.clock = moving  # one clock for both, as in the daemon
     loop = RigLoop(rig.controller, draw=lambda screen: None, clock=moving)
     loop.run_due()
     assert len(started) == 1 and started[0].chosen is None
-    assert rig.controller.choice_pending
+    assert started[0].advances == controller_module.SLICE_SAMPLES, "one slice ran"
+    loop.run_due()
+    assert started[0].advances == 2 * controller_module.SLICE_SAMPLES, "and one more"
 
 
 def test_the_hint_default_is_hard() -> None:
@@ -270,3 +274,34 @@ def test_the_hint_default_is_hard() -> None:
     seat = seat_for("bumpem", "human", hint=True)
     assert seat.think is not None, "a hard hint thinks in slices"
     assert seat_for("bumpem", "human", hint=True, hint_level="medium").think is None
+
+
+def test_the_daemon_autoplays_a_game_with_hard_seats(tmp_path: Path) -> None:
+    """`cbrig run --autoplay` waits for a thinking computer (a slice per pass of its
+    loop) instead of pressing into it, and plays the game to the end."""
+    from rig.config import load_config
+    from rig.daemon import Daemon
+    from tests.daemon.helpers import write_config
+
+    path = write_config(tmp_path, game="bumpem", players=2)
+    path.write_text(path.read_text().replace(
+        "hints = false", 'hints = false\nlevels = ["hard", "hard"]\nthink_ms = 1'))
+    config = load_config(path)
+
+    class Quiet:
+        def ready(self, status: object = None) -> None: ...
+        def status(self, text: str) -> None: ...
+        def watchdog_interval(self) -> None: return None
+        def stopping(self) -> None: ...
+
+    daemon = Daemon(config=config, notifier=Quiet(), autoplay=31)
+    daemon.start()
+    try:
+        assert daemon.app is not None and daemon.app.controller is not None
+        session = daemon.app.controller.session
+        assert [seat.level for seat in daemon.app.controller.seats] == ["hard", "hard"]
+        daemon.serve()
+        assert session.state.is_terminal()
+        assert daemon.app.controller is None, "the finished game was archived"
+    finally:
+        daemon.stop()
