@@ -78,9 +78,9 @@ class _Value:
     _record_fields: ClassVar[tuple[str, ...]] = ()
     _record_defaults: ClassVar[tuple[Any, ...]] = ()
     _record_key: ClassVar[Callable[[Any], object]] = _no_fields
-    _record_post_init: ClassVar[Callable[[Any], None] | None] = None
     """The fields' values in one C call (``attrgetter``; the value itself for one field),
     what ``__eq__`` and ``__hash__`` compare: screens are compared at every frame."""
+    _record_post_init: ClassVar[Callable[[Any], None] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Reads the fields (annotations in declaration order, base classes' first) and
@@ -149,7 +149,6 @@ class Record(_Value):
     """A mutable value class: fields, defaults, ``__init__``, ``__eq__``, ``__repr__``."""
 
     __slots__ = ()
-
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field,))
