@@ -44,3 +44,34 @@ def test_ready_comes_before_the_game_modules_and_they_follow() -> None:
         assert {"rig.controller", "rig.session", "engine.tenfour.state"} <= after
     finally:
         work.cleanup()
+
+
+OLED_FIRST_FRAME = """
+import sys
+from hardware.display.build import build_display
+from rig.render import render
+from rig.screen import Screen
+display = build_display("ssd1306", lambda event: None, i2c_port=1, address=0x3C, rotate=0,
+                        contrast=None)
+frame = render(Screen("SETUP"))
+display.prepare(frame)
+display.show(frame)
+print(type(display).__name__, sorted(set(sys.modules) & set(sys.argv[1:])))
+"""
+
+
+OURS_TO_KEEP_OUT = tuple(name for name in COSTLY_STDLIB if name not in ("socket", "selectors"))
+"""On the OLED path: luma's ``luma.core.interface.serial`` imports ``multiprocessing``
+(and so ``socket`` and ``selectors``) when it loads, which is not ours to change."""
+
+
+def test_a_rig_s_oled_path_to_the_first_frame_makes_no_dataclass() -> None:
+    """On a rig the OLED driver and its bus plan come before READY (the first frame goes
+    to the panel; here there is no bus, so the send fails and is retried later): they
+    must not bring the costly modules back."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", OLED_FIRST_FRAME, *OURS_TO_KEEP_OUT],
+                            capture_output=True, text=True, check=True, timeout=60)
+    assert result.stdout.split() == ["OledDisplay", "[]"], result.stdout + result.stderr
