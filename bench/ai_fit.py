@@ -201,10 +201,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     train = [row for g, rows in enumerate(games) if g % 5 for row in rows]
     test = [row for g, rows in enumerate(games) if not g % 5 for row in rows]
     weights = fit(train, args.l2)
+    share = sum(y for _, _, y in train) / len(train)  # 1/players: the know-nothing guess
     print(f"rows: {len(train)} train, {len(test)} held out")
     print(f"held-out log loss: fitted {log_loss(test, lambda r: _sigmoid(_dot(weights, r[0]))):.4f}"
           f", the old leaf {log_loss(test, lambda r: win_chance(r[1], old_scale)):.4f}"
-          f", coin {log_loss(test, lambda r: 0.5):.4f}")
+          f", the base rate {log_loss(test, lambda r: share):.4f}")
     print("weights:", [round(w, 4) for w in weights])
     if args.out:
         command = "python -m bench.ai_fit " + " ".join(argv if argv is not None else sys.argv[1:])

@@ -9,11 +9,20 @@ WEIGHTS: dict[int, tuple[float, ...]] = {
         -0.05348439588856766,
         2.1524497384120433,
     ),
+    3: (
+        -0.6780977978040436,
+        -0.08583474485983845,
+        2.333798509077447,
+    ),
 }
 
 COMMANDS: dict[int, str] = {
     2: (
         'python -m bench.ai_fit --game bumpem --players 2 --games 300'
+        '0 --seed 1 --out engine/bumpem/leaf.py'
+    ),
+    3: (
+        'python -m bench.ai_fit --game bumpem --players 3 --games 300'
         '0 --seed 1 --out engine/bumpem/leaf.py'
     ),
 }
