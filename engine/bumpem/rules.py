@@ -64,6 +64,14 @@ class Outcome(NamedTuple):
 
 
 
+_PLANS: dict[str, tuple[bool, int, int, str]] = {
+    ticket: (ticket in ENTER_TICKETS, FORWARD_TICKETS.get(ticket, 0),
+             BACKWARD_TICKETS.get(ticket, 0), ticket if ticket in ("7", "8", "bump") else "")
+    for ticket in (*FORWARD_TICKETS, "bump")}
+"""Ticket -> (enters a car, steps forward, steps back (0: none), its own kind of move):
+what `legal_moves` tries, in the order the moves are generated."""
+_NO_PLAN = (False, 0, 0, "")
+
 _KEYS_MAX = 1 << 14
 """Bound on each rules' memo of action keys (a game's moves are few and repeat)."""
 
@@ -263,23 +271,24 @@ class Rules:
     def legal_moves(self, pos: tuple[int, ...], seat: int, ticket: str) -> list[Outcome]:
         """Every legal move for `seat` holding `ticket`, with previews, sorted by key."""
         out: _Found = []
-        base = seat * self.cars
-        own = [c for c in range(base, base + self.cars) if 0 <= pos[c] < self.finish]
-        steps = FORWARD_TICKETS.get(ticket)
-        if ticket in ENTER_TICKETS:
+        enter, steps, back, special = _PLANS.get(ticket, _NO_PLAN)
+        if enter:
             self._enter(pos, seat, out)
-        if steps is not None:
+        if steps or back:
+            base = seat * self.cars
+            finish = self.finish
+            own = [c for c in range(base, base + self.cars) if 0 <= pos[c] < finish]
             for car in own:
-                self._step(pos, car, steps, True, out)
-        back = BACKWARD_TICKETS.get(ticket)
-        if back is not None:
+                if steps:
+                    self._step(pos, car, steps, True, out)
             for car in own:
-                self._step(pos, car, back, False, out)
-        if ticket == "7":
+                if back:
+                    self._step(pos, car, back, False, out)
+        if special == "7":
             self._swaps(pos, seat, out)
-        elif ticket == "8":
+        elif special == "8":
             self._splits(pos, seat, out)
-        elif ticket == "bump":
+        elif special == "bump":
             self._bump_ticket(pos, seat, out)
         if len(out) < 2:
             return [o for _, o in out]
@@ -357,12 +366,21 @@ class Rules:
             return
         new = list(pos)
         effects: list[Effect] = []
-        if self.land(new, car, dest, effects):
+        if not self.land(new, car, dest, effects):
+            return
+        number = car % self.cars + 1
+        cls = Forward if forward else Backward
+        if effects:
             values = self._preview(car, new, effects)
-            number = values["car"] = car % self.cars + 1
+            values["car"] = number
             values["steps"] = steps
-            inputs = (Forward if forward else Backward, number, steps)
-            out.append(self._outcome(inputs, values, new, effects))
+            out.append(self._outcome((cls, number, steps), values, new, effects))
+            return
+        # the common plain move, made in line: its preview is just where it ends
+        values = {"to": self._ids[seat][new[car] + 1], "bumps": (), "zooms": (),
+                  "slide": False, "car": number, "steps": steps}
+        action = built(cls, values)
+        out.append(((cls, number, steps), tuple.__new__(Outcome, (action, tuple(new), ()))))
 
     def _swaps(self, pos: tuple[int, ...], seat: int, out: _Found) -> None:
         """7: own car and another player's car, both on the main track; no landing."""
@@ -444,10 +462,10 @@ class Rules:
         if dest is None:
             return None
         new = list(moved[0])
-        effects = list(moved[1])
-        if not self.land(new, second, dest, effects):
+        more: list[Effect] = []
+        if not self.land(new, second, dest, more):  # a refused landing adds no effect
             return None
-        return new, effects
+        return new, moved[1] + more
 
     def _bump_ticket(self, pos: tuple[int, ...], seat: int,
                      out: _Found) -> None:
