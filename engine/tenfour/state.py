@@ -382,7 +382,7 @@ class TenFourState:
             raise IllegalAction(Reason.GAME_OVER, "the game is over")
         if isinstance(action, Correct):
             return self._correct(action)
-        if isinstance(action, CorrectTurn | CorrectLostTurn | CorrectHammer):
+        if isinstance(action, _TURN_CORRECTIONS):
             return self._correct_turn(action)
         events: list[Event] = []
         if self.phase in CHANCE_PHASES:
@@ -509,7 +509,9 @@ class TenFourState:
         self.hammer = False
         self.truck = -1
         self.spun = 0
-        on_curve = [t for t in movable if self._on_curve(t)]
+        g = self.g
+        curve, start, pos, size = g.board.on_curve, g.truck_start, self.pos, g.size
+        on_curve = [t for t in movable if curve[(start[t] + pos[t]) % size]]  # _on_curve
         if len(movable) == 1:
             self.truck = movable[0]
             if on_curve:
@@ -989,6 +991,10 @@ class TenFourState:
 
 _COMPARED = tuple(n for n in TenFourState.__slots__ if n not in ("_legal", "g"))
 """The fields that make up a position (the game itself is compared by identity)."""
+
+
+_TURN_CORRECTIONS = (CorrectTurn, CorrectLostTurn, CorrectHammer)
+"""Corrections of whose turn it is and how it is played (RULINGS G5)."""
 
 
 def _card_draw_words(g: TenFourGame, seat: int, card: Card) -> tuple[str, dict[str, JSON]]:
