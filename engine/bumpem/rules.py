@@ -407,6 +407,9 @@ class Rules:
 
         Both orders are offered only when they end differently (a slide or zoom by the
         first car can change what the second may do); otherwise the lower car goes first.
+        When the lower-first order had no effect at all and the higher car does not end
+        where the lower one started, the other order is not worked out: each car then
+        counts from, and lands beside, the same cars either way, so it ends the same.
         """
         base = seat * self.cars
         movable = [c for c in range(base, base + self.cars) if 0 <= pos[c] < self.finish]
@@ -422,20 +425,27 @@ class Rules:
                     moved = firsts.get((first, part))
                     if moved is None:
                         continue
-                    result = self._split_rest(seat, moved, second, SPLIT_TOTAL - part)
+                    rest = SPLIT_TOTAL - part
+                    twin = found.get((second, first, rest)) if first > second else None
+                    if twin is not None and not twin[1] and twin[0][first] != pos[second]:
+                        continue  # the other order was plain: this one ends the same
+                    result = self._split_rest(seat, moved, second, rest)
                     if result is None:
                         continue
-                    if first > second:
-                        twin = found.get((second, first, SPLIT_TOTAL - part))
-                        if twin is not None and twin[0] == result[0]:
-                            continue
+                    if twin is not None and twin[0] == result[0]:
+                        continue
                     found[(first, second, part)] = result
+        ids = self._ids[seat]
+        cars = self.cars
         for (first, second, part), (new, effects) in found.items():
             values = self._preview(first, new, effects)
-            number, other = first % self.cars + 1, second % self.cars + 1
+            number, other = first % cars + 1, second % cars + 1
             rest = SPLIT_TOTAL - part
-            values.update(car=number, steps=part, other=other, other_steps=rest,
-                          other_to=self.position_id(seat, new[second]))
+            values["car"] = number
+            values["steps"] = part
+            values["other"] = other
+            values["other_steps"] = rest
+            values["other_to"] = ids[new[second] + 1]
             out.append(self._outcome((Split, number, part, other, rest), values, new, effects))
 
     def _first_parts(self, pos: tuple[int, ...], seat: int, movable: list[int]
