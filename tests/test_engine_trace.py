@@ -5,29 +5,17 @@ observable: the legal actions, their order and previews, `describe`, the prompt,
 chance outcomes, every state's JSON and every event's kind, text and data. Each case
 below plays seeded random games with both the default options and every option turned
 the other way, and hashes all of that; the expected digests were taken from the engines
-before the speed work. A rules change that is meant shows up here: update the digest
-in the same commit, saying why.
+before the speed work (`bench.engine_trace` digests many more games, and compares two
+trees). A rules change that is meant shows up here: update the digest in the same
+commit, saying why.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import random
-
 import pytest
 
-from engine.api import Game
-from engine.selfplay import random_choice, sample_chance
+from bench.engine_trace import FLIPPED, configurations, fingerprint
 from rig.games import build_game
-
-FLIPPED: dict[str, dict[str, object]] = {
-    "bumpem": {"turbo": False, "extra_ticket_without_move": False,
-               "backward_from_home_stretch": False, "bump_ticket_lands": False},
-    "tenfour": {"trap_catches_on_entry": True, "sidelined_immune": False,
-                "police_move_when_stuck": False},
-}
-"""Every boolean rule option the other way from its default."""
 
 GAMES = 4
 EXPECTED: dict[tuple[str, str, int, bool], str] = {
@@ -47,34 +35,6 @@ EXPECTED: dict[tuple[str, str, int, bool], str] = {
 """(game, variant, players, options flipped) -> digest of GAMES seeded random games."""
 
 
-def fingerprint(game: Game, games: int) -> str:
-    """A digest of everything the rig or a player can observe along `games` games."""
-    digest = hashlib.sha256()
-
-    def see(value: object) -> None:
-        digest.update(repr(value).encode("utf-8"))
-
-    for seed in range(games):
-        rng = random.Random(f"trace:{seed}")
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            see(json.dumps(state.to_json(), sort_keys=True))
-            see(state.prompt())
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                see([(action, str(p)) for action, p in outcomes])
-                action = sample_chance(outcomes, rng)
-            else:
-                legal = state.legal_actions()
-                see([(a, a.key(), state.describe(a)) for a in legal])
-                action = random_choice(state, legal, rng)
-            see(state.describe(action))
-            for event in state.apply(action):
-                see((event.kind, event.text, json.dumps(event.data, sort_keys=True)))
-        see(state.winners())
-    return digest.hexdigest()[:20]
-
-
 @pytest.mark.parametrize("case", sorted(EXPECTED), ids=lambda c: "-".join(map(str, c)))
 def test_seeded_games_play_as_before(case: tuple[str, str, int, bool]) -> None:
     name, variant, players, flipped = case
@@ -86,5 +46,6 @@ def test_seeded_games_play_as_before(case: tuple[str, str, int, bool]) -> None:
 def test_every_shipped_configuration_is_fingerprinted() -> None:
     from tests.gamecases import buildable
 
-    wanted = {(n, v, p, f) for n, v, p in buildable() if n in FLIPPED for f in (False, True)}
-    assert wanted <= set(EXPECTED)
+    shipped = {case for case in buildable() if case[0] in FLIPPED}
+    assert set(configurations()) == shipped
+    assert {(*case, f) for case in shipped for f in (False, True)} == set(EXPECTED)
