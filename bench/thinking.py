@@ -33,8 +33,8 @@ from bench.stats import rnd, summary_ms
 
 GAMES = (("tenfour", "standard", 4), ("tenfour", "two-player", 2), ("bumpem", "standard", 4))
 IDLE_SECONDS = 1.0
-POLL_SECONDS = 0.005
-"""How often the bench (not the rig) looks whether the hint is shown."""
+SHOW_TIMEOUT_SECONDS = 60.0
+"""Longest the bench waits for a hint's star (a search runs ~0.1-1 s): past it, a bug."""
 
 
 def measure(decisions: int = 4) -> dict[str, Any]:
@@ -84,7 +84,14 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
     controller = Controller(session, clock=time.monotonic, seats=seats,
                             options=ControllerOptions(virtual_deck=True))
     drawn: list[tuple[float, Any]] = []
-    loop = RigLoop(controller, draw=lambda screen: drawn.append((time.perf_counter(), screen)))
+    starred = threading.Event()
+
+    def draw(screen: Any) -> None:
+        drawn.append((time.perf_counter(), screen))
+        if _has_hint(screen):
+            starred.set()
+
+    loop = RigLoop(controller, draw=draw)
     slices: list[tuple[float, float]] = []
     handle = controller.handle
 
@@ -101,7 +108,7 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
         state = session.state
         if controller.choice_pending and len(state.legal_actions()) > 1 \
                 and controller.alert is None and controller.animation is None:
-            out.append(_one(loop, controller, drawn, slices, Stop))
+            out.append(_one(loop, drawn, starred, slices, Stop))
         for gesture in gestures_for(controller, rng):
             loop.step(gesture)
         while controller.choice_pending and len(session.state.legal_actions()) == 1:
@@ -109,22 +116,28 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
     return out
 
 
-def _one(loop: Any, controller: Any, drawn: list[tuple[float, Any]],
+def _has_hint(screen: Any) -> bool:
+    return any(item.startswith("* ") for item in getattr(screen, "menu", ()))
+
+
+def _one(loop: Any, drawn: list[tuple[float, Any]], starred: threading.Event,
          slices: list[tuple[float, float]], stop: type) -> dict[str, Any]:
-    """Run the loop at a pending hint until it shows, then idle; stop the loop."""
+    """Run the loop at a pending hint until its star is drawn (the draw callback says
+    so), then idle; stop the loop."""
     drawn.clear()
     slices.clear()
+    starred.clear()
     thread = threading.Thread(target=loop.run, name="rig-loop")
     started = time.perf_counter()
     thread.start()
     assert thread.ident is not None
     clock = time.pthread_getcpuclockid(thread.ident)
-    while controller.choice_pending:
-        time.sleep(POLL_SECONDS)
+    if not starred.wait(SHOW_TIMEOUT_SECONDS):
+        loop.post(stop())
+        thread.join()
+        raise RuntimeError(f"no hint drawn within {SHOW_TIMEOUT_SECONDS:.0f} s")
     thought = time.clock_gettime(clock)
-    time.sleep(0.05)  # the frame after the last slice is drawn
-    shown = next(t for t, screen in drawn if any(item.startswith("* ")
-                                                  for item in screen.menu))
+    shown = next(t for t, screen in drawn if _has_hint(screen))
     handled = _handled(loop)
     cpu = time.clock_gettime(clock)
     time.sleep(IDLE_SECONDS)
