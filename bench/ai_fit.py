@@ -168,8 +168,14 @@ def module_text(game_name: str, weights: dict[int, Sequence[float]],
 
 
 def _wrapped(text: str, width: int = 60) -> str:
-    """A long string as adjacent literals, one a line (the module stays ruff clean)."""
-    return "".join(f"        {text[i:i + width]!r}\n" for i in range(0, len(text), width))
+    """A long string as adjacent literals, one a line (the module stays ruff clean),
+    broken after a space so a reader sees whole words: the pieces join to `text`."""
+    import textwrap
+
+    pieces = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False,
+                           drop_whitespace=False, replace_whitespace=False) or [text]
+    assert "".join(pieces) == text
+    return "".join(f"        {piece!r}\n" for piece in pieces)
 
 
 def write_module(game_name: str, players: int, weights: Sequence[float], command: str,

@@ -18,11 +18,11 @@ WEIGHTS: dict[int, tuple[float, ...]] = {
 
 COMMANDS: dict[int, str] = {
     2: (
-        'python -m bench.ai_fit --game bumpem --players 2 --games 300'
-        '0 --seed 1 --out engine/bumpem/leaf.py'
+        'python -m bench.ai_fit --game bumpem --players 2 --games '
+        '3000 --seed 1 --out engine/bumpem/leaf.py'
     ),
     3: (
-        'python -m bench.ai_fit --game bumpem --players 3 --games 300'
-        '0 --seed 1 --out engine/bumpem/leaf.py'
+        'python -m bench.ai_fit --game bumpem --players 3 --games '
+        '3000 --seed 1 --out engine/bumpem/leaf.py'
     ),
 }

@@ -23,7 +23,7 @@ WEIGHTS: dict[int, tuple[float, ...]] = {
 
 COMMANDS: dict[int, str] = {
     2: (
-        'python -m bench.ai_fit --game tenfour --players 2 --games 30'
-        '00 --seed 1 --out engine/tenfour/leaf.py'
+        'python -m bench.ai_fit --game tenfour --players 2 --games '
+        '3000 --seed 1 --out engine/tenfour/leaf.py'
     ),
 }

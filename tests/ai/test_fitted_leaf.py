@@ -113,6 +113,15 @@ def test_the_written_module_keeps_every_player_counts_weights(tmp_path: Path) ->
     assert space["WEIGHTS"] == {**ai._fitted_weights(), 4: (0.25,)}
 
 
+def test_a_long_command_is_wrapped_between_words() -> None:
+    command = "python -m bench.ai_fit --game tenfour --players 2 --games 3000 --seed 1 " \
+              "--out engine/tenfour/leaf.py"
+    lines = ai_fit._wrapped(command).splitlines()
+    pieces = [eval(line) for line in lines]  # each line is one string literal
+    assert len(pieces) > 1 and "".join(pieces) == command
+    assert all(piece.endswith(" ") for piece in pieces[:-1])
+
+
 @pytest.mark.parametrize(("game_name", "size"), [("tenfour", 1 + 2 * len(ai.PART_NAMES)),
                                                  ("bumpem", 3)])
 def test_a_small_collection_labels_every_turn_start_with_its_winner(game_name: str,
