@@ -40,6 +40,7 @@ import json
 import math
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from engine.api import Action, State
 from engine.seeded import SplitMix64
@@ -104,14 +105,26 @@ def checked_weights(weights: dict[int, tuple[float, ...]], size: int,
     return weights
 
 
+class Thinking(Protocol):
+    """A choice worked out in slices (a `Search`, or anything built on one):
+    `advance(k)` runs up to k more samples and returns the action once it is chosen,
+    None before."""
+
+    def advance(self, samples: int) -> Action | None: ...
+
+
+def to_the_end(thinking: Thinking, step: int = 1 << 20) -> Action:
+    """A sliced choice run in one go (`step` samples a slice): the same answer."""
+    while True:
+        action = thinking.advance(step)
+        if action is not None:
+            return action
+
+
 def search_choice(state: State, legal: Sequence[Action], rng: Rng, budget: int,
                   hooks: SearchHooks) -> Action:
     """The action with the best mean sampled win chance after `budget` samples."""
-    search = Search(state, legal, rng, budget, hooks)
-    while True:
-        action = search.advance(budget)
-        if action is not None:
-            return action
+    return to_the_end(Search(state, legal, rng, budget, hooks), budget)
 
 
 class Search:

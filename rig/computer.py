@@ -21,10 +21,10 @@ from collections.abc import Callable, Generator
 
 from engine.api import Action, Game, State
 from engine.players import canonical_level
-from engine.search import Search, SearchHooks
+from engine.search import Search, SearchHooks, Thinking, to_the_end
 from engine.selfplay import sample_chance
 from rig import registry
-from rig.controller import Seat, Thinking
+from rig.controller import Seat
 
 DEFAULT_THINK_MS = 100
 PROBE_SAMPLES = 24
@@ -142,17 +142,9 @@ def seat_for(game_name: str, level: str, seed: int | None = None, hint: bool = F
         return _Calibrating(calibration(game, think_ms), calibrated)
 
     def choose(state: State, legal: list[Action]) -> Action:
-        return _to_the_end(think(state, legal))
+        return to_the_end(think(state, legal))
 
     return Seat(level=shown, chooser=choose, think=think)
-
-
-def _to_the_end(search: Thinking) -> Action:
-    """A search run in one go (the unsliced chooser of a `hard` seat)."""
-    while True:
-        action = search.advance(1 << 20)
-        if action is not None:
-            return action
 
 
 def _search_hooks(entry: registry.GameEntry) -> SearchHooks:

@@ -12,10 +12,11 @@ import random
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol, assert_never
+from typing import Any, assert_never
 
 from engine.api import Action, Event, State
 from engine.errors import IllegalAction, Reason
+from engine.search import Thinking
 from engine.selfplay import Rng, sample_chance
 from hardware.events import (
     CardPresented,
@@ -66,13 +67,6 @@ THINKING = "Wait: the computer is thinking"
 
 
 Chooser = Callable[[State, list[Action]], Action]
-
-
-class Thinking(Protocol):
-    """A choice worked out in slices (`engine.search.Search`): `advance(k)` runs up to k
-    more samples and returns the action once it is chosen, None before."""
-
-    def advance(self, samples: int) -> Action | None: ...
 
 
 @dataclass

@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from engine.api import Action, State
+from engine.search import Thinking
 from hardware.events import KnobTurn
 from rig import computer, registry
 from rig import controller as controller_module
 from rig.autopilot import gestures_for
 from rig.computer import seat_for
-from rig.controller import Seat, Thinking
+from rig.controller import Seat
 from rig.emulated import EmulatedRig, new_emulated_rig
 from rig.loop import RigLoop, Stop
 from tests.rig.drive import advance_to_choice
