@@ -5,7 +5,8 @@
     python -m bench.ai_match --summary hard-flatmc.jsonl
 
 `--seats` names one level per seat (`easy`, `medium`, `hard`, the aliases, `flatmc`, or
-`control`: `medium` counted apart, for the baseline of a seat on the same seeds);
+`control`: `medium` counted apart, for the baseline of a seat on the same seeds;
+`tuned`: `hard`'s policy alone, `medium`'s choice with `hard`'s weights, no search);
 game g seats them rotated by g places, so every level sits in every seat equally often
 (alternated, with two players). Each game is seeded `random.Random(f"{seed}:{g}")` and
 appends one JSON line to `--out` (winners by level, CPU time of each real decision), so a
@@ -85,6 +86,12 @@ def playout(start: State, me: int, choose: Chooser, rng: Rng) -> int:
 def chooser(game: str, level: str, budget: int | None, playouts: int) -> Chooser:
     if level == "flatmc":
         return flat_mc_chooser(playouts)
+    if level == "tuned":  # hard's own policy (medium's choice with hard's weights),
+        # without the search: what the search adds on top of it
+        import importlib
+
+        tuned: Chooser = importlib.import_module(f"engine.{game}.ai").hard_policy
+        return tuned
     if level == "control":
         level = "medium"  # medium under another name: the same seats and seeds with
         # medium in the subject's place give the baseline a subject's rate compares with

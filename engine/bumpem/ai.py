@@ -346,9 +346,30 @@ def evaluate_actions(state: BumpemState, legal: Sequence[Action],
     return scores
 
 
+HARD_WEIGHTS: dict[int, Weights] = {}
+"""The evaluation `hard` searches with, per player count: `medium`'s weights tuned
+against `medium` seats by `bench.ai_tune` (docs/AI_BUMPEM.md, "A policy tuned against
+medium"); a player count not here searches with `medium`'s own (DEFAULT_WEIGHTS). The
+leaf keeps `medium`'s weights: the fitted leaf was fitted to their scores."""
+
+
+def hard_weights(players: int) -> Weights:
+    """The weights `hard` plays with at this player count."""
+    return HARD_WEIGHTS.get(players, DEFAULT_WEIGHTS)
+
+
+def hard_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """`medium`'s choice with `hard`'s weights: every decision inside `hard`'s samples,
+    and a level of its own for the tuning benches."""
+    if not isinstance(state, BumpemState):
+        raise TypeError("hard_policy plays Bump 'Em states only")
+    return choose(state, legal, rng, hard_weights(state.rules.players))
+
+
 def _prior(state: State, legal: Sequence[Action]) -> list[float]:
+    """The candidates' order and the choice kept unless beaten: `hard`'s weights."""
     assert isinstance(state, BumpemState)
-    return evaluate_actions(state, legal)
+    return evaluate_actions(state, legal, hard_weights(state.rules.players))
 
 
 def _round_over(state: State, root: State, me: int) -> bool:
@@ -402,7 +423,7 @@ def _fitted_weights() -> dict[int, tuple[float, ...]]:
     return checked_weights(WEIGHTS, 3, "engine/bumpem/leaf.py")
 
 
-HARD_HOOKS = SearchHooks(plays=BumpemState, policy=strong_choice, prior=_prior,
+HARD_HOOKS = SearchHooks(plays=BumpemState, policy=hard_policy, prior=_prior,
                          is_leaf=_round_over, leaf=_leaf, scale=1.0)
 
 

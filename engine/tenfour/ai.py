@@ -482,9 +482,29 @@ HARD_SCALE = 10.0
 """Spaces of lead per logistic unit at the leaves (a lead of 10 spaces: a 73% chance)."""
 
 
+HARD_WEIGHTS: dict[int, Weights] = {}
+"""The evaluation `hard` searches with, per player count: `medium`'s weights tuned
+against `medium` seats by `bench.ai_tune` (docs/AI_TENFOUR.md, "A policy tuned against
+medium"); a player count not here searches with `medium`'s own (DEFAULT_WEIGHTS)."""
+
+
+def hard_weights(players: int) -> Weights:
+    """The weights `hard` plays with at this player count."""
+    return HARD_WEIGHTS.get(players, DEFAULT_WEIGHTS)
+
+
+def hard_policy(state: State, legal: Sequence[Action], rng: Rng) -> Action:
+    """`medium`'s one-ply choice with `hard`'s weights: every decision inside `hard`'s
+    samples, and a level of its own for the tuning benches."""
+    if not isinstance(state, TenFourState):
+        raise TypeError("hard_policy plays 10-Four states only")
+    return choose(state, legal, rng, hard_weights(state.g.num_players))
+
+
 def _prior(state: State, legal: Sequence[Action]) -> list[float]:
+    """The candidates' order and the choice kept unless beaten: `hard`'s weights."""
     assert isinstance(state, TenFourState)
-    return evaluate_actions(state, legal)
+    return evaluate_actions(state, legal, hard_weights(state.g.num_players))
 
 
 def _round_over(state: State, root: State, me: int) -> bool:
@@ -510,7 +530,7 @@ def _fitted_weights() -> dict[int, tuple[float, ...]]:
     return checked_weights(WEIGHTS, 1 + 2 * len(PART_NAMES), "engine/tenfour/leaf.py")
 
 
-HARD_HOOKS = SearchHooks(plays=TenFourState, policy=strong_choice, prior=_prior,
+HARD_HOOKS = SearchHooks(plays=TenFourState, policy=hard_policy, prior=_prior,
                          is_leaf=_round_over, leaf=_leaf, scale=1.0)
 
 
