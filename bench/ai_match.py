@@ -35,7 +35,7 @@ from typing import Any
 
 from bench.stats import percentile
 from engine.api import Action, State
-from engine.selfplay import Chooser, Rng, pick_best, random_choice, sample_chance
+from engine.selfplay import Chooser, Rng, pick_best, random_playout, sample_chance
 
 MAX_PLAYOUT_STEPS = 100_000
 
@@ -65,8 +65,13 @@ def flat_mc_chooser(playouts: int = 50) -> Chooser:
 
 
 def _random_playout(start: State, me: int, rng: Rng) -> int:
-    """1 if `me` wins a game played on from `start` with random decisions."""
-    return playout(start, me, random_choice, rng)
+    """1 if `me` wins a game played on from `start` with random decisions: the same
+    game, draw for draw, as `playout(start, me, random_choice, rng)`, played by
+    `engine.selfplay.random_playout` (which skips the actions, previews and events a
+    playout throws away where a game knows how)."""
+    s = start.clone()
+    random_playout(s, rng, MAX_PLAYOUT_STEPS)
+    return 1 if me in s.winners() else 0
 
 
 def playout(start: State, me: int, choose: Chooser, rng: Rng) -> int:

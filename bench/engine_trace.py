@@ -66,6 +66,35 @@ def fingerprint(game: Game, games: int, choose: Chooser = random_choice) -> str:
     return digest.hexdigest()[:20]
 
 
+def flatmc_fingerprint(game: Game, games: int, steps: int, playouts: int = 6) -> str:
+    """A digest of the flat Monte Carlo reference's play (bench/ai_match.py): seeded
+    games of `flatmc` (`playouts` per action, in seat `seed % players`) against
+    `random`, their first `steps`
+    steps: every action chosen, every chance outcome, then where the rng stands. The
+    reference's random playouts share the game's rng, so any change in how they draw
+    or play shows here."""
+    from bench.ai_match import flat_mc_chooser
+
+    digest = hashlib.sha256()
+    reference = flat_mc_chooser(playouts)
+    for seed in range(games):
+        rng = random.Random(f"flatmc:{seed}")
+        state = game.new_initial_state()
+        seats: list[Chooser] = [random_choice] * game.num_players
+        seats[seed % game.num_players] = reference
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                action = sample_chance(state.chance_outcomes(), rng)
+            else:
+                action = seats[state.current_player()](state, state.legal_actions(), rng)
+            digest.update(action.key().encode("utf-8"))
+            state.apply(action)
+        digest.update(repr((state.winners(), rng.random())).encode("utf-8"))
+    return digest.hexdigest()[:20]
+
+
 def configurations() -> list[tuple[str, str, int]]:
     """(game, variant, players) of every shipped game with its options listed here."""
     from rig.registry import entries

@@ -86,6 +86,31 @@ def _running_totals(outcomes: tuple[tuple[Action, Fraction], ...]) -> list[float
     return totals
 
 
+def random_playout(state: State, rng: Rng, max_steps: int = 100_000) -> int:
+    """Play `state` itself on to the end (at most `max_steps` steps), every chance
+    outcome drawn by `sample_chance` from `chance_outcomes()` and every decision by
+    `random_choice`; return the steps taken. A game whose state has `play_randomly`
+    (Bump 'Em) does the same there, with the same draws, states and result, without
+    building actions, previews or events it would throw away."""
+    fast = getattr(state, "play_randomly", None)
+    if fast is not None:
+        steps: int = fast(rng, max_steps)
+        return steps
+    return _generic_random_playout(state, rng, max_steps)
+
+
+def _generic_random_playout(state: State, rng: Rng, max_steps: int) -> int:
+    """The loop `play_randomly` must match: every game can be played out this way."""
+    steps = 0
+    while steps < max_steps and not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(sample_chance(state.chance_outcomes(), rng))
+        else:
+            state.apply(random_choice(state, state.legal_actions(), rng))
+        steps += 1
+    return steps
+
+
 @dataclass
 class PlayResult:
     state: State

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.engine_trace import FLIPPED, configurations, fingerprint
+from bench.engine_trace import FLIPPED, configurations, fingerprint, flatmc_fingerprint
 from rig.games import build_game
 
 GAMES = 4
@@ -49,3 +49,21 @@ def test_every_shipped_configuration_is_fingerprinted() -> None:
     shipped = {case for case in buildable() if case[0] in FLIPPED}
     assert set(configurations()) == shipped
     assert {(*case, f) for case in shipped for f in (False, True)} == set(EXPECTED)
+
+
+FLATMC: dict[tuple[str, int], str] = {
+    ("bumpem", 2): "3c4e55e385f299b3a1de",
+    ("bumpem", 3): "e2a170605a54bee9569d",
+    ("tenfour", 2): "19b0af6e43ee2eacc79c",
+    ("tenfour", 4): "156b2a83303424f9adde",
+}
+"""(game, players) -> digest of the first 60 steps of 2 seeded games of the flat Monte
+Carlo reference (6 playouts per action) against `random`, taken before its playouts
+were made cheaper (bc2ffe9): the reference's games measured earlier stay valid only
+if its playouts draw and play exactly as they did."""
+
+
+@pytest.mark.parametrize("case", sorted(FLATMC), ids=lambda c: f"{c[0]}-{c[1]}p")
+def test_the_flat_monte_carlo_reference_plays_as_before(case: tuple[str, int]) -> None:
+    name, players = case
+    assert flatmc_fingerprint(build_game(name, players=players), 2, 60) == FLATMC[case]

@@ -80,7 +80,13 @@ _Found = list[tuple[tuple[object, ...], Outcome]]
 """Moves found so far, each with its inputs (class, input fields...) for sorting."""
 
 
-def _first(pair: tuple[str, Outcome]) -> str:
+ENTER, STEP, SWAP, BUMP = range(4)
+Choice = tuple[int, int, int]
+"""A legal move not yet resolved (`Rules.move_choices`): (ENTER, car, 0), (STEP, car,
+destination), (SWAP, car, other car) or (BUMP, car, other car), cars flat indices."""
+
+
+def _first(pair: tuple[str, object]) -> str:
     return pair[0]
 
 
@@ -335,7 +341,7 @@ class Rules:
         return {"to": self.position_id(seat, pos[mover]), "bumps": tuple(bumps),
                 "zooms": tuple(zooms), "slide": slide}
 
-    def _first_in_pit(self, pos: tuple[int, ...], seat: int) -> int:
+    def _first_in_pit(self, pos: Sequence[int], seat: int) -> int:
         """Cars in a pit row are alike: only the lowest-numbered one is offered."""
         base = seat * self.cars
         for car in range(base, base + self.cars):
@@ -494,6 +500,100 @@ class Rules:
             number, target = car % self.cars + 1, self._pieces[other]
             values.update(car=number, target=target)
             out.append(self._outcome((BumpTicket, number, target), values, new, effects))
+
+    # ----- moves without previews (random playouts) --------------------------------
+
+    def move_choices(self, pos: Sequence[int], seat: int, ticket: str) -> list[Choice] | None:
+        """The legal moves of `legal_moves`, in the same order, as bare `Choice`s: no
+        action, preview or resolution is made, only whether each move may land.
+        None for the 8 ticket (a split's legality needs its first part resolved: use
+        `legal_moves`). A random playout resolves just the move it picks (`resolve`)."""
+        enter, steps, back, special = _PLANS.get(ticket, _NO_PLAN)
+        if special == "8":
+            return None
+        cars = self.cars
+        base = seat * cars
+        found: list[tuple[str, Choice]] = []
+        if enter:
+            car = self._first_in_pit(pos, seat)
+            if car >= 0 and self._may_land(pos, car, self.start[seat]):
+                found.append((self._key_of((Enter, car - base + 1)), (ENTER, car, 0)))
+        if steps or back:
+            finish = self.finish
+            own = [c for c in range(base, base + cars) if 0 <= pos[c] < finish]
+            if steps:
+                for car in own:
+                    dest = self.forward_dest(seat, pos[car], steps)
+                    if dest is not None and self._may_land(pos, car, dest):
+                        found.append((self._key_of((Forward, car - base + 1, steps)),
+                                      (STEP, car, dest)))
+            if back:
+                for car in own:
+                    dest = self.backward_dest(seat, pos[car], back)
+                    if dest is not None and self._may_land(pos, car, dest):
+                        found.append((self._key_of((Backward, car - base + 1, back)),
+                                      (STEP, car, dest)))
+        if special == "7" or special == "bump":
+            n = self.n
+            if special == "7":
+                mine = [c for c in range(base, base + cars) if 0 <= pos[c] < n]
+                kind, cls = SWAP, Swap
+            else:
+                first = self._first_in_pit(pos, seat)
+                mine = [first] if first >= 0 else []
+                kind, cls = BUMP, BumpTicket  # type: ignore[assignment]
+            for car in mine:
+                for other, theirs in enumerate(pos):
+                    if other // cars == seat or not 0 <= theirs < n:
+                        continue
+                    found.append((self._key_of((cls, car - base + 1, self._pieces[other])),
+                                  (kind, car, other)))
+        if len(found) > 1:
+            found.sort(key=_first)
+        return [choice for _, choice in found]
+
+    def resolve(self, pos: Sequence[int], choice: Choice) -> tuple[list[int], list[Effect]]:
+        """The positions and effects of one of `move_choices`, exactly as `legal_moves`
+        resolves that move."""
+        kind, car, arg = choice
+        new = list(pos)
+        effects: list[Effect] = []
+        if kind == STEP:
+            self.land(new, car, arg, effects)
+        elif kind == ENTER:
+            start = self.start[car // self.cars]
+            effects.append(Effect("entry", car, PIT, start))
+            self.land(new, car, start, effects)
+        elif kind == SWAP:
+            mine, theirs = pos[car], pos[arg]
+            new[car], new[arg] = theirs, mine
+            effects += (Effect("swap", car, mine, theirs), Effect("swap", arg, theirs, mine))
+        else:
+            theirs = pos[arg]
+            new[arg] = PIT
+            effects.append(Effect("bump", arg, theirs, PIT))
+            self.land(new, car, theirs, effects, slides=self.bump_ticket_lands)
+        return new, effects
+
+    def _may_land(self, pos: Sequence[int], car: int, dest: int) -> bool:
+        """Whether `land(list(pos), car, dest, ...)` would succeed, without doing it."""
+        if dest >= self.n:
+            if dest < self.finish:
+                base = car // self.cars * self.cars
+                return dest not in pos[base:base + self.cars]
+            return True
+        if dest in pos:
+            if self.turbo[dest]:
+                return True
+            return pos.index(dest) // self.cars != car // self.cars
+        return True
+
+    def _key_of(self, inputs: tuple[object, ...]) -> str:
+        """The sort key of the move with these inputs (class, input fields...)."""
+        key = self._keys.get(inputs)
+        if key is None:
+            key = self._key(inputs, inputs[0](*inputs[1:]))  # type: ignore[operator]
+        return key
 
     # ----- results ------------------------------------------------------------------
 

@@ -35,9 +35,10 @@ from engine.bumpem.actions import (
     Swap,
 )
 from engine.bumpem.names import car_at, colour_word, destination_phrase, position_name
-from engine.bumpem.rules import PIT, Effect, Outcome, Rules
+from engine.bumpem.rules import PIT, Choice, Effect, Outcome, Rules
 from engine.bumpem.tickets import TICKET_IDS, ticket_label
 from engine.errors import IllegalAction, Reason
+from engine.selfplay import Rng, sample_chance
 
 if TYPE_CHECKING:
     from engine.bumpem.game import BumpemGame
@@ -246,6 +247,91 @@ class BumpemState:
                                 {"seat": self.turn}))
         else:
             self.extra = False
+            self.turn = (self.turn + 1) % self.rules.players
+
+    # ----- random playouts ---------------------------------------------------------
+
+    def play_randomly(self, rng: Rng, max_steps: int) -> int:
+        """Play on to the end (at most `max_steps` chance draws and decisions), every
+        decision uniformly random, and return the steps taken: the game, the state it
+        ends in and every `rng` draw are those of `engine.selfplay.random_playout`'s
+        generic loop (`sample_chance` of `chance_outcomes()`, then `random_choice` of
+        `legal_actions()`), but no action, preview or event is made: a flat Monte Carlo
+        playout only asks who won (tests/bumpem/test_playout.py holds them equal)."""
+        rules = self.rules
+        game = self.game
+        sorted_tickets = _SORTED_TICKETS
+        independent = game.independent_outcomes
+        refill = game.tickets.counts
+        again_without_move = bool(game.options["extra_ticket_without_move"])
+        steps = 0
+        choices: list[Choice] | None = None
+        outcomes: list[Outcome] = []
+        known = False  # choices / outcomes hold the moves of the ticket in hand
+        while self.phase != OVER and steps < max_steps:
+            steps += 1
+            drawing = self.phase == TICKET
+            if drawing:
+                deck = self.deck
+                if deck is None:
+                    drawn = sample_chance(independent, rng)
+                    ticket = drawn.ticket  # type: ignore[attr-defined]
+                else:
+                    ticket = _deck_draw(deck, sorted_tickets, rng.random())
+                    deck[_TICKET_INDEX[ticket]] -= 1
+                    if sum(deck) == 0:
+                        self.deck = list(refill)
+                self.ticket = ticket
+                self.phase = MOVE
+                self._moves = None
+            else:
+                ticket = str(self.ticket)
+            if drawing or not known:
+                choices = rules.move_choices(self.pos, self.turn, ticket)
+                outcomes = self._outcomes() if choices is None else []  # the 8's splits
+            count = len(outcomes) if choices is None else len(choices)
+            if not drawing:
+                pick = int(rng.random() * count)  # a decision: `random_choice`
+            elif count == 0:  # B5: the ticket is lost
+                self._end_move_quietly(ticket == "3" and again_without_move)
+                continue
+            elif count == 1:  # B5: the only move is played
+                pick = 0
+            else:  # a decision node: the next step decides
+                known = True
+                continue
+            known = False
+            effects: Sequence[Effect]
+            if choices is None:
+                chosen = outcomes[pick]
+                new, effects = list(chosen.positions), chosen.effects
+            else:
+                new, effects = rules.resolve(self.pos, choices[pick])
+            self.pos = new
+            finished = [e.car // rules.cars for e in effects if e.kind == "finish"]
+            if not self._win_quietly([self.turn, *finished]):
+                self._end_move_quietly(ticket == "3")
+        return steps
+
+    def _win_quietly(self, candidates: list[int]) -> bool:
+        """`_check_winner` without its event."""
+        for seat in candidates:
+            if self.rules.complete(self.pos, seat):
+                self.phase = OVER
+                self.winner = seat
+                self.ticket = None
+                self.extra = False
+                self._moves = None
+                return True
+        return False
+
+    def _end_move_quietly(self, extra: bool) -> None:
+        """`_end_move` without its events (`extra`: another ticket is owed)."""
+        self.phase = TICKET
+        self.ticket = None
+        self._moves = None
+        self.extra = extra
+        if not extra:
             self.turn = (self.turn + 1) % self.rules.players
 
     # ----- corrections (RULINGS G1) -------------------------------------------------
@@ -541,6 +627,27 @@ class _MoveWords:
 
 
 _TICKET_INDEX: dict[str, int] = {ticket: i for i, ticket in enumerate(TICKET_IDS)}
+
+_SORTED_TICKETS: tuple[tuple[str, int], ...] = tuple(sorted(
+    ((t, i) for i, t in enumerate(TICKET_IDS)), key=lambda ti: DrawTicket(ti[0]).key()))
+"""(ticket, deck index) in the order `chance_outcomes` lists a deck's draws."""
+
+
+def _deck_draw(deck: list[int], tickets: tuple[tuple[str, int], ...], point: float) -> str:
+    """The ticket `sample_chance` draws from a deck's `chance_outcomes()` for `point`:
+    the same running totals of count / total (the float of the reduced fraction: both
+    are correctly rounded int divisions of the same value)."""
+    total = sum(deck)
+    running = 0.0
+    last = ""
+    for ticket, index in tickets:
+        count = deck[index]
+        if count > 0:
+            running += count / total
+            last = ticket
+            if point < running:
+                return ticket
+    return last
 
 _MOVE_KINDS: dict[type, str] = {Swap: "swap", Split: "split", Backward: "backward_move",
                                 BumpTicket: "bump_ticket"}
