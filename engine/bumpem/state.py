@@ -221,33 +221,21 @@ class BumpemState:
 
     def _check_winner(self, mover: int, finished: list[int], events: list[Event]) -> bool:
         """B8: the first player with every car finished wins; the mover first on a tie."""
-        candidates = [mover, *finished]
-        for seat in candidates:
-            if self.rules.complete(self.pos, seat):
-                self.phase = OVER
-                self.winner = seat
-                self.ticket = None
-                self.extra = False
-                self._moves = None
-                events.append(Event("winner", f"{self.game.seat_name(seat)} wins!",
-                                    {"seat": seat}))
-                return True
-        return False
+        if not self._win_quietly([mover, *finished]):
+            return False
+        assert self.winner is not None
+        events.append(Event("winner", f"{self.game.seat_name(self.winner)} wins!",
+                            {"seat": self.winner}))
+        return True
 
     def _end_move(self, events: list[Event], moved: bool) -> None:
         """After a move or a lost ticket: another ticket after a 3 (B3), else next seat."""
         extra = self.ticket == "3" and (moved or self.game.options["extra_ticket_without_move"])
-        self.phase = TICKET
-        self.ticket = None
-        self._moves = None
+        self._end_move_quietly(bool(extra))
         if extra:
-            self.extra = True
             events.append(Event("extra_ticket",
                                 f"{self.game.seat_name(self.turn)} takes another ticket",
                                 {"seat": self.turn}))
-        else:
-            self.extra = False
-            self.turn = (self.turn + 1) % self.rules.players
 
     # ----- random playouts ---------------------------------------------------------
 
@@ -314,7 +302,7 @@ class BumpemState:
         return steps
 
     def _win_quietly(self, candidates: list[int]) -> bool:
-        """`_check_winner` without its event."""
+        """The first of `candidates` with every car finished wins (B8)."""
         for seat in candidates:
             if self.rules.complete(self.pos, seat):
                 self.phase = OVER
@@ -326,7 +314,7 @@ class BumpemState:
         return False
 
     def _end_move_quietly(self, extra: bool) -> None:
-        """`_end_move` without its events (`extra`: another ticket is owed)."""
+        """The next seat's ticket, or the same seat's again if `extra` (B3)."""
         self.phase = TICKET
         self.ticket = None
         self._moves = None

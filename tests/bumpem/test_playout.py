@@ -16,7 +16,7 @@ import pytest
 
 from bench.engine_trace import FLIPPED
 from engine.bumpem import BumpemGame, BumpemState
-from engine.selfplay import _generic_random_playout, random_choice, random_playout, sample_chance
+from engine.selfplay import _generic_random_playout, random_playout
 from tests.bumpem.helpers import TICKETS, make_game
 
 DECK = TICKETS[0].replace('draw = "independent"', 'draw = "deck"').replace(
@@ -36,13 +36,7 @@ def _games() -> list[tuple[str, BumpemGame]]:
 def _somewhere(game: BumpemGame, rng: random.Random) -> BumpemState:
     """A state some random steps into a game (a chance or a decision node)."""
     state = game.new_initial_state()
-    for _ in range(int(rng.random() * 150)):
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply(sample_chance(state.chance_outcomes(), rng))
-        else:
-            state.apply(random_choice(state, state.legal_actions(), rng))
+    _generic_random_playout(state, rng, int(rng.random() * 150))
     return state
 
 
