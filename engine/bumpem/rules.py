@@ -80,10 +80,11 @@ _Found = list[tuple[tuple[object, ...], Outcome]]
 """Moves found so far, each with its inputs (class, input fields...) for sorting."""
 
 
-ENTER, STEP, SWAP, BUMP = range(4)
-Choice = tuple[int, int, int]
-"""A legal move not yet resolved (`Rules.move_choices`): (ENTER, car, 0), (STEP, car,
-destination), (SWAP, car, other car) or (BUMP, car, other car), cars flat indices."""
+ENTER, STEP, SWAP, BUMP, SPLIT = range(5)
+Choice = tuple[int, int, int, int]
+"""A legal move not yet resolved (`Rules.move_choices`): (ENTER, car, 0, 0), (STEP,
+car, destination, 0), (SWAP, car, other car, 0), (BUMP, car, other car, 0) or (SPLIT,
+first car, second car, first part); cars are flat indices."""
 
 
 def _first(pair: tuple[str, object]) -> str:
@@ -409,7 +410,24 @@ class Rules:
                 out.append(self._outcome((Swap, number, target), values, new, effects))
 
     def _splits(self, pos: tuple[int, ...], seat: int, out: _Found) -> None:
-        """8 split: two different cars, positive parts adding to 8, first part moved first.
+        """8 split: two different cars, positive parts adding to 8 (`_split_results`)."""
+        ids = self._ids[seat]
+        cars = self.cars
+        for (first, second, part), (new, effects) in self._split_results(pos, seat).items():
+            values = self._preview(first, new, effects)
+            number, other = first % cars + 1, second % cars + 1
+            rest = SPLIT_TOTAL - part
+            values["car"] = number
+            values["steps"] = part
+            values["other"] = other
+            values["other_steps"] = rest
+            values["other_to"] = ids[new[second] + 1]
+            out.append(self._outcome((Split, number, part, other, rest), values, new, effects))
+
+    def _split_results(self, pos: Sequence[int], seat: int
+                       ) -> dict[tuple[int, int, int], tuple[list[int], list[Effect]]]:
+        """(first car, second car, first part) -> positions and effects of every legal
+        8 split: two different cars, positive parts adding to 8, first part moved first.
 
         Both orders are offered only when they end differently (a slide or zoom by the
         first car can change what the second may do); otherwise the lower car goes first.
@@ -419,10 +437,10 @@ class Rules:
         """
         base = seat * self.cars
         movable = [c for c in range(base, base + self.cars) if 0 <= pos[c] < self.finish]
-        if len(movable) < 2:
-            return
-        firsts = self._first_parts(pos, seat, movable)
         found: dict[tuple[int, int, int], tuple[list[int], list[Effect]]] = {}
+        if len(movable) < 2:
+            return found
+        firsts = self._first_parts(pos, seat, movable)
         for first in movable:
             for second in movable:
                 if first == second:
@@ -441,20 +459,9 @@ class Rules:
                     if twin is not None and twin[0] == result[0]:
                         continue
                     found[(first, second, part)] = result
-        ids = self._ids[seat]
-        cars = self.cars
-        for (first, second, part), (new, effects) in found.items():
-            values = self._preview(first, new, effects)
-            number, other = first % cars + 1, second % cars + 1
-            rest = SPLIT_TOTAL - part
-            values["car"] = number
-            values["steps"] = part
-            values["other"] = other
-            values["other_steps"] = rest
-            values["other_to"] = ids[new[second] + 1]
-            out.append(self._outcome((Split, number, part, other, rest), values, new, effects))
+        return found
 
-    def _first_parts(self, pos: tuple[int, ...], seat: int, movable: list[int]
+    def _first_parts(self, pos: Sequence[int], seat: int, movable: list[int]
                      ) -> dict[tuple[int, int], tuple[list[int], list[Effect]]]:
         """(car, part) -> the positions and effects after that car moves `part` first:
         worked out once, whichever car moves second."""
@@ -503,21 +510,19 @@ class Rules:
 
     # ----- moves without previews (random playouts) --------------------------------
 
-    def move_choices(self, pos: Sequence[int], seat: int, ticket: str) -> list[Choice] | None:
+    def move_choices(self, pos: Sequence[int], seat: int, ticket: str) -> list[Choice]:
         """The legal moves of `legal_moves`, in the same order, as bare `Choice`s: no
-        action, preview or resolution is made, only whether each move may land.
-        None for the 8 ticket (a split's legality needs its first part resolved: use
-        `legal_moves`). A random playout resolves just the move it picks (`resolve`)."""
+        action or preview is made, and a move is only checked to land, not resolved
+        (a split is: whether it is offered depends on where its parts end). A random
+        playout resolves just the move it picks (`resolve`)."""
         enter, steps, back, special = _PLANS.get(ticket, _NO_PLAN)
-        if special == "8":
-            return None
         cars = self.cars
         base = seat * cars
         found: list[tuple[str, Choice]] = []
         if enter:
             car = self._first_in_pit(pos, seat)
             if car >= 0 and self._may_land(pos, car, self.start[seat]):
-                found.append((self._key_of((Enter, car - base + 1)), (ENTER, car, 0)))
+                found.append((self._key_of((Enter, car - base + 1)), (ENTER, car, 0, 0)))
         if steps or back:
             finish = self.finish
             own = [c for c in range(base, base + cars) if 0 <= pos[c] < finish]
@@ -526,14 +531,18 @@ class Rules:
                     dest = self.forward_dest(seat, pos[car], steps)
                     if dest is not None and self._may_land(pos, car, dest):
                         found.append((self._key_of((Forward, car - base + 1, steps)),
-                                      (STEP, car, dest)))
+                                      (STEP, car, dest, 0)))
             if back:
                 for car in own:
                     dest = self.backward_dest(seat, pos[car], back)
                     if dest is not None and self._may_land(pos, car, dest):
                         found.append((self._key_of((Backward, car - base + 1, back)),
-                                      (STEP, car, dest)))
-        if special == "7" or special == "bump":
+                                      (STEP, car, dest, 0)))
+        if special == "8":
+            for first, second, part in self._split_results(pos, seat):
+                inputs = (Split, first - base + 1, part, second - base + 1, SPLIT_TOTAL - part)
+                found.append((self._key_of(inputs), (SPLIT, first, second, part)))
+        elif special == "7" or special == "bump":
             n = self.n
             if special == "7":
                 mine = [c for c in range(base, base + cars) if 0 <= pos[c] < n]
@@ -547,7 +556,7 @@ class Rules:
                     if other // cars == seat or not 0 <= theirs < n:
                         continue
                     found.append((self._key_of((cls, car - base + 1, self._pieces[other])),
-                                  (kind, car, other)))
+                                  (kind, car, other, 0)))
         if len(found) > 1:
             found.sort(key=_first)
         return [choice for _, choice in found]
@@ -555,9 +564,16 @@ class Rules:
     def resolve(self, pos: Sequence[int], choice: Choice) -> tuple[list[int], list[Effect]]:
         """The positions and effects of one of `move_choices`, exactly as `legal_moves`
         resolves that move."""
-        kind, car, arg = choice
+        kind, car, arg, part = choice
         new = list(pos)
         effects: list[Effect] = []
+        if kind == SPLIT:
+            dest = self.forward_dest(car // self.cars, pos[car], part)
+            assert dest is not None
+            self.land(new, car, dest, effects)
+            done = self._split_rest(car // self.cars, (new, effects), arg, SPLIT_TOTAL - part)
+            assert done is not None
+            return done
         if kind == STEP:
             self.land(new, car, arg, effects)
         elif kind == ENTER:

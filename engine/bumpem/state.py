@@ -253,8 +253,7 @@ class BumpemState:
         refill = game.tickets.counts
         again_without_move = bool(game.options["extra_ticket_without_move"])
         steps = 0
-        choices: list[Choice] | None = None
-        outcomes: list[Outcome] = []
+        choices: list[Choice] = []
         known = False  # choices / outcomes hold the moves of the ticket in hand
         while self.phase != OVER and steps < max_steps:
             steps += 1
@@ -276,8 +275,7 @@ class BumpemState:
                 ticket = str(self.ticket)
             if drawing or not known:
                 choices = rules.move_choices(self.pos, self.turn, ticket)
-                outcomes = self._outcomes() if choices is None else []  # the 8's splits
-            count = len(outcomes) if choices is None else len(choices)
+            count = len(choices)
             if not drawing:
                 pick = int(rng.random() * count)  # a decision: `random_choice`
             elif count == 0:  # B5: the ticket is lost
@@ -289,12 +287,7 @@ class BumpemState:
                 known = True
                 continue
             known = False
-            effects: Sequence[Effect]
-            if choices is None:
-                chosen = outcomes[pick]
-                new, effects = list(chosen.positions), chosen.effects
-            else:
-                new, effects = rules.resolve(self.pos, choices[pick])
+            new, effects = rules.resolve(self.pos, choices[pick])
             self.pos = new
             finished = [e.car // rules.cars for e in effects if e.kind == "finish"]
             if not self._win_quietly([self.turn, *finished]):
