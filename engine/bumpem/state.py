@@ -245,7 +245,7 @@ class BumpemState:
         ends in and every `rng` draw are those of `engine.selfplay.random_playout`'s
         generic loop (`sample_chance` of `chance_outcomes()`, then `random_choice` of
         `legal_actions()`), but no action, preview or event is made: a flat Monte Carlo
-        playout only asks who won (tests/bumpem/test_playout.py holds them equal)."""
+        playout only asks who won (tests/test_random_playouts.py holds them equal)."""
         rules = self.rules
         game = self.game
         sorted_tickets = _SORTED_TICKETS

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from engine.api import CHANCE, JSON, TERMINAL, Action, Event, LazyEvent
 from engine.errors import IllegalAction, Reason
+from engine.selfplay import Rng, sample_chance
 from engine.tenfour.actions import (
     ChooseTruck,
     Correct,
@@ -411,6 +412,11 @@ class TenFourState:
             raise IllegalAction(Reason.NOT_LEGAL_NOW, f"{action.key()} is not a legal move here")
         chosen = legal[legal.index(action)]  # with its previews
         self._legal = None
+        self._act(chosen, events)
+        return events
+
+    def _act(self, chosen: Action, events: list[Event]) -> None:
+        """Carry out one of `legal_actions()` (with its previews) at a decision node."""
         if isinstance(chosen, PlaceSmokey):
             self._on_place(chosen, events)
         elif isinstance(chosen, DeclareTruck):
@@ -427,7 +433,40 @@ class TenFourState:
                                 f"{chosen.watches.capitalize()} route",
                                 {"to": chosen.to, "route": chosen.watches}))
             self._end_turn(events)
-        return events
+
+    def play_randomly(self, rng: Rng, max_steps: int) -> int:
+        """Play on to the end (at most `max_steps` chance draws and decisions), every
+        decision uniformly random, and return the steps taken: the game, the state it
+        ends in and every `rng` draw are those of `engine.selfplay.random_playout`'s
+        generic loop (`sample_chance` of `chance_outcomes()`, then `random_choice` of
+        `legal_actions()`), through the same rule code as `apply` but without checking
+        outcomes the loop itself drew or building the outcome lists
+        (tests/test_random_playouts.py holds them equal)."""
+        g = self.g
+        draw_order, draws, band_outcomes = g.draw_order, g.draws, g.band_outcomes
+        steps = 0
+        while self.phase != OVER and steps < max_steps:
+            steps += 1
+            events: list[Event] = []
+            phase = self.phase
+            if phase == DRAW:
+                self._legal = None
+                self._on_draw(draws[_drawn(self.pile, self.pile_left, draw_order,
+                                           rng.random())], events)
+            elif phase in (SPIN, START_SPIN):
+                band = self.band()
+                spin: Spin = sample_chance(band_outcomes[band], rng)  # type: ignore[assignment]
+                self._legal = None
+                if phase == START_SPIN:
+                    self._on_start_spin(spin.value, events)
+                else:
+                    self._on_spin(spin.value, band, events)
+            else:
+                legal = self.legal_actions()
+                chosen = legal[int(rng.random() * len(legal))]  # `random_choice`
+                self._legal = None
+                self._act(chosen, events)
+        return steps
 
     def _check_draw(self, action: Action) -> Draw:
         """The card if it can be drawn now (T13: enrolled, not drawn since the reshuffle)."""
@@ -1034,3 +1073,19 @@ def _smokey_name(piece: str) -> str:
     if piece == BEAR:
         return "Bear"
     return f"Smokey {piece[-1]}" if piece.startswith("smokey") else piece
+
+
+def _drawn(pile: list[int], left: int, order: Sequence[int], point: float) -> int:
+    """The card `sample_chance` draws from `chance_outcomes()` at a draw for `point`:
+    the same running totals of count / cards left (the float of the reduced fraction:
+    both are correctly rounded int divisions of the same value)."""
+    running = 0.0
+    last = -1
+    for i in order:
+        count = pile[i]
+        if count:
+            running += count / left
+            last = i
+            if point < running:
+                return i
+    return last
