@@ -225,7 +225,9 @@ class TenFourState:
             return ()
         return tuple(sorted(found, key=Action.key))
 
-    def _police_actions(self) -> list[Action]:
+    def _police_actions(self, previews: bool = True) -> list[Action]:
+        """The police moves; without `previews`, a Smokey's move does not say which
+        trucks it would catch (a random playout does not read it)."""
         g = self.g
         in_park = [p for p in g.police if self.police[p] == PARK]
         out: list[Action] = []
@@ -238,8 +240,9 @@ class TenFourState:
             return out
         for smokey in SMOKEYS:
             for route in g.smokey_routes[self.police[smokey]]:
+                catches = self._would_catch(route.to, route.into_trap) if previews else ()
                 out.append(MoveSmokey(smokey, route.to, route.steps, route.via, route.into_trap,
-                                      self._would_catch(route.to, route.into_trap)))
+                                      catches))
         if BEAR in self.police:
             here = self.police[BEAR]
             out.extend(MoveBear(b.id, b.route) for b in g.board.bears if b.id != here)
@@ -440,10 +443,11 @@ class TenFourState:
         ends in and every `rng` draw are those of `engine.selfplay.random_playout`'s
         generic loop (`sample_chance` of `chance_outcomes()`, then `random_choice` of
         `legal_actions()`), through the same rule code as `apply` but without checking
-        outcomes the loop itself drew or building the outcome lists
+        outcomes the loop itself drew, building the outcome lists or previewing moves
         (tests/test_random_playouts.py holds them equal)."""
         g = self.g
         draw_order, draws, band_outcomes = g.draw_order, g.draws, g.band_outcomes
+        choose_keys = [ChooseTruck(truck).key() for truck in g.trucks]  # their sort keys
         steps = 0
         while self.phase != OVER and steps < max_steps:
             steps += 1
@@ -461,9 +465,15 @@ class TenFourState:
                     self._on_start_spin(spin.value, events)
                 else:
                     self._on_spin(spin.value, band, events)
+            elif phase == CHOOSE:  # the choices in `legal_actions()` order, no previews
+                movable = sorted(self._movable(self.turn), key=choose_keys.__getitem__)
+                self._legal = None
+                self._drive(movable[int(rng.random() * len(movable))], events)
             else:
-                legal = self.legal_actions()
-                chosen = legal[int(rng.random() * len(legal))]  # `random_choice`
+                found = self._police_actions(previews=False) if phase == POLICE else None
+                legal = self.legal_actions() if found is None else sorted(found, key=Action.key)
+                picked = legal[int(rng.random() * len(legal))]  # `random_choice`
+                chosen = legal[legal.index(picked)]  # as `apply` finds it: the first equal
                 self._legal = None
                 self._act(chosen, events)
         return steps
