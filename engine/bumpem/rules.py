@@ -518,6 +518,17 @@ class Rules:
         enter, steps, back, special = _PLANS.get(ticket, _NO_PLAN)
         cars = self.cars
         base = seat * cars
+        if steps and not (enter or back or special) and cars < 10:
+            # forward moves alone: their keys differ only in the car's one digit, so
+            # they sort in car order, the order they are found in
+            finish = self.finish
+            plain: list[Choice] = []
+            for car in range(base, base + cars):
+                if 0 <= pos[car] < finish:
+                    dest = self.forward_dest(seat, pos[car], steps)
+                    if dest is not None and self._may_land(pos, car, dest):
+                        plain.append((STEP, car, dest, 0))
+            return plain
         found: list[tuple[str, Choice]] = []
         if enter:
             car = self._first_in_pit(pos, seat)
