@@ -482,10 +482,15 @@ HARD_SCALE = 10.0
 """Spaces of lead per logistic unit at the leaves (a lead of 10 spaces: a 73% chance)."""
 
 
-HARD_WEIGHTS: dict[int, Weights] = {}
+HARD_WEIGHTS: dict[int, Weights] = {
+    # python -m bench.ai_tune --game tenfour --players 2 --screen 600 --confirm 1200
+    #     --holdout 4000 --seed 1   (turn_value: 1.5 x the deck's mean card move)
+    2: Weights(turn_value=7.025, alpha=0.75),
+}
 """The evaluation `hard` searches with, per player count: `medium`'s weights tuned
 against `medium` seats by `bench.ai_tune` (docs/AI_TENFOUR.md, "A policy tuned against
-medium"); a player count not here searches with `medium`'s own (DEFAULT_WEIGHTS)."""
+medium"); a player count not here searches with `medium`'s own (DEFAULT_WEIGHTS). The
+leaf keeps `medium`'s weights: the fitted leaf was fitted to their parts."""
 
 
 def hard_weights(players: int) -> Weights:
