@@ -3,6 +3,7 @@
     python -m bench.engine_trace digest --games 200 --levels easy,medium
     PYTHONPATH=/tmp/before python -m bench.engine_trace digest --games 200 --levels easy,medium
     python -m bench.engine_trace play --game bumpem --players 2 --games 6
+    python -m bench.engine_trace playouts --game bumpem --players 2 --playouts 20
 
 `digest` prints one line per shipped configuration, level and option set (the defaults,
 then every boolean option the other way with a quarter of the games): a digest of
@@ -12,7 +13,10 @@ the old tree (`git archive <commit> engine | tar -x -C /tmp/before`, put first o
 through the `ai.py` files of the tree that is run: compare `medium` lines only between
 trees with the same ones. `play` plays seeded random games and prints the step count:
 a fixed amount of work for an instruction counter (`valgrind --tool=callgrind`, less the
-same command with `--games 0`), which the load on the machine does not move.
+same command with `--games 0`), which the load on the machine does not move;
+`playouts` is the same for the flat Monte Carlo reference's random playouts (run the
+file itself, `python bench/engine_trace.py playouts`, to time an old tree put first
+on `PYTHONPATH`).
 """
 
 from __future__ import annotations
@@ -130,6 +134,17 @@ def play_fixed(name: str, players: int, games: int) -> int:
                for i in range(games))
 
 
+def playouts_fixed(name: str, players: int, count: int) -> int:
+    """`count` of the flat Monte Carlo reference's random playouts from the start of a
+    game (bench/ai_match.py), one rng for all: a fixed workload; returns seat 0's wins."""
+    from bench.ai_match import _random_playout
+    from rig.games import build_game
+
+    start = build_game(name, players=players).new_initial_state()
+    rng = random.Random("bench:playouts")
+    return sum(_random_playout(start, 0, rng) for _ in range(count))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.engine_trace",
                                      description=__doc__.split("\n")[0])
@@ -141,12 +156,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     fixed.add_argument("--game", default="bumpem")
     fixed.add_argument("--players", type=int, default=2)
     fixed.add_argument("--games", type=int, default=6)
+    playouts = sub.add_parser("playouts", help="a fixed number of flatmc random playouts")
+    playouts.add_argument("--game", default="bumpem")
+    playouts.add_argument("--players", type=int, default=2)
+    playouts.add_argument("--playouts", type=int, default=20)
     args = parser.parse_args(argv)
     import engine
 
     print(f"engine from {engine.__file__}", file=sys.stderr)
     if args.command == "digest":
         digest_lines(args.games, [level.strip() for level in args.levels.split(",")])
+    elif args.command == "playouts":
+        print(playouts_fixed(args.game, args.players, args.playouts))
     else:
         print(play_fixed(args.game, args.players, args.games))
     return 0
