@@ -1,7 +1,7 @@
 """Do two engine trees play the same games? Digests of seeded games, and a fixed workload.
 
     python -m bench.engine_trace digest --games 200 --levels easy,medium
-    PYTHONPATH=/tmp/before python -m bench.engine_trace digest --games 200 --levels easy,medium
+    PYTHONPATH=/tmp/before python bench/engine_trace.py digest --games 200 --levels easy,medium
     python -m bench.engine_trace play --game bumpem --players 2 --games 6
     python -m bench.engine_trace playouts --game bumpem --players 2 --playouts 20
 
@@ -14,9 +14,11 @@ through the `ai.py` files of the tree that is run: compare `medium` lines only b
 trees with the same ones. `play` plays seeded random games and prints the step count:
 a fixed amount of work for an instruction counter (`valgrind --tool=callgrind`, less the
 same command with `--games 0`), which the load on the machine does not move;
-`playouts` is the same for the flat Monte Carlo reference's random playouts (run the
-file itself, `python bench/engine_trace.py playouts`, to time an old tree put first
-on `PYTHONPATH`).
+`playouts` is the same for the flat Monte Carlo reference's random playouts.
+
+Run the old tree as a file (`python bench/engine_trace.py ...`), not with `-m` from the
+worktree: `-m` puts the working directory before `PYTHONPATH` on the path, so the new
+tree would be imported (the line "engine from ..." on stderr says which one ran).
 """
 
 from __future__ import annotations
