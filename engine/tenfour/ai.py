@@ -484,8 +484,11 @@ HARD_SCALE = 10.0
 
 HARD_WEIGHTS: dict[int, Weights] = {
     # python -m bench.ai_tune --game tenfour --players 2 --screen 600 --confirm 1200
-    #     --holdout 4000 --seed 1   (turn_value: 1.5 x the deck's mean card move)
-    2: Weights(turn_value=7.025, alpha=0.75),
+    #     --holdout 4000 --seed 1   (turn_value 4.683 -> 7.025, alpha 0.5 -> 0.75), then
+    # python -m bench.ai_tune --game tenfour --players 2 --start '{"alpha": 0.75,
+    #     "turn_value": 7.025}' --only turn_value,alpha --screen 600 --confirm 1200
+    #     --holdout 4000 --seed 2   (turn_value -> 10.5375: 2.25 x the mean card move)
+    2: Weights(turn_value=10.5375, alpha=0.75),
 }
 """The evaluation `hard` searches with, per player count: `medium`'s weights tuned
 against `medium` seats by `bench.ai_tune` (docs/AI_TENFOUR.md, "A policy tuned against
