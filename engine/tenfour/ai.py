@@ -487,8 +487,11 @@ HARD_WEIGHTS: dict[int, Weights] = {
     #     --holdout 4000 --seed 1   (turn_value 4.683 -> 7.025, alpha 0.5 -> 0.75), then
     # python -m bench.ai_tune --game tenfour --players 2 --start '{"alpha": 0.75,
     #     "turn_value": 7.025}' --only turn_value,alpha --screen 600 --confirm 1200
-    #     --holdout 4000 --seed 2   (turn_value -> 10.5375: 2.25 x the mean card move)
-    2: Weights(turn_value=10.5375, alpha=0.75),
+    #     --holdout 4000 --seed 2   (turn_value -> 10.5375: 2.25 x the mean card move),
+    # then the same from those with --only hammer,landing,police_risk,future,horizon,
+    #     persist,b19_bonus --holdout 0 --seed 4   (future 0.5 -> 0.333, horizon 3 -> 2),
+    #     held out on seed 5: docs/AI_TENFOUR.md
+    2: Weights(turn_value=10.5375, alpha=0.75, future=0.333333, horizon=2),
 }
 """The evaluation `hard` searches with, per player count: `medium`'s weights tuned
 against `medium` seats by `bench.ai_tune` (docs/AI_TENFOUR.md, "A policy tuned against
