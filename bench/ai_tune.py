@@ -22,8 +22,9 @@ fixed block of `--screen` games (the incumbent's results on it are kept) and acc
 only when it also beats the incumbent on a FRESH block of `--confirm` games, each by
 `--z` standard errors: the screen picks, the fresh block judges, so a step accepted is
 not a fit to the screen's luck. At the end the tuned weights play `--holdout` games on
-seeds no step saw, beside `medium` on the same games (the control): the figure a doc
-may cite, with its Wilson interval and the fair share.
+seeds no step saw, beside `medium` on the same games (the control; `--against` names
+other weights, to judge a new pass against the shipped one): the figure a doc may cite,
+with its Wilson interval and the fair share.
 
 Each step, the final check and the command line go to stdout (and `--out`) as JSON
 lines.
@@ -252,6 +253,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--start", default=None, metavar="JSON",
                         help="tune from these weights (a JSON object of fields over "
                              "medium's; e.g. an earlier run's result) instead of medium's")
+    parser.add_argument("--against", default=None, metavar="JSON",
+                        help="the held-out check's control: these weights (fields over "
+                             "medium's) instead of medium's own, e.g. the shipped ones")
     parser.add_argument("--out", default=None, help="append the JSON lines here too")
     args = parser.parse_args(argv)
     from rig.games import build_game
@@ -281,7 +285,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                      confirm=args.confirm, rounds=args.rounds, z=args.z, log=log)
     log({"tuned": as_dict(tuned)})
     if args.holdout:
-        log(holdout(evaluate, tuned, control, args.holdout, args.players))
+        against = (dataclasses.replace(control, **json.loads(args.against)) if args.against
+                   else control)
+        log(holdout(evaluate, tuned, against, args.holdout, args.players))
     return 0
 
 

@@ -118,3 +118,21 @@ def test_hard_plays_with_its_weights_for_the_player_count(module: object,
             state.apply(medium(state, legal, rng))
         assert checked >= 5
     assert module.HARD_HOOKS.policy is module.hard_policy  # type: ignore[attr-defined]
+
+
+def test_the_command_holds_out_weights_against_other_weights(capsys: pytest.CaptureFixture[str]
+                                                             ) -> None:
+    """`--check` and `--against`: the report is that of `holdout` for those weights."""
+    import json
+
+    ai_tune.main(["--game", "tenfour", "--players", "2", "--seed", "3", "--holdout", "6",
+                  "--check", '{"turn_value": 10.5}', "--against", '{"turn_value": 7.0}'])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert lines[0]["command"].startswith("python -m bench.ai_tune --game tenfour")
+    assert lines[1]["tuned"]["turn_value"] == 10.5
+    game = build_game("tenfour", players=2)
+    start = ai_tune.start_weights("tenfour", game)
+    expected = ai_tune.holdout(ai_tune.paired_games("tenfour", game, 3),
+                               dataclasses.replace(start, turn_value=10.5),
+                               dataclasses.replace(start, turn_value=7.0), 6, 2)
+    assert lines[2] == expected
