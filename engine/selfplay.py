@@ -40,7 +40,7 @@ def pick_best(actions: Sequence[A], scores: Sequence[float], rng: Rng) -> A:
     return best[min(int(rng.random() * len(best)), len(best) - 1)]
 
 
-def sample_chance(outcomes: Sequence[tuple[Action, Fraction]], rng: Rng) -> Action:
+def sample_chance(outcomes: Sequence[tuple[A, Fraction]], rng: Rng) -> A:
     """Draw one outcome with its exact probability (float comparison is close enough).
 
     The first outcome whose running total of probabilities (as floats, in order) exceeds
@@ -54,7 +54,7 @@ def sample_chance(outcomes: Sequence[tuple[Action, Fraction]], rng: Rng) -> Acti
         totals = found[1] if found is not None and found[0] is outcomes else (
             _running_totals(outcomes))
         index = bisect_right(totals, point)
-        drawn: Action = outcomes[index if index < len(totals) else -1][0]
+        drawn: A = outcomes[index if index < len(totals) else -1][0]
         return drawn
     running = 0.0
     for action, probability in outcomes:

@@ -40,7 +40,7 @@ class BumpemGame:
         total = sum(tickets.counts)
         drawn = [(DrawTicket(t), Probability(c, total))
                  for t, c in zip(TICKET_IDS, tickets.counts, strict=True) if c > 0]
-        self.independent_outcomes: tuple[tuple[Action, Fraction], ...] = tuple(sorted(
+        self.independent_outcomes: tuple[tuple[DrawTicket, Fraction], ...] = tuple(sorted(
             drawn, key=lambda ap: ap[0].key()))
         """The same tuple at every independent draw (`sample_chance` keeps its totals)."""
 

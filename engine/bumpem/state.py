@@ -262,7 +262,7 @@ class BumpemState:
                 deck = self.deck
                 if deck is None:
                     drawn = sample_chance(independent, rng)
-                    ticket = drawn.ticket  # type: ignore[attr-defined]
+                    ticket = drawn.ticket
                 else:
                     ticket = _deck_draw(deck, sorted_tickets, rng.random())
                     deck[_TICKET_INDEX[ticket]] -= 1

@@ -459,7 +459,7 @@ class TenFourState:
                                            rng.random())], events)
             elif phase in (SPIN, START_SPIN):
                 band = self.band()
-                spin: Spin = sample_chance(band_outcomes[band], rng)  # type: ignore[assignment]
+                spin = sample_chance(band_outcomes[band], rng)
                 self._legal = None
                 if phase == START_SPIN:
                     self._on_start_spin(spin.value, events)
