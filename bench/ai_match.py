@@ -164,14 +164,20 @@ def _one_game(args: argparse.Namespace, game: Any, levels: list[str],
             "decision_ms": times, "budget": args.budget, "playouts": args.playouts}
 
 
-def summarise(paths: Sequence[str]) -> dict[str, Any]:
-    """Wins of the first-named level with a Wilson interval, and decision times."""
+def summarise(paths: Sequence[str], below: int | None = None) -> dict[str, Any]:
+    """Wins of the first-named level with a Wilson interval, and decision times.
+
+    `below` keeps only the games numbered below it: a run carried on past the count it
+    was planned for can still be reported at that count, as well as in full."""
     records: list[dict[str, Any]] = []
     for path in paths:
         with open(path, encoding="utf-8") as f:
             records.extend(json.loads(line) for line in f if line.strip())
+    if below is not None:
+        records = [r for r in records if r["g"] < below]
     if not records:
-        raise SystemExit("no games in " + ", ".join(paths))
+        raise SystemExit("no games in " + ", ".join(paths)
+                         + ("" if below is None else f" numbered below {below}"))
     first = records[0]
     levels = first["levels"]
     subject = levels[0]
@@ -212,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
     parser.add_argument("--summary", nargs="+", default=None,
                         help="summarise these JSON-lines files instead of playing")
+    parser.add_argument("--below", type=int, default=None, metavar="N",
+                        help="with --summary: only the games numbered below N")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="cProfile the first --seats level on N decisions of a seeded "
                              "medium game instead of playing (top functions by own time)")
@@ -221,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "game g is the same game as in a single-pairing run")
     args = parser.parse_args(argv)
     if args.summary:
-        print(json.dumps(summarise(args.summary), indent=2))
+        print(json.dumps(summarise(args.summary, args.below), indent=2))
         return 0
     if args.profile:
         profile_decisions(args)

@@ -3,7 +3,9 @@ the decision profile of bench/ai_match.py."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +69,21 @@ def test_the_match_bench_profiles_a_levels_decisions(
     assert ai_match.main(["--game", "tenfour", "--seats", "medium", "--profile", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("medium: 2 decisions, ") and "tottime" in out
+
+
+def test_a_summary_counts_the_subjects_wins_and_can_stop_at_a_planned_count(
+        tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    assert ai_match.main(["--game", "tenfour", "--seats", "medium,easy", "--games", "6",
+                          "--seed", "3", "--out", str(out)]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["g"] for r in records] == list(range(6))
+    whole = ai_match.summarise([str(out)])
+    assert whole["games"] == 6
+    assert whole["wins"] == sum("medium" in r["winners"] for r in records)
+    first = ai_match.summarise([str(out)], below=4)
+    assert first["games"] == 4
+    assert first["wins"] == sum("medium" in r["winners"] for r in records[:4])
+    assert first["wilson95"] == [round(x, 3) for x in ai_match.wilson(first["wins"], 4)]
+    with pytest.raises(SystemExit, match="numbered below 0"):
+        ai_match.summarise([str(out)], below=0)
