@@ -208,9 +208,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--variant", default=None)
     parser.add_argument("--seats", default="hard,flatmc")
-    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--games", type=int, default=400,
+                        help="play the games numbered below this (a count only from 0)")
     parser.add_argument("--start", type=int, default=0,
-                        help="first game number (to continue or split a run)")
+                        help="first game number, to continue or split a run: --start 700 "
+                             "--games 1000 plays games 700-999")
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--budget", type=int, default=None,
                         help="hard's samples per decision (default: the level's own)")
