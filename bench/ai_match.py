@@ -230,6 +230,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "appended to DIR/GAME-PLAYERS-SEATS.jsonl (--out is DIR); "
                              "game g is the same game as in a single-pairing run")
     args = parser.parse_args(argv)
+    if not args.summary and not args.profile and args.start >= args.games:
+        parser.error(f"--start {args.start} plays nothing: --games {args.games} is the game "
+                     f"number to stop before, not a count")
     if args.summary:
         print(json.dumps(summarise(args.summary, args.below), indent=2))
         return 0

@@ -87,3 +87,11 @@ def test_a_summary_counts_the_subjects_wins_and_can_stop_at_a_planned_count(
     assert first["wilson95"] == [round(x, 3) for x in ai_match.wilson(first["wins"], 4)]
     with pytest.raises(SystemExit, match="numbered below 0"):
         ai_match.summarise([str(out)], below=0)
+
+
+def test_a_split_run_that_would_play_nothing_is_refused_with_the_reason(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as refused:
+        ai_match.main(["--start", "700", "--games", "300"])
+    assert refused.value.code == 2
+    assert "--games 300 is the game number to stop before" in capsys.readouterr().err
