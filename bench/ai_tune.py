@@ -36,7 +36,6 @@ import argparse
 import dataclasses
 import importlib
 import json
-import math
 import random
 import sys
 import time
@@ -45,6 +44,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bench.ai_match import wilson
+from bench.stats import paired_difference
 from engine.api import Game
 from engine.selfplay import Chooser, play
 
@@ -125,15 +125,6 @@ def paired_games(game_name: str, game: Game, seed: int) -> Evaluate:
         return results
 
     return evaluate
-
-
-def paired_difference(mine: Sequence[float], theirs: Sequence[float]) -> tuple[float, float]:
-    """Mean and standard error of the game-by-game differences."""
-    n = len(mine)
-    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-    return mean, math.sqrt(var / n)
 
 
 def steps(weights: Any, param: Param, factor: float) -> Iterator[Any]:

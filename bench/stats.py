@@ -19,6 +19,15 @@ def percentile(values: Sequence[float], pct: float) -> float:
     return float(ordered[low] + (ordered[high] - ordered[low]) * (rank - low))
 
 
+def paired_difference(mine: Sequence[float], theirs: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the game-by-game differences (the same seeds in both)."""
+    n = len(mine)
+    diffs = [a - b for a, b in zip(mine, theirs, strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+    return mean, math.sqrt(var / n)
+
+
 def median(values: Sequence[float]) -> float:
     return percentile(values, 50)
 

@@ -95,3 +95,21 @@ def test_a_split_run_that_would_play_nothing_is_refused_with_the_reason(
         ai_match.main(["--start", "700", "--games", "300"])
     assert refused.value.code == 2
     assert "--games 300 is the game number to stop before" in capsys.readouterr().err
+
+
+def test_a_paired_summary_subtracts_two_subjects_game_by_game(tmp_path: Path) -> None:
+    mine, theirs = tmp_path / "mine.jsonl", tmp_path / "theirs.jsonl"
+    assert ai_match.main(["--game", "tenfour", "--seats", "medium,easy", "--games", "6",
+                          "--seed", "3", "--out", str(mine)]) == 0
+    assert ai_match.main(["--game", "tenfour", "--seats", "easy,medium", "--games", "4",
+                          "--seed", "3", "--out", str(theirs)]) == 0
+    a = {r["g"]: float("medium" in r["winners"])
+         for r in map(json.loads, mine.read_text().splitlines())}
+    b = {r["g"]: float("easy" in r["winners"])
+         for r in map(json.loads, theirs.read_text().splitlines())}
+    result = ai_match.paired(str(mine), str(theirs))
+    assert (result["subject"], result["against"], result["games"]) == ("medium", "easy", 4)
+    assert result["gain"] == round(sum(a[g] - b[g] for g in range(4)) / 4, 4)
+    assert result["differ"] == sum(a[g] != b[g] for g in range(4))
+    with pytest.raises(SystemExit, match="share 1 game numbers"):
+        ai_match.paired(str(mine), str(theirs), below=1)
