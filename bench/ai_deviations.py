@@ -12,8 +12,10 @@ against `medium` play, far more cheaply than counting won games: a game holds on
 handful of departures, and its winner is mostly decided by the cards and spins.
 
 `--budget`, `--rounds` and `--confidence` try the search with more samples, a horizon
-of several rounds (10-Four: the mover's own turns) or another threshold, to tell noise
-from horizon (docs/AI_TENFOUR.md, "Why hard does not beat medium").
+of several rounds or another threshold, to tell noise from horizon (docs/AI_TENFOUR.md,
+"Why hard does not beat medium"). A 10-Four leaf then comes at a later turn of the
+mover's; a Bump 'Em leaf (its states do not count turns) plays the extra rounds with
+`hard`'s policy in every seat before scoring.
 """
 
 from __future__ import annotations
@@ -26,14 +28,14 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from bench.ai_match import playout
 from engine.api import Action, State
 from engine.players import chooser_for
 from engine.search import SearchHooks, search_choice
-from engine.selfplay import Chooser, Rng, play
+from engine.selfplay import Chooser, Rng, play, sample_chance
 
 
 def medium_rollout(start: State, me: int, medium: Chooser, rng: Rng) -> float:
@@ -63,20 +65,49 @@ def search_variant(game: str, budget: int | None, rounds: int, players: int,
     samples: int = module.HARD_BUDGET if budget is None else budget
     if confidence is not None:
         hooks = dataclasses.replace(hooks, confidence=confidence)
-    if rounds > 1:
-        if game != "tenfour":
-            raise SystemExit("--rounds is for 10-Four (its states count turns)")
+    if rounds > 1 and game == "tenfour":
 
         def later_turn(s: State, root: State, me: int) -> bool:
             return bool(s.turn == me  # type: ignore[attr-defined]
                         and s.turns > root.turns + (rounds - 1) * players)  # type: ignore[attr-defined]
 
         hooks = dataclasses.replace(hooks, is_leaf=later_turn)
+    elif rounds > 1:
+        hooks = dataclasses.replace(hooks, leaf=_played_on(hooks, rounds - 1))
 
     def choose(state: State, legal: Sequence[Action], rng: Rng) -> Action:
         return search_choice(state, legal, rng, samples, hooks)
 
     return choose
+
+
+def _played_on(hooks: SearchHooks, more: int) -> Callable[[State, int, Rng], float]:
+    """A leaf that plays `more` further rounds (`hooks.policy` in every seat, the chance
+    drawn) before the game's own leaf scores the position: a longer horizon for a game
+    whose states do not count turns (Bump 'Em)."""
+
+    def leaf(state: State, me: int, rng: Rng) -> float:
+        s = state.clone()
+        for _ in range(more):
+            _step(s, hooks.policy, rng)
+            while not s.is_terminal() and not hooks.is_leaf(s, state, me):
+                _step(s, hooks.policy, rng)
+            if s.is_terminal():
+                return (DECIDED if me in s.winners() else -DECIDED) * hooks.scale
+        return hooks.leaf(s, me, rng)
+
+    return leaf
+
+
+def _step(s: State, policy: Chooser, rng: Rng) -> None:
+    """One move of a playout: the chance drawn, or the policy's choice."""
+    s.apply(sample_chance(s.chance_outcomes(), rng) if s.is_chance_node()
+            else policy(s, s.legal_actions(), rng))
+
+
+DECIDED = 40.0
+"""A finished game's leaf in logistic units (times the scale): `win_chance` counts it
+as a 1 or a 0."""
 
 
 def judge(args: argparse.Namespace) -> dict[str, Any]:
@@ -131,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rollouts", type=int, default=60,
                         help="paired medium playouts per departure")
     parser.add_argument("--budget", type=int, default=None, help="hard's samples")
-    parser.add_argument("--rounds", type=int, default=1, help="search horizon (10-Four)")
+    parser.add_argument("--rounds", type=int, default=1, help="search horizon in rounds")
     parser.add_argument("--confidence", type=float, default=None)
     args = parser.parse_args(argv)
     print(json.dumps(judge(args)))

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bench import ai_match
-from bench.ai_deviations import main, medium_rollout, paired_gain
+from bench.ai_deviations import _played_on, main, medium_rollout, paired_gain
 from engine.api import State
 from engine.players import chooser_for
 from engine.selfplay import play
@@ -113,3 +114,30 @@ def test_a_paired_summary_subtracts_two_subjects_game_by_game(tmp_path: Path) ->
     assert result["differ"] == sum(a[g] != b[g] for g in range(4))
     with pytest.raises(SystemExit, match="share 1 game numbers"):
         ai_match.paired(str(mine), str(theirs), below=1)
+
+
+def test_a_longer_bump_em_horizon_scores_the_movers_turn_start_rounds_later() -> None:
+    from engine.bumpem.ai import HARD_HOOKS
+
+    start = build_game("bumpem", players=3).new_initial_state()
+    scored: list[State] = []
+    turn_starts = 0
+
+    def counted(s: State, root: State, me: int) -> bool:
+        nonlocal turn_starts
+        began = HARD_HOOKS.is_leaf(s, root, me)
+        turn_starts += began
+        return began
+
+    def leaf(s: State, me: int, rng: object) -> float:
+        scored.append(s.clone())
+        return 0.25
+
+    hooks = replace(HARD_HOOKS, is_leaf=counted, leaf=leaf)
+    before = json.dumps(start.to_json())
+    assert _played_on(hooks, 2)(start, 0, random.Random(3)) == 0.25  # the game's own leaf
+    assert json.dumps(start.to_json()) == before  # the searched position is untouched
+    [later] = scored
+    assert turn_starts == 2
+    assert HARD_HOOKS.is_leaf(later, start, 0)
+    assert json.dumps(later.to_json()) != before
