@@ -246,6 +246,27 @@ def _stream(rng: Rng, seed: int) -> Rng:
     return stream if callable(getattr(stream, "random", None)) else SplitMix64(seed)
 
 
+def played_on(state: State, me: int, rng: Rng, rounds: int, policy: Chooser,
+              turn_start: Callable[[State, State, int], bool]) -> State:
+    """`state` (at the mover's turn start) played on `rounds` more rounds, `policy` in
+    every seat and the chance drawn: the position at the mover's turn start that many
+    rounds later, or a finished game. Why: a longer horizon for a game whose leaf test
+    marks one step, the start of the mover's turn (Bump 'Em), not a stretch of steps."""
+    s = state.clone()
+    for _ in range(rounds):
+        for steps in range(MAX_SAMPLE_STEPS):
+            if s.is_terminal() or (steps and turn_start(s, state, me)):
+                break
+            if s.is_chance_node():
+                s.apply(sample_chance(s.chance_outcomes(), rng))
+            else:
+                legal = s.legal_actions()
+                s.apply(legal[0] if len(legal) == 1 else policy(s, legal, rng))
+        if s.is_terminal():
+            break
+    return s
+
+
 def _sample(child: State, root: State, me: int, r: Rng, hooks: SearchHooks) -> float:
     """One playout of the rest of the round from `child`: the mover's win chance."""
     s = child.clone()

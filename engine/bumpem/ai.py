@@ -41,7 +41,7 @@ from engine.api import Action, State
 from engine.bumpem.board import SLIDE_LENGTH
 from engine.bumpem.rules import BACKWARD_TICKETS, NO_OIL, PIT, SPLIT_TOTAL, Rules
 from engine.bumpem.state import BumpemState
-from engine.search import SearchHooks, checked_weights, fitted_logit, search_choice
+from engine.search import SearchHooks, checked_weights, fitted_logit, played_on, search_choice
 from engine.selfplay import Rng, pick_best, sample_chance
 
 TICKETS = 13
@@ -405,10 +405,22 @@ def leaf_features(state: BumpemState, me: int, score: float) -> list[float]:
     return [x, x / math.sqrt((togo[me] + leader) / 2.0 + 4.0)]
 
 
-def _leaf(state: State, me: int, rng: Rng) -> float:
+DECIDED = 40.0
+"""A game finished inside a sample's rounds, in logistic units: a certain win or loss."""
+
+
+def hard_leaf(state: State, me: int, rng: Rng, rounds: int = 1) -> float:
     """The leaf in logistic units: the fitted weights of `engine.bumpem.leaf` for this
-    player count over `leaf_features`, else the score over HARD_SCALE."""
+    player count over `leaf_features`, else the score over HARD_SCALE. With `rounds` > 1
+    (a bench's longer horizon: two rounds with three players won fewer games than one,
+    docs/AI_BUMPEM.md) the sample first plays the rounds beyond the first."""
     assert isinstance(state, BumpemState)
+    if rounds > 1:
+        later = played_on(state, me, rng, rounds - 1, hard_policy, _round_over)
+        if later.is_terminal():
+            return DECIDED if me in later.winners() else -DECIDED
+        assert isinstance(later, BumpemState)
+        state = later
     score = leaf_score(state, me, rng)
     weights = _fitted_weights().get(state.rules.players)
     if weights is None or abs(score) >= WIN:
@@ -424,7 +436,7 @@ def _fitted_weights() -> dict[int, tuple[float, ...]]:
 
 
 HARD_HOOKS = SearchHooks(plays=BumpemState, policy=hard_policy, prior=_prior,
-                         is_leaf=_round_over, leaf=_leaf, scale=1.0)
+                         is_leaf=_round_over, leaf=hard_leaf, scale=1.0)
 
 
 def hard_choice(state: State, legal: Sequence[Action], rng: Rng,

@@ -152,7 +152,7 @@ def test_an_unfitted_player_count_keeps_the_old_leaf(monkeypatch: pytest.MonkeyP
     bumpem_ai._fitted_weights.cache_clear()
     try:
         state = build_game("bumpem", players=3).new_initial_state()
-        assert bumpem_ai._leaf(state, 0, random.Random(4)) == pytest.approx(
+        assert bumpem_ai.hard_leaf(state, 0, random.Random(4)) == pytest.approx(
             bumpem_ai.leaf_score(state, 0, random.Random(4)) / bumpem_ai.HARD_SCALE)
     finally:
         monkeypatch.undo()
