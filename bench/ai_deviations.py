@@ -14,28 +14,29 @@ handful of departures, and its winner is mostly decided by the cards and spins.
 `--budget`, `--rounds` and `--confidence` try the search with more samples, a horizon
 of several rounds or another threshold, to tell noise from horizon (docs/AI_TENFOUR.md,
 "Why hard does not beat medium"). A 10-Four leaf then comes at a later turn of the
-mover's; a Bump 'Em leaf (its states do not count turns) plays the extra rounds with
-`hard`'s policy in every seat before scoring.
+mover's; a Bump 'Em leaf (its states do not count turns) plays the rounds beyond the
+first with `hard`'s policy in every seat before scoring (`engine.bumpem.ai.hard_leaf`).
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import functools
 import importlib
 import json
 import math
 import random
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from bench.ai_match import playout
 from engine.api import Action, State
 from engine.players import chooser_for
 from engine.search import SearchHooks, search_choice
-from engine.selfplay import Chooser, Rng, play, sample_chance
+from engine.selfplay import Chooser, Rng, play
 
 
 def medium_rollout(start: State, me: int, medium: Chooser, rng: Rng) -> float:
@@ -57,7 +58,7 @@ def paired_gain(state: State, mine: Action, theirs: Action, medium: Chooser,
     return total / rollouts
 
 
-def search_variant(game: str, budget: int | None, rounds: int, players: int,
+def search_variant(game: str, budget: int | None, rounds: int | None, players: int,
                    confidence: float | None) -> Chooser:
     """`hard`'s search with another budget, horizon (rounds) or confidence."""
     module = importlib.import_module(f"engine.{game}.ai")
@@ -65,15 +66,16 @@ def search_variant(game: str, budget: int | None, rounds: int, players: int,
     samples: int = module.HARD_BUDGET if budget is None else budget
     if confidence is not None:
         hooks = dataclasses.replace(hooks, confidence=confidence)
-    if rounds > 1 and game == "tenfour":
+    if rounds is not None and game == "tenfour":
 
         def later_turn(s: State, root: State, me: int) -> bool:
             return bool(s.turn == me  # type: ignore[attr-defined]
                         and s.turns > root.turns + (rounds - 1) * players)  # type: ignore[attr-defined]
 
         hooks = dataclasses.replace(hooks, is_leaf=later_turn)
-    elif rounds > 1:
-        hooks = dataclasses.replace(hooks, leaf=_played_on(hooks, rounds - 1))
+    elif rounds is not None:
+        hooks = dataclasses.replace(hooks, leaf=functools.partial(module.hard_leaf,
+                                                                  rounds=rounds))
 
     def choose(state: State, legal: Sequence[Action], rng: Rng) -> Action:
         return search_choice(state, legal, rng, samples, hooks)
@@ -81,41 +83,12 @@ def search_variant(game: str, budget: int | None, rounds: int, players: int,
     return choose
 
 
-def _played_on(hooks: SearchHooks, more: int) -> Callable[[State, int, Rng], float]:
-    """A leaf that plays `more` further rounds (`hooks.policy` in every seat, the chance
-    drawn) before the game's own leaf scores the position: a longer horizon for a game
-    whose states do not count turns (Bump 'Em)."""
-
-    def leaf(state: State, me: int, rng: Rng) -> float:
-        s = state.clone()
-        for _ in range(more):
-            _step(s, hooks.policy, rng)
-            while not s.is_terminal() and not hooks.is_leaf(s, state, me):
-                _step(s, hooks.policy, rng)
-            if s.is_terminal():
-                return (DECIDED if me in s.winners() else -DECIDED) * hooks.scale
-        return hooks.leaf(s, me, rng)
-
-    return leaf
-
-
-def _step(s: State, policy: Chooser, rng: Rng) -> None:
-    """One move of a playout: the chance drawn, or the policy's choice."""
-    s.apply(sample_chance(s.chance_outcomes(), rng) if s.is_chance_node()
-            else policy(s, s.legal_actions(), rng))
-
-
-DECIDED = 40.0
-"""A finished game's leaf in logistic units (times the scale): `win_chance` counts it
-as a 1 or a 0."""
-
-
 def judge(args: argparse.Namespace) -> dict[str, Any]:
     from rig.games import build_game
 
     game = build_game(args.game, players=args.players, variant=None)
     medium = chooser_for(args.game, "medium")
-    default = args.budget is None and args.rounds == 1 and args.confidence is None
+    default = args.budget is None and args.rounds is None and args.confidence is None
     hard = (chooser_for(args.game, "hard") if default else
             search_variant(args.game, args.budget, args.rounds, args.players, args.confidence))
     gains: list[float] = []
@@ -162,7 +135,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rollouts", type=int, default=60,
                         help="paired medium playouts per departure")
     parser.add_argument("--budget", type=int, default=None, help="hard's samples")
-    parser.add_argument("--rounds", type=int, default=1, help="search horizon in rounds")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="search horizon in rounds (default: one, as `hard`)")
     parser.add_argument("--confidence", type=float, default=None)
     args = parser.parse_args(argv)
     print(json.dumps(judge(args)))

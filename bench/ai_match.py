@@ -88,7 +88,12 @@ def playout(start: State, me: int, choose: Chooser, rng: Rng) -> int:
     return 1 if me in s.winners() else 0
 
 
-def chooser(game: str, level: str, budget: int | None, playouts: int) -> Chooser:
+def chooser(game: str, level: str, budget: int | None, playouts: int,
+            rounds: int | None = None, players: int = 2) -> Chooser:
+    if level == "hard" and rounds is not None:  # hard's search with another horizon
+        from bench.ai_deviations import search_variant
+
+        return search_variant(game, budget, rounds, players, None)
     if level == "flatmc":
         return flat_mc_chooser(playouts)
     if level == "tuned":  # hard's own policy (medium's choice with hard's weights),
@@ -123,7 +128,8 @@ def play_match(args: argparse.Namespace) -> None:
     if len(levels) != args.players:
         raise SystemExit(f"--seats names {len(levels)} levels for {args.players} players")
     game = build_game(args.game, players=args.players, variant=args.variant)
-    choosers = {level: chooser(args.game, level, args.budget, args.playouts)
+    choosers = {level: chooser(args.game, level, args.budget, args.playouts, args.rounds,
+                               args.players)
                 for level in set(levels)}
     with (Path(args.out).open("a", encoding="utf-8") if args.out
           else open(sys.stdout.fileno(), "w", closefd=False)) as out:
@@ -161,7 +167,8 @@ def _one_game(args: argparse.Namespace, game: Any, levels: list[str],
             "seed": args.seed, "g": g, "levels": levels, "seating": seating,
             "winners": [seating[w] for w in result.state.winners()],
             "finished": result.finished, "cpu_s": round(time.process_time() - started, 3),
-            "decision_ms": times, "budget": args.budget, "playouts": args.playouts}
+            "decision_ms": times, "budget": args.budget, "rounds": args.rounds,
+            "playouts": args.playouts}
 
 
 def summarise(paths: Sequence[str], below: int | None = None) -> dict[str, Any]:
@@ -243,6 +250,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=17)
     parser.add_argument("--budget", type=int, default=None,
                         help="hard's samples per decision (default: the level's own)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="hard's search horizon in rounds (default: one, as shipped)")
     parser.add_argument("--playouts", type=int, default=50, help="flatmc playouts per action")
     parser.add_argument("--out", default=None, help="append one JSON line per game here")
     parser.add_argument("--summary", nargs="+", default=None,
@@ -302,7 +311,7 @@ def profile_decisions(args: argparse.Namespace) -> None:
          keep_events=False, on_step=keep)
     spots = spots[::max(1, len(spots) // args.profile)][:args.profile]
     level = args.seats.split(",")[0].strip()
-    choose = chooser(args.game, level, args.budget, args.playouts)
+    choose = chooser(args.game, level, args.budget, args.playouts, args.rounds, args.players)
     profiler = cProfile.Profile()
     started = time.process_time()
     profiler.enable()
@@ -330,7 +339,8 @@ def play_mix(args: argparse.Namespace) -> None:
         sub = argparse.Namespace(**{**vars(args), "game": game_name, "players": int(players),
                                     "seats": seats})
         game = build_game(game_name, players=int(players), variant=None)
-        choosers = {level: chooser(game_name, level, args.budget, args.playouts)
+        choosers = {level: chooser(game_name, level, args.budget, args.playouts, args.rounds,
+                                   int(players))
                     for level in set(levels)}
         plans.append([sub, game, levels, choosers, path, max(done, args.start), per_round])
     while any(plan[5] < args.games for plan in plans):

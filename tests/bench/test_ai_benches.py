@@ -5,16 +5,15 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from bench import ai_match
-from bench.ai_deviations import _played_on, main, medium_rollout, paired_gain
+from bench.ai_deviations import main, medium_rollout, paired_gain
 from engine.api import State
 from engine.players import chooser_for
-from engine.selfplay import play
+from engine.selfplay import Rng, play
 from rig.games import build_game
 
 
@@ -72,6 +71,27 @@ def test_the_match_bench_profiles_a_levels_decisions(
     assert out.startswith("medium: 2 decisions, ") and "tottime" in out
 
 
+def test_the_match_bench_plays_hard_with_a_longer_horizon_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from engine.bumpem import ai
+
+    horizons: set[int] = set()
+    shipped_leaf = ai.hard_leaf
+
+    def leaf(state: State, me: int, rng: Rng, rounds: int = 1) -> float:
+        horizons.add(rounds)
+        return shipped_leaf(state, me, rng, rounds)
+
+    monkeypatch.setattr(ai, "hard_leaf", leaf)
+    out = tmp_path / "two-rounds.jsonl"
+    assert ai_match.main(["--game", "bumpem", "--players", "3", "--seats",
+                          "hard,medium,medium", "--games", "1", "--budget", "8",
+                          "--rounds", "2", "--out", str(out)]) == 0
+    [line] = (json.loads(text) for text in out.read_text().splitlines())
+    assert line["rounds"] == 2 and line["finished"]
+    assert horizons == {2}
+
+
 def test_a_summary_counts_the_subjects_wins_and_can_stop_at_a_planned_count(
         tmp_path: Path) -> None:
     out = tmp_path / "run.jsonl"
@@ -115,29 +135,3 @@ def test_a_paired_summary_subtracts_two_subjects_game_by_game(tmp_path: Path) ->
     with pytest.raises(SystemExit, match="share 1 game numbers"):
         ai_match.paired(str(mine), str(theirs), below=1)
 
-
-def test_a_longer_bump_em_horizon_scores_the_movers_turn_start_rounds_later() -> None:
-    from engine.bumpem.ai import HARD_HOOKS
-
-    start = build_game("bumpem", players=3).new_initial_state()
-    scored: list[State] = []
-    turn_starts = 0
-
-    def counted(s: State, root: State, me: int) -> bool:
-        nonlocal turn_starts
-        began = HARD_HOOKS.is_leaf(s, root, me)
-        turn_starts += began
-        return began
-
-    def leaf(s: State, me: int, rng: object) -> float:
-        scored.append(s.clone())
-        return 0.25
-
-    hooks = replace(HARD_HOOKS, is_leaf=counted, leaf=leaf)
-    before = json.dumps(start.to_json())
-    assert _played_on(hooks, 2)(start, 0, random.Random(3)) == 0.25  # the game's own leaf
-    assert json.dumps(start.to_json()) == before  # the searched position is untouched
-    [later] = scored
-    assert turn_starts == 2
-    assert HARD_HOOKS.is_leaf(later, start, 0)
-    assert json.dumps(later.to_json()) != before
