@@ -134,4 +134,3 @@ def test_a_paired_summary_subtracts_two_subjects_game_by_game(tmp_path: Path) ->
     assert result["differ"] == sum(a[g] != b[g] for g in range(4))
     with pytest.raises(SystemExit, match="share 1 game numbers"):
         ai_match.paired(str(mine), str(theirs), below=1)
-
