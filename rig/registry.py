@@ -88,8 +88,9 @@ class LiveTools(Frozen):
     """The game's loaded board (drawn by its BoardTools.geometry)."""
     pieces: Callable[[Game, State], list[Piece]]
     """Every piece and its location id, in a fixed order."""
-    cards: Callable[[Game, list[str]], list[dict[str, JSON]]]
-    """The card tray: each card (or ticket) with its texts; `can` for the valid ones."""
+    cards: Callable[[Game, State, list[str]], list[dict[str, JSON]]]
+    """The card tray: each card (or ticket) with its texts; `can` for the valid ones,
+    `out` for those out of the pile (drawn since the last reshuffle)."""
 
 
 class PrintTools(Frozen):

@@ -27,11 +27,7 @@ from rig.loop import Stop
 from rig.render import render
 from rig.web.live import LiveBoard
 from rig.web.serve import WebDesk
-from tests.system_tools import require_commands
 
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--window-size=1500,1100")
 README_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "web-rig.png"
 """Rewritten when UPDATE_GOLDEN=1 (as the golden screens are); look at it after."""
 
@@ -47,25 +43,6 @@ return Array.from(document.querySelectorAll('#pieces .piece')).map(g => ({
   id: g.dataset.piece, location: g.dataset.location,
   transform: g.getAttribute('transform')}));
 """
-
-
-@pytest.fixture
-def browser(tmp_path: Path) -> Iterator[object]:
-    tools = require_commands({"chromium": "chromium", "chromedriver": "chromium-driver"})
-    os.environ.setdefault("SE_AVOID_STATS", "true")  # the driver is given: no downloads
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = tools["chromium"]
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
-    driver = webdriver.Chrome(service=Service(tools["chromedriver"]), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture
