@@ -9,15 +9,26 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rig.commands._gameargs import add_game_arguments, options_for, seats_for, variant_for
+from rig.commands._gameargs import (
+    add_game_arguments,
+    check_game_arguments,
+    options_for,
+    seats_for,
+    variant_for,
+)
 
 if TYPE_CHECKING:
     from rig.emulated import EmulatedRig
     from rig.screen import Screen
 
 
+check_arguments = check_game_arguments
+"""Run by rig.cli right after parsing: bad --players, --variant or --seats are refused
+before anything starts."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_game_arguments(parser, default_players=3)
+    add_game_arguments(parser)
     parser.add_argument("--delay", type=float, default=None,
                         help=f"seconds between gestures (default {PACE} on a terminal, "
                              "0 when the output is not a terminal)")
