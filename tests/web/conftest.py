@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from rig.config import RigConfig
+from rig.desk import DeskRig
+from rig.loop import Stop
+from rig.web.serve import WebDesk
 from tests.system_tools import require_commands
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -32,3 +38,23 @@ def browser(tmp_path: Path) -> Iterator[object]:
         yield driver
     finally:
         driver.quit()
+
+
+@contextmanager
+def serving(config: RigConfig, seed: int, first: Iterable[object] = ()) -> Iterator[WebDesk]:
+    """The desk rig served on a free port, its loop in a thread; `first` are hardware
+    events handled before the loop starts (a game begun from the setup menu)."""
+    rig = DeskRig(config=config, seed=seed, signals=False)
+    web = WebDesk(rig, "127.0.0.1", 0)
+    web.start()
+    assert rig.loop is not None
+    for event in first:
+        rig.loop.step(event)
+    loop = threading.Thread(target=rig.serve, name="rig-loop")
+    loop.start()
+    try:
+        yield web
+    finally:
+        rig.loop.post(Stop())
+        loop.join(timeout=10)
+        web.stop()

@@ -13,7 +13,6 @@ docs/images/web-rig-<size>.png when UPDATE_GOLDEN=1.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,9 +20,9 @@ import pytest
 
 from hardware.events import KnobPress, KnobTurn
 from rig.config import GameConfig
-from rig.desk import DeskRig, desk_config
-from rig.loop import Stop
+from rig.desk import desk_config
 from rig.web.serve import WebDesk
+from tests.web.conftest import serving
 from tests.web.test_browser import _wait
 
 SIZES = {"phone": (390, 844, True), "laptop": (1280, 800, False)}
@@ -49,21 +48,9 @@ def started(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[WebDesk]
     """The desk rig of `game` for four (every side of the board in use), a game begun."""
     config = desk_config(GameConfig(name=request.param, players=4, levels=("human",) * 4),
                          tmp_path / "state")
-    rig = DeskRig(config=config, seed=7, signals=False)
-    web = WebDesk(rig, "127.0.0.1", 0)
-    web.start()
-    assert rig.loop is not None
-    rig.loop.step(KnobTurn("hi", -1))  # the setup menu, round to START
-    rig.loop.step(KnobPress("hi"))
-    assert rig.controller is not None
-    loop = threading.Thread(target=rig.serve, name="rig-loop")
-    loop.start()
-    try:
+    with serving(config, seed=7, first=(KnobTurn("hi", -1), KnobPress("hi"))) as web:
+        assert web.rig.controller is not None  # the setup menu, round to START, pressed
         yield web
-    finally:
-        rig.loop.post(Stop())
-        loop.join(timeout=10)
-        web.stop()
 
 
 def _viewport(driver: object, size: str) -> None:
@@ -136,31 +123,23 @@ def _shot(driver: object, tmp_path: Path, name: str) -> Path:
 
 
 @pytest.mark.browser
+@pytest.mark.parametrize("page", ["desk", "board"])
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_desk_page_fits(browser: object, started: WebDesk, size: str,
-                            tmp_path: Path) -> None:
+def test_the_page_fits(browser: object, started: WebDesk, page: str, size: str,
+                       tmp_path: Path) -> None:
     driver = browser
+    desk = page == "desk"
     _viewport(driver, size)
-    _open(driver, started.url, desk=True)
-    what = f"desk {size}"
-    boxes = _check_fits(driver, size, DESK_PARTS, what)
-    if size == "phone":  # one column: the OLED, the knobs, then the tray
+    _open(driver, started.url + ("" if desk else "board"), desk=desk)
+    what = f"{page} {size}"
+    boxes = _check_fits(driver, size, DESK_PARTS if desk else BOARD_PARTS, what)
+    if desk and size == "phone":  # one column: the OLED, the knobs, then the tray
         oled, hi, lo, tray = (boxes[s][0] for s in ("#oled", "#knob-hi", "#knob-lo", "#tray"))
         assert oled[3] <= min(hi[2], lo[2]), f"{what}: the knobs are not below the OLED"
         assert max(hi[3], lo[3]) <= tray[2], f"{what}: the tray is not below the knobs"
-    _check_screen_stays(driver, what)
-    _shot(driver, tmp_path, f"web-rig-{size}")
-
-
-@pytest.mark.browser
-@pytest.mark.parametrize("size", list(SIZES))
-def test_the_read_only_board_fits(browser: object, started: WebDesk, size: str,
-                                  tmp_path: Path) -> None:
-    driver = browser
-    _viewport(driver, size)
-    _open(driver, started.url + "board", desk=False)
-    _check_fits(driver, size, BOARD_PARTS, f"board {size}")
-    _shot(driver, tmp_path, f"web-board-{size}")
+    if desk:
+        _check_screen_stays(driver, what)
+    _shot(driver, tmp_path, f"web-{'rig' if desk else 'board'}-{size}")
 
 
 @pytest.mark.browser
