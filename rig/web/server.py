@@ -197,6 +197,8 @@ class RigServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], hub: Hub, post: Post | None, *,
                  max_connections: int = MAX_CONNECTIONS, per_client: int = PER_CLIENT,
                  idle_seconds: float = IDLE_SECONDS, fd_reserve: int = FD_RESERVE) -> None:
+        if _ip(address[0]) is not None and ":" in address[0]:
+            self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
         self.hub = hub
         self.post = post
@@ -217,10 +219,17 @@ class RigServer(ThreadingHTTPServer):
         self._serving = False
         self._done = threading.Event()
 
+    def server_bind(self) -> None:
+        """An IPv6 listener on "::" takes IPv4 phones too (one dual-stack socket)."""
+        if self.address_family == socket.AF_INET6:
+            with contextlib.suppress(OSError):
+                self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        super().server_bind()
+
     @property
     def url(self) -> str:
         name, port = self.served
-        return f"http://{name}:{port}/"
+        return f"http://[{name}]:{port}/" if ":" in name else f"http://{name}:{port}/"
 
     @property
     def served(self) -> tuple[str, int]:
