@@ -270,10 +270,10 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
     try:
         for game_name, variant, players, quick_games, full_games, hints in RIG_CONFIGS:
             mine: dict[str, list[Any]] = defaultdict(list)
-            progress.say(f"  input to frame: {game_name} {players}p"
-                         f"{' with hints' if hints else ''}, "
-                         f"{quick_games if quick else full_games} game(s)")
-            for seed in range(quick_games if quick else full_games):
+            games = quick_games if quick else full_games
+            for seed in range(games):
+                progress.say(f"  input to frame: {game_name} {players}p"
+                             f"{' with hints' if hints else ''}, game {seed + 1} of {games}")
                 play_game(game_name, variant, players, seed, base, mine, hints=hints,
                           max_inputs=QUICK_HINTED_INPUTS if quick and hints else None)
                 if not per_config:  # the first configuration, paired: the old way
