@@ -217,6 +217,7 @@ class RigServer(ThreadingHTTPServer):
         self._clients: dict[str, int] = {}
         self._wake_r, self._wake_w = socket.socketpair()
         self._serving = False
+        self._holding = False
         self._done = threading.Event()
 
     def server_bind(self) -> None:
@@ -274,14 +275,20 @@ class RigServer(ThreadingHTTPServer):
         """Whether a descriptor can be spent on accepting; if not, hold back."""
         free = free_descriptors()
         if free is None or free > self.fd_reserve:
+            if self._holding:
+                self._holding = False
+                log.info("web: accepting connections again")
             return True
         self._hold_back(f"{free} file descriptors left ({self.fd_reserve} kept for the game)")
         return False
 
     def _hold_back(self, why: str) -> None:
-        """Wait (not spin) until a connection closes, `stop`, or `recheck_seconds`."""
+        """Wait (not spin) until a connection closes, `stop`, or `recheck_seconds`; said
+        once per spell in the log (an SD card should not take a line every recheck)."""
         self.paused += 1
-        log.warning("web: %s: not accepting until a page closes", why)
+        if not self._holding:
+            self._holding = True
+            log.warning("web: %s: not accepting until a page closes", why)
         with self._changed:
             self._changed.notify_all()
             if not self.stopping:

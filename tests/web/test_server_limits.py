@@ -7,6 +7,7 @@ a test waits on what the server does (a reply, the connection closed, its own co
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import subprocess
 import sys
@@ -237,3 +238,21 @@ def test_a_wildcard_desk_answers_to_the_machines_own_name():
     name = socket.gethostname()
     assert host_allowed(f"{name}.local:8411", ("0.0.0.0", 8411))
     assert not host_allowed(f"{name}.local:8411", ("127.0.0.1", 8411))
+
+
+def test_holding_back_is_logged_once_a_spell(caplog):
+    """A flood that lasts re-checks every few seconds: the log (on an SD card) gets one
+    line when the server holds back and one when it accepts again, not one a check."""
+    server = RigServer(("127.0.0.1", 0), Hub(), post=None)
+    server.recheck_seconds = 0.0
+    try:
+        with caplog.at_level(logging.INFO, logger="rig.web.server"):
+            server.fd_reserve = 1 << 30  # every descriptor counts as short
+            assert not server._room_for_one() and not server._room_for_one()
+            server.fd_reserve = -1
+            assert server._room_for_one() and server._room_for_one()
+    finally:
+        server.server_close()
+    said = [r.getMessage() for r in caplog.records]
+    assert len(said) == 2 and "not accepting" in said[0] and "again" in said[1]
+    assert server.paused == 2
