@@ -31,6 +31,7 @@ import os
 import re
 import selectors
 import socket
+import sys
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
@@ -199,6 +200,7 @@ class RigServer(ThreadingHTTPServer):
                  idle_seconds: float = IDLE_SECONDS, fd_reserve: int = FD_RESERVE) -> None:
         if _ip(address[0]) is not None and ":" in address[0]:
             self.address_family = socket.AF_INET6
+        self._wake_r, self._wake_w = socket.socketpair()  # before: a failed bind closes
         super().__init__(address, Handler)
         self.hub = hub
         self.post = post
@@ -215,7 +217,6 @@ class RigServer(ThreadingHTTPServer):
         """Turns of the accept loop and what each did (tests count them: no spinning)."""
         self._changed = threading.Condition()
         self._clients: dict[str, int] = {}
-        self._wake_r, self._wake_w = socket.socketpair()
         self._serving = False
         self._holding = False
         self._done = threading.Event()
@@ -341,7 +342,12 @@ class RigServer(ThreadingHTTPServer):
                 self._changed.notify_all()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        """Into the rig's log, not a traceback on stderr."""
+        """Into the rig's log, not socketserver's traceback on stderr. A page that went
+        away mid-answer (reset, broken pipe, timed out) is normal: one debug line."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | TimeoutError):
+            log.debug("web: %s went away: %s", client_address, error)
+            return
         log.warning("web: request from %s failed", client_address, exc_info=True)
 
     def shutdown(self) -> None:

@@ -14,6 +14,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -256,3 +257,36 @@ def test_holding_back_is_logged_once_a_spell(caplog):
     said = [r.getMessage() for r in caplog.records]
     assert len(said) == 2 and "not accepting" in said[0] and "again" in said[1]
     assert server.paused == 2
+
+
+def test_a_page_that_went_away_is_a_debug_line_not_a_traceback(caplog):
+    server = RigServer(("127.0.0.1", 0), Hub(), post=None)
+    try:
+        with caplog.at_level(logging.DEBUG, logger="rig.web.server"):
+            try:
+                raise ConnectionResetError(104, "Connection reset by peer")
+            except ConnectionResetError:
+                server.handle_error(None, ("127.0.0.1", 4711))
+            try:
+                raise KeyError("a bug")
+            except KeyError:
+                server.handle_error(None, ("127.0.0.1", 4712))
+    finally:
+        server.server_close()
+    gone, bug = caplog.records
+    assert gone.levelno == logging.DEBUG and gone.exc_info is None
+    assert bug.levelno == logging.WARNING and bug.exc_info is not None
+
+
+def test_a_port_in_use_is_an_oserror_and_emulate_says_so(capsys):
+    from rig.web.serve import serve_desk
+
+    taken = RigServer(("127.0.0.1", 0), Hub(), post=None)
+    try:
+        port = taken.served[1]
+        with pytest.raises(OSError):
+            RigServer(("127.0.0.1", port), Hub(), post=None)
+        assert serve_desk(SimpleNamespace(), "127.0.0.1", port) == 2
+    finally:
+        taken.server_close()
+    assert f"cannot serve on 127.0.0.1:{port}" in capsys.readouterr().err
