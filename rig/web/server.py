@@ -328,18 +328,25 @@ class RigServer(ThreadingHTTPServer):
             return
         thread = threading.Thread(target=self._connection, args=(request, client_address),
                                   name="web-page", daemon=True)
-        thread.start()
+        try:
+            thread.start()
+        except BaseException:  # no thread to be had: the place is free again
+            self._release(client)
+            raise
 
     def _connection(self, request: Any, client_address: Any) -> None:
-        client = str(client_address[0])
         try:
             self.process_request_thread(request, client_address)
         finally:
-            with self._changed:
-                self._clients[client] -= 1
-                if not self._clients[client]:
-                    del self._clients[client]
-                self._changed.notify_all()
+            self._release(str(client_address[0]))
+
+    def _release(self, client: str) -> None:
+        """A connection of `client` is over: its place is free (and the loop is told)."""
+        with self._changed:
+            self._clients[client] -= 1
+            if not self._clients[client]:
+                del self._clients[client]
+            self._changed.notify_all()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """Into the rig's log, not socketserver's traceback on stderr. A page that went

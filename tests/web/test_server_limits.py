@@ -290,3 +290,19 @@ def test_a_port_in_use_is_an_oserror_and_emulate_says_so(capsys):
     finally:
         taken.server_close()
     assert f"cannot serve on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_no_thread_for_a_connection_frees_its_place(small_server, monkeypatch):
+    server, _ = small_server
+
+    def no_thread(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(threading.Thread, "start", no_thread)
+        left, right = socket.socketpair()
+        with pytest.raises(RuntimeError):
+            server.process_request(left, ("127.0.0.9", 1))
+        left.close()
+        right.close()
+    assert server.open_connections == 0
