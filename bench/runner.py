@@ -51,7 +51,7 @@ TARGETS: dict[str, Target] = {
     "start_to_ready_seconds": Target("<", 1.0, "process start to READY=1, s", "wall"),
     "start_to_ready_cpu_seconds": Target("<", 0.12, "CPU the daemon used from start to "
                                          "READY=1, no display, s", "cpu"),
-    "start_to_ready_oled_cpu_seconds": Target("<", 0.12, "the same with an SSD1306 OLED "
+    "start_to_ready_oled_cpu_seconds": Target("<", 0.15, "the same with an SSD1306 OLED "
                                               "configured (luma imported), s", "cpu"),
     "idle_cpu_percent": Target("<", 0.2, "CPU of the READY daemon with no input, % of a "
                                "core", "cpu"),
@@ -65,7 +65,10 @@ TARGETS: dict[str, Target] = {
 }
 """The budget. The bus median's limit is what today's pictures need (the SSD1306 at
 50.5 %: a Bump 'Em move-menu cursor changes four whole pages, docs/PERFORMANCE.md), so a
-change that sends more bytes for the same screens fails."""
+change that sends more bytes for the same screens fails. READY with an OLED has its own
+limit, 0.15 s: luma's import (~65 modules, `multiprocessing` through its serial
+interface) is not ours to cut, and today's start sits at 0.10-0.12 s at the reference
+speed with a run-to-run spread of 15-20 %; our own code keeps 0.12 s (no display)."""
 
 SECTIONS: tuple[tuple[str, Callable[..., dict[str, Any]], str], ...] = (
     ("engine", engine_speed.measure, engine_speed.METHOD),
