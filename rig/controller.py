@@ -174,7 +174,7 @@ class Controller:
             self.display_ok = event.ok
             return
         if isinstance(event, FrameRejected):
-            self.rejected_frames += 1
+            self.rejected_frames += event.count
             return
         if isinstance(self.mode, Spinning):
             self._enter(SpinEnded())  # any input ends the animation and is then handled

@@ -498,7 +498,7 @@ class HardwareLog:
         elif isinstance(event, ReaderStatus):
             self._outage(f"reader {event.reader}", event.connected, event.message)
         elif isinstance(event, FrameRejected):
-            self._rejected(event.reader, event.reason)
+            self._rejected(event.reader, event.reason, event.count)
 
     def _outage(self, part: str, ok: bool, message: str) -> None:
         with self._lock:
@@ -511,9 +511,9 @@ class HardwareLog:
         else:
             log.info("%s: %s", part, message)
 
-    def _rejected(self, reader: str, reason: str) -> None:
+    def _rejected(self, reader: str, reason: str, count: int = 1) -> None:
         with self._lock:
-            self._rejects += 1
+            self._rejects += count
             self._last_reason = f"reader {reader}: {reason}"
             now = self.clock()
             due = (self._rejects_logged_at is None
