@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.slowdown import scaled
+from tests.slowdown import scaled, slowdown
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_KEYS = {"tenfour/standard/3p", "tenfour/standard/4p", "tenfour/two-player/2p",
@@ -47,9 +47,24 @@ def report(run: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return data
 
 
+def judged_here(report: dict[str, Any]) -> list[str]:
+    """The gated targets this run can speak for. Natively, all of them. Under qemu-user
+    (the emulated ARM job, slowdown > 1) only the counted ones: qemu translates each
+    kind of work at its own cost (imports and system calls against the yardstick's pure
+    Python), so the calibration ratio does not carry over, and the resident memory it
+    reports includes its own translation cache: neither is a Pi's figure."""
+    gated: list[str] = report["gate"]["gated"]
+    if slowdown() == 1:
+        return gated
+    return [key for key in gated if report["targets"][key]["kind"] == "counted"]
+
+
 def test_the_bench_passes_its_gate(report: dict[str, Any]) -> None:
-    missed = {key: report["targets"][key] for key in report["gate"]["missed"]}
-    assert report["gate"]["exit_code"] == 0, f"bench targets missed: {missed}"
+    judged = judged_here(report)
+    assert any(report["targets"][key]["kind"] == "counted" for key in judged)
+    missed = {key: report["targets"][key] for key in judged
+              if not report["targets"][key]["met"]}
+    assert not missed, f"bench targets missed: {missed}"
 
 
 def test_it_says_how_far_it_has_got(run: subprocess.CompletedProcess[str]) -> None:
