@@ -67,6 +67,9 @@ THINKING = "Wait: the computer is thinking"
 
 
 Chooser = Callable[[State, list[Action]], Action]
+ACKNOWLEDGE = (KnobPress, KnobTurn, KnobSpin, CardPresented)
+"""What acknowledges a result screen: a person acting (lifting a card off the reader
+is not: the tap that made the result is one gesture with it)."""
 
 
 @dataclass
@@ -183,8 +186,13 @@ class Controller:
             return
         if isinstance(event, KnobTurn) and self._turn_page(event):
             return
-        self.page = 0
         mode = self.mode
+        if isinstance(mode, Acknowledging):
+            if not isinstance(event, ACKNOWLEDGE):
+                return  # a card lifted off the reader: the table has not read this yet
+            if isinstance(event, KnobPress) and self._next_page():
+                return  # a press reads on: page 2 of an alert is never skipped
+        self.page = 0
         if isinstance(mode, Correcting):
             self._handle_correction(mode.menu, event)
             return
@@ -215,6 +223,13 @@ class Controller:
         if pages < 2 or (screen.menu and event.knob != "lo"):
             return False
         self.page = (self.page + event.steps) % pages
+        return True
+
+    def _next_page(self) -> bool:
+        """Show the next page of the screen, if it has one after this."""
+        if self.page + 1 >= page_count(self.screen()):
+            return False
+        self.page += 1
         return True
 
     def _handle_chance(self, event: object) -> None:

@@ -4,7 +4,8 @@ The controller builds a `Screen` out of parts with roles (the title, the instruc
 now, the result of the last move, an alert, a menu, a footer); `fit` turns it into the
 rows every display shows (OLED, terminal, PNG, web), keeping within the budget of the
 small font: 21 characters by 8 lines. When the parts do not fit, `fit` uses each part's
-shorter wording, then pages the text (the footer says "1/2 turn: more"), and never
+shorter wording, then pages the text (the footer says "1/2 turn: more", or "1/2 press: more" where a press
+reads on), and never
 drops a line silently (RULINGS G4). Menu items are wrapped whole, never cut.
 
 Keeping the screen a plain value lets the loop skip unchanged frames by comparing
@@ -257,11 +258,14 @@ def _paged(screen: Screen, title: str, paragraphs: list[list[Row]], selected: in
     laid: list[tuple[Row, ...]] = []
     footers: list[str] = []
     knob = "lo " if screen.menu else ""
+    pressed = not screen.menu and screen.footer.startswith("press")
     for number, rows in enumerate(pages, start=1):
         window = menu_window(screen.menu, screen.cursor, budget - len(rows))
         laid.append(tuple(rows + window))
         last = f"{number}/{count} {screen.footer}"
-        if number < count or not screen.footer or len(last) > COLUMNS:
+        if number < count and pressed:
+            last = f"{number}/{count} press: more"  # a press reads on (Controller)
+        elif number < count or not screen.footer or len(last) > COLUMNS:
             last = f"{number}/{count} turn {knob}: more".replace(" :", ":")
         footers.append(last)
     return Fitted(title, screen.big, tuple(laid), tuple(footers), wordings)
