@@ -52,7 +52,7 @@ from rig.modes import (
 )
 from rig.screen import Part, Screen, page_count
 from rig.session import Session
-from rig.views import ALERT, DETAIL, RESULT, Fix, GameView, Notice, view_for
+from rig.views import ALERT, DETAIL, RESULT, ChanceInput, Fix, GameView, Notice, view_for
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,8 @@ THINKING = "Wait: the computer is thinking"
 
 
 Chooser = Callable[[State, list[Action]], Action]
-ACKNOWLEDGE = (KnobPress, KnobTurn, KnobSpin, CardPresented)
+KNOB = (KnobPress, KnobTurn, KnobSpin)
+ACKNOWLEDGE = (*KNOB, CardPresented)
 """What acknowledges a result screen: a person acting (lifting a card off the reader
 is not: the tap that made the result is one gesture with it)."""
 
@@ -209,6 +210,8 @@ class Controller:
     def _handle_game(self, event: object) -> None:
         state = self.session.state
         if state.is_terminal():
+            if isinstance(event, KNOB):
+                self._refuse("The game is over: long press for a new game")
             return
         if state.is_chance_node():
             self._handle_chance(event)
@@ -252,16 +255,28 @@ class Controller:
         elif isinstance(event, KnobSpin | KnobPress):
             if need.kind == "spin":
                 if event.knob != need.knob:
-                    self._refuse(f"Spin the {need.knob.upper()} knob")
+                    self._refuse(f"Wrong knob ({event.knob.upper()}). Spin the "
+                                 f"{need.knob.upper()} knob")
                     return
                 strength = event.strength if isinstance(event, KnobSpin) else 0.5
                 self._spin(strength)
             elif need.kind == "ticket" or (need.kind == "card" and self.options.virtual_deck):
                 if isinstance(event, KnobSpin):
+                    self._refuse(f"No spin now: {self._how_text(need)}")
                     return
                 self._apply(sample_chance(state.chance_outcomes(), self.rng))
             else:
                 self._refuse("Tap a Mike card on the reader")
+        elif isinstance(event, KnobTurn):
+            self._refuse(f"Turning does nothing now: {self._how_text(need)}")
+
+    def _how_text(self, need: ChanceInput) -> str:
+        """What resolves this chance node, as an order ("flick the HI knob")."""
+        if need.kind == "spin":
+            return f"flick the {need.knob.upper()} knob"
+        if need.kind == "card" and not self.options.virtual_deck:
+            return "tap a Mike card on the reader"
+        return "press for a Mike card" if need.kind == "card" else "press for a ticket"
 
     def _deck_ids(self) -> frozenset[str]:
         """The card ids of the deck in use (a tag map enrolled for another deck may name
@@ -311,6 +326,8 @@ class Controller:
             self._apply(legal[min(self.cursor, len(legal) - 1)])
         elif isinstance(event, CardPresented):
             self._refuse(f"Not now: {self._waiting_for()}")
+        elif isinstance(event, KnobSpin):
+            self._refuse("No spin now: turn to choose, press to play")
 
     def _apply(self, action: Action) -> bool:
         before = self._snapshot() if self.defer_sync else None
@@ -480,6 +497,12 @@ class Controller:
         if isinstance(event, KnobTurn):
             menu.turn(event.knob, event.steps)
             return
+        if isinstance(event, KnobSpin):
+            self._refuse("No spin in corrections: turn to pick, press to set")
+            return
+        if isinstance(event, CardPresented):
+            self._refuse("Card not read: close corrections first (long press)")
+            return
         if not isinstance(event, KnobPress):
             return
         outcome = menu.press()
@@ -573,11 +596,21 @@ class Controller:
                 lines.append(Part("* marks the move the rig suggests", "hint",
                                   "* = suggested"))
         elif seat.chooser is not None:
-            thinking = "is thinking..." if self.choice_pending else "chose: press to play it"
-            lines.append(Part(f"Computer ({seat.level}) {thinking}", "cpu",
-                              "CPU thinking..." if self.choice_pending else "CPU chose:"))
+            lines.append(self._computer_part(seat.level, items))
         return Screen(title=title, lines=tuple(lines), menu=tuple(items),
                       cursor=self.cursor, status=status, page=self.page)
+
+    def _computer_part(self, level: str, items: list[str]) -> Part:
+        """What the computer seat is doing; once the knob leaves its choice, the line
+        says so and "*" marks its choice (``items`` is changed): a press plays what is
+        selected, never what the screen claims the computer chose."""
+        if self.choice_pending:
+            return Part(f"Computer ({level}) is thinking...", "cpu", "CPU thinking...")
+        if self.cursor == self.hinted:
+            return Part(f"Computer ({level}) chose: press to play it", "cpu", "CPU chose:")
+        items[self.hinted] = "* " + items[self.hinted]
+        return Part("Not the computer's choice (*): press plays this one", "cpu",
+                    "Not the CPU's choice (*)")
 
     def _how_to_resolve(self, state: State) -> Part | None:
         """How to make the draw, in words (a spin prompt names its knob itself)."""

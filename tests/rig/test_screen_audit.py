@@ -25,11 +25,13 @@ from engine.tenfour.names import board_rank, destination_phrase
 from rig.autopilot import gestures_for
 from rig.computer import seat_for
 from rig.emulated import EmulatedRig, new_emulated_rig
-from rig.screen import BIG_ROWS, COLUMNS, MENU_WIDTH, ROWS, Screen, fit, wrap
+from rig.screen import BIG_ROWS, COLUMNS, MARKERS, MENU_WIDTH, ROWS, Screen, fit, wrap
 
 GAMES = [("tenfour", 2, "two-player"), ("tenfour", 3, None), ("tenfour", 4, None),
          ("bumpem", 2, None), ("bumpem", 3, None), ("bumpem", 4, None)]
 SEEDS = (1, 2)
+MENU_ROW = ("> ", "  ", *(f">{m}" for m in MARKERS), *(f"{m} " for m in MARKERS))
+"""How a menu row starts: the cursor's ">" or the indent, with any scroll marker."""
 INTERNAL = re.compile(r"\bcar \d|smokey\d|\bside:|\bpit:|\bhome:|\bfinish:")
 
 
@@ -48,7 +50,7 @@ def check_fits(screen: Screen) -> None:
         assert used <= ROWS, f"page {number + 1} needs {used} rows:\n{screen}"
         assert all(len(row.text) <= COLUMNS for row in body), body
         assert len(footer) <= COLUMNS, footer
-        shown += " ".join(row.text for row in body if not row.text.startswith(("> ", "  ")))
+        shown += " ".join(row.text for row in body if not row.text.startswith(MENU_ROW))
         shown += " "
     for wording in fitted.wordings:
         assert squash(wording) in squash(shown), f"lost {wording!r}:\n{screen}"

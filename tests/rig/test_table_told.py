@@ -7,11 +7,26 @@ import random
 
 import pytest
 
-from hardware.events import CardRemoved
+from engine.record import replace
+from hardware.events import CardRemoved, KnobPress, KnobSpin, KnobTurn
 from rig.autopilot import gestures_for
 from rig.emulated import EMULATED_READER, EmulatedRig, emulated_tag, new_emulated_rig
 from rig.modes import Moment
-from rig.screen import Part, page_count, shown_rows
+from rig.render import render
+from rig.screen import (
+    MARKERS,
+    MENU_WIDTH,
+    MORE_ABOVE,
+    MORE_BELOW,
+    MORE_BOTH,
+    Part,
+    Screen,
+    fit,
+    page_count,
+    shown_rows,
+    wrap,
+)
+from tests.rig.screens import KEY_SCREENS
 
 GAMES = [("tenfour", 2, "two-player"), ("tenfour", 3, None), ("tenfour", 4, None),
          ("bumpem", 2, None), ("bumpem", 3, None), ("bumpem", 4, None)]
@@ -127,3 +142,149 @@ def test_a_real_two_page_alert_from_a_whole_game_is_read_to_the_end():
         rig.press()
     assert shown == set(range(pages))
 
+
+
+# -- 3. a menu shows that it has more options than fit ---------------------------------
+
+
+def _menu_rows(screen: Screen) -> list[str]:
+    body, _ = fit(screen).page(screen.page)
+    texts = {w for part in screen.parts() for w in (part.text, part.short)}
+    text_rows = {row for w in texts if w for row in wrap(w)}
+    return [row.text for row in body if row.text not in text_rows]
+
+
+def check_menu_marked(screen: Screen) -> None:
+    """Options off-screen above (below) the window: its top (bottom) row is marked."""
+    rows = _menu_rows(screen)
+    firsts = [row[2:] for row in rows]
+    at = [i for i, item in enumerate(screen.menu) if wrap(item, MENU_WIDTH)[0] in firsts]
+    assert at, f"no option shown:\n{rows}"
+    above, below = min(at) > 0, max(at) < len(screen.menu) - 1
+    top, bottom = rows[0][:2], rows[-1][:2]
+    assert (MORE_ABOVE in top or MORE_BOTH in top) == above, rows
+    assert (MORE_BELOW in bottom or MORE_BOTH in bottom) == below, rows
+    marks = sum(row[:2].count(m) for row in rows for m in MARKERS)
+    assert marks == above + below - (MORE_BOTH in top), f"a stray marker:\n{rows}"
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_menu_with_options_off_screen_marks_the_side_they_are_on(seed):
+    rng = random.Random(seed)
+    words = ("Red", "car", "at", "T35:", "7", "to", "T42,", "bumps", "Blue", "swap", "with",
+             "Smokey", "home", "stretch")
+    menu = tuple(f"#{n} " + " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+                 for n in range(rng.randint(1, 9)))
+    lines = tuple(Part(" ".join(rng.choice(words) for _ in range(rng.randint(2, 12))),
+                       "instruction") for _ in range(rng.randint(0, 3)))
+    for cursor in range(len(menu)):
+        check_menu_marked(Screen(title="MENU", lines=lines, menu=menu, cursor=cursor,
+                                 footer=rng.choice(["", "turn:pick press:ok"])))
+
+
+def test_every_option_of_a_key_screen_menu_is_marked_when_hidden():
+    for name, screen in KEY_SCREENS.items():
+        for cursor in range(len(screen.menu)):
+            check_menu_marked(replace(screen, cursor=cursor)), name
+
+
+def test_the_markers_are_drawn_as_triangles_not_question_marks():
+    from hardware.display.font import SMALL
+
+    for mark in MARKERS:
+        assert SMALL.columns(mark) != SMALL.columns("?")
+    screen = Screen(title="T", menu=tuple(f"Option {n}" for n in range(12)), cursor=6)
+    plain = render(replace(screen, menu=tuple(f"Option {n}" for n in range(7)), cursor=3))
+    assert render(screen).tobytes() != plain.tobytes()
+
+
+# -- 4. "CPU chose:" only while the computer's choice is selected ----------------------
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), GAMES)
+def test_the_computers_choice_is_not_claimed_for_another_option(game, players, variant):
+    from rig.computer import seat_for
+
+    seats = [seat_for(game, "random", seed=n) for n in range(players)]
+    rig = new_emulated_rig(game, players, variant=variant, seed=5, seats=seats)
+    rng = random.Random(5)
+    for _ in range(500):
+        state = rig.session.state
+        if (not state.is_chance_node() and len(state.legal_actions()) > 1
+                and rig.controller.alert is None):
+            break
+        _step(rig, rng)
+    else:
+        pytest.fail("no real choice came up")
+    controller = rig.controller
+    chosen = controller.choices()[controller.cursor]
+    assert "chose: press to play it" in rig.screen.plain()
+    rig.turn("hi", 1)
+    off = rig.screen
+    assert "chose: press to play it" not in off.plain()
+    assert not any("CPU chose:" in row for row in shown_rows(off)), shown_rows(off)
+    assert "Not the computer's choice" in off.plain(), off.plain()
+    assert off.menu[controller.hinted].startswith("* "), "its own choice stays marked"
+    rig.turn("hi", -1)
+    assert "chose: press to play it" in rig.screen.plain()
+    rig.turn("hi", 1)
+    other = controller.choices()[controller.cursor]
+    rig.press()
+    assert rig.session.last_action == other != chosen
+
+
+# -- 6. a knob that does nothing says why, every time ----------------------------------
+
+WRONG = [KnobSpin("hi", 0.6), KnobSpin("lo", 0.6), KnobTurn("hi", 1), KnobTurn("lo", 1),
+         KnobPress("hi"), KnobPress("lo")]
+
+
+def _what_shows(rig: EmulatedRig) -> tuple[object, ...]:
+    c = rig.controller
+    return (rig.session.steps, c.cursor, c.page, c.mode, c.hinted)
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), GAMES)
+def test_every_knob_gesture_that_does_nothing_is_answered_on_screen(game, players, variant):
+    rig = new_emulated_rig(game, players, variant=variant, seed=players)
+    rng = random.Random(players)
+    answered: set[str] = set()
+    for _ in range(400):
+        if rig.session.state.is_terminal():
+            break
+        if rig.controller.alert is None:
+            for gesture in WRONG:
+                rig.controller.refusal = None
+                before = _what_shows(rig)
+                rig.loop.step(gesture)
+                if _what_shows(rig) == before:
+                    refusal = rig.controller.refusal
+                    assert refusal is not None, (
+                        f"{gesture} did nothing, silently, at:\n{rig.screen.text()}")
+                    assert refusal.text in rig.screen.plain()
+                    answered.add(type(gesture).__name__)
+                if rig.controller.alert is not None or rig.controller.animation is not None:
+                    rig.settle()
+                    break
+        _step(rig, rng)
+    assert answered >= {"KnobSpin", "KnobTurn"}, answered
+
+
+def test_the_wrong_spin_knob_is_named():
+    rig = new_emulated_rig("tenfour", 3, seed=3)
+    rig.spin("lo")
+    assert "Wrong knob (LO). Spin the HI knob" in rig.screen.plain()
+
+
+@pytest.mark.parametrize("game", ["tenfour", "bumpem"])
+def test_a_spin_or_a_card_in_the_correction_menu_is_answered(game):
+    rig = new_emulated_rig(game, 3, seed=1)
+    rig.hold()
+    assert rig.controller.correction is not None
+    rig.spin("hi")
+    assert "No spin in corrections" in rig.screen.plain()
+    rig.controller.refusal = None
+    card = rig.controller.view.card_ids(rig.session.game)[0]
+    rig.tap(card)
+    assert "close corrections first" in rig.screen.plain()
+    assert rig.session.steps == 0
