@@ -255,8 +255,8 @@ class Controller:
         elif isinstance(event, KnobSpin | KnobPress):
             if need.kind == "spin":
                 if event.knob != need.knob:
-                    self._refuse(f"Wrong knob ({event.knob.upper()}). Spin the "
-                                 f"{need.knob.upper()} knob")
+                    self._refuse(f"Spin the {need.knob.upper()} knob, not "
+                                 f"{event.knob.upper()}")
                     return
                 strength = event.strength if isinstance(event, KnobSpin) else 0.5
                 self._spin(strength)

@@ -273,7 +273,7 @@ def test_every_knob_gesture_that_does_nothing_is_answered_on_screen(game, player
 def test_the_wrong_spin_knob_is_named():
     rig = new_emulated_rig("tenfour", 3, seed=3)
     rig.spin("lo")
-    assert "Wrong knob (LO). Spin the HI knob" in rig.screen.plain()
+    assert "Spin the HI knob, not LO" in rig.screen.plain()
 
 
 @pytest.mark.parametrize("game", ["tenfour", "bumpem"])
