@@ -28,7 +28,15 @@ from hardware.events import (
     KnobTurn,
     ReaderStatus,
 )
-from rig.corrections import CLOSE, STAY, TAKE_BACK, CorrectionMenu, Refusal
+from rig.corrections import (
+    ABANDON,
+    ABANDON_ROW,
+    CLOSE,
+    STAY,
+    TAKE_BACK,
+    CorrectionMenu,
+    Refusal,
+)
 from rig.journal import JournalError
 from rig.loop import Tick
 from rig.modes import (
@@ -64,6 +72,7 @@ ends after the sample that crosses it: one sample is the least)."""
 SLICE_SAMPLES = 16
 """Most samples a slice runs (a clock that does not move, as in tests, ends it here)."""
 THINKING = "Wait: the computer is thinking"
+ABANDONED = "Game abandoned: filed with the finished games"
 
 
 Chooser = Callable[[State, list[Action]], Action]
@@ -207,9 +216,14 @@ class Controller:
         """The one way the mode changes (the table of changes is `rig.modes.next_mode`)."""
         self.mode = next_mode(self.mode, trigger)
 
+    @property
+    def over(self) -> bool:
+        """The game takes no more input: won, or abandoned (RULINGS G7)."""
+        return self.session.abandoned or self.session.state.is_terminal()
+
     def _handle_game(self, event: object) -> None:
         state = self.session.state
-        if state.is_terminal():
+        if self.over:
             if isinstance(event, KNOB):
                 self._refuse("The game is over: long press for a new game")
             return
@@ -424,7 +438,7 @@ class Controller:
         self._thinking = None  # a search for the position before is dropped
         self._cursor_moved = False
         state = self.session.state
-        if state.is_terminal() or state.is_chance_node():
+        if self.over or state.is_chance_node():
             return
         self.choice_pending = self.seats[state.current_player()].chooser is not None
 
@@ -481,7 +495,7 @@ class Controller:
         state = self.session.state
         if isinstance(self.mode, Correcting):
             self._enter(CorrectionClosed())
-        elif not state.is_terminal():
+        elif not self.over:
             menu = CorrectionMenu(self.view, state, self._correction_rows(state))
             self._enter(CorrectionOpened(menu))
 
@@ -491,6 +505,7 @@ class Controller:
         last = self._take_back_offer()
         if last is not None:
             rows.append(Fix(f"Take back: {last}", take_back=True))
+        rows.append(ABANDON_ROW)
         return rows
 
     def _handle_correction(self, menu: CorrectionMenu, event: object) -> None:
@@ -510,6 +525,8 @@ class Controller:
             self._enter(CorrectionClosed())
         elif outcome == TAKE_BACK:
             self._take_back()
+        elif outcome == ABANDON:
+            self._abandon()
         elif isinstance(outcome, Refusal):
             self._refuse(outcome.text)
         elif outcome != STAY and not isinstance(outcome, str) and self._apply(outcome):
@@ -538,6 +555,19 @@ class Controller:
             return
         self._enter(TakenBack())
         self.news = [Notice(f"Taken back: {what}")]
+        self._preselect()
+
+    def _abandon(self) -> None:
+        """Abandon the game once confirmed (RULINGS G7): journaled first; whoever runs
+        the rig (`rig.app.App`) then files it and goes back to the setup menu."""
+        try:
+            self.session.abandon()
+        except (JournalError, OSError) as exc:
+            self._refuse(f"NOT SAVED, input refused: {exc}")
+            return
+        self._enter(CorrectionClosed())
+        self._enter(MomentArrived(None))
+        self.news = [Notice(ABANDONED, short="Game abandoned, filed")]
         self._preselect()
 
     # ---------------------------------------------------------------- output
@@ -579,6 +609,9 @@ class Controller:
         lines: list[Part] = [Part(n.text, "news", n.short) for n in self.news]
         if self.refusal is not None:
             lines.append(Part("! " + self.refusal.text, "refusal"))
+        if self.session.abandoned:
+            return Screen(title="GAME ABANDONED", lines=tuple(lines), status=status,
+                          footer="long press: new game", page=self.page)
         lines.extend(self.view.prompt_parts(state))
         if state.is_terminal():
             return Screen(title=title, lines=tuple(lines), status=status,

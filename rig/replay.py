@@ -28,14 +28,34 @@ def take_back_entry() -> dict[str, Any]:
     return {"kind": TAKE_BACK}
 
 
+ABANDON = "abandon"
+"""A journal's last entry when the table abandoned the game (RULINGS G7): not an input
+of the game; the game stands as it was, and is filed like a finished one."""
+
+
+def abandon_entry() -> dict[str, Any]:
+    return {"kind": ABANDON}
+
+
+def abandoned(entries: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether the journal's game was abandoned (its last entry says so)."""
+    return bool(entries) and entries[-1].get("kind") == ABANDON
+
+
 def effective_inputs(entries: Sequence[Mapping[str, Any]]
                      ) -> list[tuple[int, Mapping[str, Any]]]:
     """The inputs that stand, each with its journal line: a take-back removes the
-    input before it (which may itself follow an earlier take-back)."""
+    input before it (which may itself follow an earlier take-back); an abandon ends
+    the journal and is no input."""
     out: list[tuple[int, Mapping[str, Any]]] = []
     for index, entry in enumerate(entries):
         line = FIRST_ENTRY_LINE + index
-        if entry.get("kind") == TAKE_BACK:
+        if index and entries[index - 1].get("kind") == ABANDON:
+            raise ReplayError(line, "an input after the game was abandoned")
+        if entry.get("kind") == ABANDON:
+            if set(entry) != {"kind"}:
+                raise ReplayError(line, f"an abandon has no fields, not {sorted(entry)}")
+        elif entry.get("kind") == TAKE_BACK:
             if set(entry) != {"kind"}:
                 raise ReplayError(line, f"a take-back has no fields, not {sorted(entry)}")
             if not out:

@@ -8,7 +8,7 @@ import sys
 
 from rig.games import GameSetupError
 from rig.journal import JournalError, read_journal
-from rig.replay import ReplayError, replay
+from rig.replay import ReplayError, abandoned, replay
 from rig.safetext import safe_print
 
 
@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
     view = view_for(game)
     safe_print(f"{len(contents.entries)} inputs replayed")
     safe_print(view.title(state))
+    if abandoned(contents.entries):
+        safe_print("  (abandoned here by the table; filed like a finished game)")
     for line in view.status_lines(state):
         safe_print(f"  {line}")
     for line in view.prompt_lines(state):
