@@ -288,3 +288,55 @@ def test_a_spin_or_a_card_in_the_correction_menu_is_answered(game):
     rig.tap(card)
     assert "close corrections first" in rig.screen.plain()
     assert rig.session.steps == 0
+
+
+# -- 5. every piece named so the table finds it -----------------------------------------
+
+
+def test_the_two_player_which_truck_list_says_where_each_truck_stands():
+    from engine.tenfour.names import piece_at
+
+    for seed in range(1, 40):
+        rig = new_emulated_rig("tenfour", 2, variant="two-player", seed=seed)
+        rng = random.Random(seed)
+        for _ in range(3000):
+            state = rig.session.state
+            if state.is_terminal():
+                break
+            if state.prompt().kind == "declare_truck" and rig.controller.alert is None:
+                game = rig.session.game
+                menu = rig.screen.menu
+                for item, action in zip(menu, rig.controller.choices(), strict=True):
+                    where = state.truck_where(game.truck_index[action.truck])
+                    assert item.startswith(piece_at(game, action.truck, where)), item
+                return
+            _step(rig, rng)
+    pytest.fail("no two-player game asked which truck moves")
+
+
+@pytest.mark.parametrize("game", ["tenfour", "bumpem"])
+def test_the_enrol_screen_shows_each_cards_whole_text(game):
+    """Page by page with the LO knob (M08 and M09 no longer look the same)."""
+    from rig.enroll import Enrolment, EnrolScreen, deck_cards
+    from rig.games import build_game
+    from tests.rig.test_screen_audit import MENU_ROW, check_fits
+
+    cards = deck_cards(build_game(game, players=3))
+    seen: dict[str, str] = {}
+    for index, (card_id, text) in enumerate(cards):
+        enrol = EnrolScreen(Enrolment(cards, {}, index=index), save=lambda tags: None)
+        shown = ""
+        pages = page_count(enrol.screen())
+        for _ in range(pages):
+            screen = enrol.screen()
+            check_fits(screen)
+            body, _ = fit(screen).page(screen.page)
+            shown += " " + " ".join(r.text for r in body if not r.text.startswith(MENU_ROW))
+            if pages > 1:
+                enrol.handle(KnobTurn("lo", 1))
+        assert enrol.screen().page == 0 and enrol.cursor == 0, "LO pages, round to page 1"
+        if text != card_id:
+            assert "".join(text.split()) in "".join(shown.split()), (card_id, shown)
+            assert seen.setdefault(shown, text) == text, f"{card_id} looks like another card"
+        enrol.handle(KnobTurn("hi", 1))
+        assert enrol.cursor == 1, "HI still works the menu"
