@@ -544,6 +544,10 @@ class Controller:
         correction = last.KIND.startswith("correct")
         if before.is_chance_node() and not correction and self.tapped != session.steps:
             return None
+        if not before.is_chance_node() and not correction:
+            # The journal keeps a move without its previews (where it ends, whom it
+            # bumps, how far a Smokey goes): the legal move equal to it has them.
+            last = next((a for a in before.legal_actions() if a == last), last)
         return before.describe(last)
 
     def _take_back(self) -> None:

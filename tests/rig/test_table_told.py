@@ -15,18 +15,14 @@ from rig.modes import Moment
 from rig.render import render
 from rig.screen import (
     MARKERS,
-    MENU_WIDTH,
-    MORE_ABOVE,
-    MORE_BELOW,
-    MORE_BOTH,
     Part,
     Screen,
     fit,
     page_count,
     shown_rows,
-    wrap,
 )
 from tests.rig.screens import KEY_SCREENS
+from tests.rig.test_screen_audit import check_menu_marked
 
 GAMES = [("tenfour", 2, "two-player"), ("tenfour", 3, None), ("tenfour", 4, None),
          ("bumpem", 2, None), ("bumpem", 3, None), ("bumpem", 4, None)]
@@ -145,27 +141,6 @@ def test_a_real_two_page_alert_from_a_whole_game_is_read_to_the_end():
 
 
 # -- 3. a menu shows that it has more options than fit ---------------------------------
-
-
-def _menu_rows(screen: Screen) -> list[str]:
-    body, _ = fit(screen).page(screen.page)
-    texts = {w for part in screen.parts() for w in (part.text, part.short)}
-    text_rows = {row for w in texts if w for row in wrap(w)}
-    return [row.text for row in body if row.text not in text_rows]
-
-
-def check_menu_marked(screen: Screen) -> None:
-    """Options off-screen above (below) the window: its top (bottom) row is marked."""
-    rows = _menu_rows(screen)
-    firsts = [row[2:] for row in rows]
-    at = [i for i, item in enumerate(screen.menu) if wrap(item, MENU_WIDTH)[0] in firsts]
-    assert at, f"no option shown:\n{rows}"
-    above, below = min(at) > 0, max(at) < len(screen.menu) - 1
-    top, bottom = rows[0][:2], rows[-1][:2]
-    assert (MORE_ABOVE in top or MORE_BOTH in top) == above, rows
-    assert (MORE_BELOW in bottom or MORE_BOTH in bottom) == below, rows
-    marks = sum(row[:2].count(m) for row in rows for m in MARKERS)
-    assert marks == above + below - (MORE_BOTH in top), f"a stray marker:\n{rows}"
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -340,3 +315,29 @@ def test_the_enrol_screen_shows_each_cards_whole_text(game):
             assert seen.setdefault(shown, text) == text, f"{card_id} looks like another card"
         enrol.handle(KnobTurn("hi", 1))
         assert enrol.cursor == 1, "HI still works the menu"
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), GAMES)
+def test_a_take_back_offer_says_the_move_as_its_menu_row_did(game, players, variant):
+    """The move in the journal has no previews (where it ends, whom it bumps): the
+    take-back row said "3 to T59, ends to" and stopped (issue 27)."""
+    rig = new_emulated_rig(game, players, variant=variant, seed=11)
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(3000):
+        state = rig.session.state
+        if state.is_terminal() or checked >= 30:
+            break
+        if not state.is_chance_node() and rig.controller.alert is None:
+            choices = rig.controller.choices()
+            menu = rig.screen.menu
+            _step(rig, rng)
+            last = rig.session.last_action
+            if last is not None and last in choices:
+                row = menu[choices.index(last)]
+                offer = rig.controller._take_back_offer()
+                assert offer is not None and row.lstrip("* ") == offer, (row, offer)
+                checked += 1
+            continue
+        _step(rig, rng)
+    assert checked
