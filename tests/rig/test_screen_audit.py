@@ -7,6 +7,12 @@ player count, through the real controller; EVERY screen shown is checked.
   a bare "car 2" nor an internal id), the distance and where it ends;
 - the title's player and the big number's player agree;
 - police choices follow board order; no line is repeated on a screen.
+
+And on every input path (knob press, card or ticket tap, computer seat, correction,
+take-back, resume), judged by what the table saw (the current page after each whole
+gesture): every move, forced move, lost ticket, bump, catch, reshuffle and win is on a
+screen before the table acts again, and a menu with options off-screen marks the side
+they are on (issue 27).
 """
 
 from __future__ import annotations
