@@ -48,7 +48,7 @@ def real_pause(seconds: float) -> None:
 
 
 def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None) -> int:
-    from rig.autopilot import describe, gestures_for
+    from rig.autopilot import describe, gestures_for, read_on
     from rig.emulated import new_emulated_rig
     from rig.games import GameSetupError, game_entry
     from rig.render import boxed, render_terminal
@@ -76,8 +76,9 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
         rig.pause = pause or real_pause
     rng = random.Random(seed)
     gestures = 0
-    while not rig.session.state.is_terminal():
-        for gesture in gestures_for(rig.controller, rng):
+    while not rig.session.state.is_terminal() or read_on(rig.controller):
+        more = read_on(rig.controller) if rig.session.state.is_terminal() else []
+        for gesture in more or gestures_for(rig.controller, rng):
             text = describe(gesture)
             if text:
                 print(f"$ {text}")

@@ -341,3 +341,13 @@ def test_a_take_back_offer_says_the_move_as_its_menu_row_did(game, players, vari
             continue
         _step(rig, rng)
     assert checked
+
+
+def test_the_demo_ends_on_the_last_page_of_its_last_screen(capsys):
+    """`cbrig demo --game bumpem --seed 541639` ended on page 1/2 of CHECKERED FLAG."""
+    from rig.cli import main
+
+    assert main(["demo", "--game", "bumpem", "--seed", "541639", "--fast"]) == 0
+    out = capsys.readouterr().out
+    last = out[out.rindex("CHECKERED FLAG"):]
+    assert "2/2 press: ok" in last and "Red wins!" in last, last
