@@ -550,12 +550,19 @@ class Controller:
             last = next((a for a in before.legal_actions() if a == last), last)
         return before.describe(last)
 
-    def _take_back(self) -> None:
-        what = self._take_back_offer()
+    def _journaled(self, write: Callable[[], None]) -> bool:
+        """Write the correction menu's own journal entry (a take-back, an abandon); if it
+        cannot be saved, nothing changes and the screen says why."""
         try:
-            self.session.take_back()
+            write()
         except (JournalError, OSError) as exc:
             self._refuse(f"NOT SAVED, input refused: {exc}")
+            return False
+        return True
+
+    def _take_back(self) -> None:
+        what = self._take_back_offer()
+        if not self._journaled(self.session.take_back):
             return
         self._enter(TakenBack())
         self.news = [Notice(f"Taken back: {what}")]
@@ -564,10 +571,7 @@ class Controller:
     def _abandon(self) -> None:
         """Abandon the game once confirmed (RULINGS G7): journaled first; whoever runs
         the rig (`rig.app.App`) then files it and goes back to the setup menu."""
-        try:
-            self.session.abandon()
-        except (JournalError, OSError) as exc:
-            self._refuse(f"NOT SAVED, input refused: {exc}")
+        if not self._journaled(self.session.abandon):
             return
         self._enter(CorrectionClosed())
         self._enter(MomentArrived(None))

@@ -129,12 +129,12 @@ def _parse(table: str) -> dict[str, tuple[int, ...]]:
 
 
 GLYPHS_5X7: dict[str, tuple[int, ...]] = _parse(_GLYPHS_5X7)
-GLYPHS_5X7.update({
+MARKER_GLYPHS: dict[str, tuple[int, ...]] = {
     "\u25b2": (0x10, 0x18, 0x1C, 0x18, 0x10),  # up triangle: a menu has more above
     "\u25bc": (0x04, 0x0C, 0x1C, 0x0C, 0x04),  # down triangle: more below
     "\u25c6": (0x08, 0x1C, 0x3E, 0x1C, 0x08),  # diamond: more above and below
-})
-"""Beyond ASCII: the menu's scroll markers (rig.screen.MARKERS)."""
+}
+"""Beyond ASCII: the menu's scroll markers (rig.screen.MARKERS), drawn by every font."""
 
 
 class Font(Frozen):
@@ -168,9 +168,10 @@ class Font(Frozen):
         return height // self.cell_height
 
 
-SMALL = Font("small", GLYPHS_5X7)
-LARGE = Font("large", GLYPHS_5X7, scale=2)
-HUGE = Font("huge", GLYPHS_5X7, scale=3)
+_DRAWN = {**GLYPHS_5X7, **MARKER_GLYPHS}
+SMALL = Font("small", _DRAWN)
+LARGE = Font("large", _DRAWN, scale=2)
+HUGE = Font("huge", _DRAWN, scale=3)
 FONTS = {f.name: f for f in (SMALL, LARGE, HUGE)}
 
 
@@ -253,6 +254,7 @@ __all__ = [
     "GLYPHS_5X7",
     "HUGE",
     "LARGE",
+    "MARKER_GLYPHS",
     "SMALL",
     "Font",
     "draw_centered",

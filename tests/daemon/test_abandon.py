@@ -19,17 +19,9 @@ from rig.journal import archive_name, read_journal
 from rig.loop import Tick
 from rig.replay import ReplayError, effective_inputs, replay
 from rig.setup_menu import SetupChoice
-from tests.daemon.helpers import write_config
+from tests.daemon.helpers import Quiet, write_config
 
 ABANDON_ROW = "Abandon this game"
-
-
-class Quiet:
-    def ready(self, status: str | None = None) -> None: ...
-    def status(self, text: str) -> None: ...
-    def watchdog(self) -> None: ...
-    def watchdog_interval(self) -> None: return None
-    def stopping(self) -> None: ...
 
 
 def _rig(tmp_path: Path, game: str, players: int, seed: int = 3) -> tuple[Daemon, App]:

@@ -214,6 +214,8 @@ def check_audit(audit: Audit) -> None:
     screens = rig.screens
     for screen in screens:
         check_fits(screen)
+        if screen.menu:
+            check_menu_marked(screen)
         assert not INTERNAL.search(screen.text()), f"an internal name:\n{screen.text()}"
     for number, (event, first, ends) in enumerate(audit.moves):
         following = audit.moves[number + 1][1] if number + 1 < len(audit.moves) else None
