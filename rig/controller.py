@@ -225,7 +225,7 @@ class Controller:
         state = self.session.state
         if self.over:
             if isinstance(event, KNOB):
-                self._refuse("The game is over: long press for a new game")
+                self._refuse("Game over: long press for a new game")
             return
         if state.is_chance_node():
             self._handle_chance(event)
@@ -282,14 +282,14 @@ class Controller:
             else:
                 self._refuse("Tap a Mike card on the reader")
         elif isinstance(event, KnobTurn):
-            self._refuse(f"Turning does nothing now: {self._how_text(need)}")
+            self._refuse(f"Not a turn: {self._how_text(need)}")
 
     def _how_text(self, need: ChanceInput) -> str:
         """What resolves this chance node, as an order ("flick the HI knob")."""
         if need.kind == "spin":
             return f"flick the {need.knob.upper()} knob"
         if need.kind == "card" and not self.options.virtual_deck:
-            return "tap a Mike card on the reader"
+            return "tap a Mike card"
         return "press for a Mike card" if need.kind == "card" else "press for a ticket"
 
     def _deck_ids(self) -> frozenset[str]:
@@ -341,7 +341,7 @@ class Controller:
         elif isinstance(event, CardPresented):
             self._refuse(f"Not now: {self._waiting_for()}")
         elif isinstance(event, KnobSpin):
-            self._refuse("No spin now: turn to choose, press to play")
+            self._refuse("No spin here: turn and press")
 
     def _apply(self, action: Action) -> bool:
         before = self._snapshot() if self.defer_sync else None
@@ -513,10 +513,10 @@ class Controller:
             menu.turn(event.knob, event.steps)
             return
         if isinstance(event, KnobSpin):
-            self._refuse("No spin in corrections: turn to pick, press to set")
+            self._refuse("No spin in corrections: turn and press")
             return
         if isinstance(event, CardPresented):
-            self._refuse("Card not read: close corrections first (long press)")
+            self._refuse("Card not read: close this menu first")
             return
         if not isinstance(event, KnobPress):
             return

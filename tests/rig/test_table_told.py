@@ -261,7 +261,7 @@ def test_a_spin_or_a_card_in_the_correction_menu_is_answered(game):
     rig.controller.refusal = None
     card = rig.controller.view.card_ids(rig.session.game)[0]
     rig.tap(card)
-    assert "close corrections first" in rig.screen.plain()
+    assert "close this menu first" in rig.screen.plain()
     assert rig.session.steps == 0
 
 
