@@ -200,8 +200,8 @@ class Controller:
         if isinstance(mode, Acknowledging):
             if not isinstance(event, ACKNOWLEDGE):
                 return  # a card lifted off the reader: the table has not read this yet
-            if isinstance(event, KnobPress) and self._next_page():
-                return  # a press reads on: page 2 of an alert is never skipped
+            if self._next_page():
+                return  # a press, flick or tap reads on: page 2 is never skipped
         self.page = 0
         if isinstance(mode, Correcting):
             self._handle_correction(mode.menu, event)

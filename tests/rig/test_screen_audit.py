@@ -369,6 +369,8 @@ class Table:
         controller = self.rig.controller
         state = self.rig.session.state
         if controller.alert is not None:
+            if state.is_chance_node() and self.rng.random() < 0.3 and self.tap():
+                return  # the next player taps at once: the tap acknowledges
             self.gesture(KnobPress("hi"), "acknowledge")
             return
         if not self.resumed and self.rig.session.steps > 20:
@@ -379,12 +381,8 @@ class Table:
             return
         if state.is_chance_node():
             need = controller.view.chance_input(state)
-            if need.kind != "spin" and ((not self.virtual_deck and need.kind == "card")
-                                        or self.rng.random() < 0.5):
-                action = sample_chance(state.chance_outcomes(), self.rng)
-                tag = emulated_tag(controller.view.card_for_action(action))
-                self.rig.loop.step(CardPresented(tag, EMULATED_READER))
-                self.gesture(CardRemoved(tag, EMULATED_READER), "tap")
+            if ((not self.virtual_deck and need.kind == "card")
+                    or self.rng.random() < 0.5) and self.tap():
                 return
             self.gesture(KnobSpin(need.knob, 0.6) if need.kind == "spin"
                          else KnobPress("hi"), "knob")
@@ -395,6 +393,19 @@ class Table:
             self.gesture(gesture, path)
         if controller._take_back_offer() and self.rng.random() < 0.1:
             self.take_back()
+
+    def tap(self) -> bool:
+        """Tap the card or ticket drawn (put down and lifted: one gesture), if a card
+        draws now."""
+        controller = self.rig.controller
+        state = self.rig.session.state
+        if controller.view.chance_input(state).kind == "spin":
+            return False
+        action = sample_chance(state.chance_outcomes(), self.rng)
+        tag = emulated_tag(controller.view.card_for_action(action))
+        self.rig.loop.step(CardPresented(tag, EMULATED_READER))
+        self.gesture(CardRemoved(tag, EMULATED_READER), "tap")
+        return True
 
     def open_corrections(self) -> list[str]:
         self.gesture(KnobLongPress("hi"), "correction")

@@ -351,3 +351,19 @@ def test_the_demo_ends_on_the_last_page_of_its_last_screen(capsys):
     out = capsys.readouterr().out
     last = out[out.rindex("CHECKERED FLAG"):]
     assert "2/2 press: ok" in last and "Red wins!" in last, last
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), GAMES)
+def test_a_tap_or_a_flick_on_page_one_reads_on_and_does_nothing_else(game, players, variant):
+    """The next player tapping at once must not skip page 2 (the bumped car)."""
+    rig = new_emulated_rig(game, players, variant=variant, seed=3)
+    _to_moment(rig, random.Random(3))
+    moment = _two_pages(rig)
+    steps = rig.session.steps
+    card = rig.controller.view.card_ids(rig.session.game)[0]
+    rig.tap(card)
+    assert rig.controller.alert == moment and rig.screen.page == 1
+    rig.controller.page = 0
+    rig.loop.step(KnobSpin("hi", 0.6))
+    assert rig.controller.alert == moment and rig.screen.page == 1
+    assert rig.session.steps == steps
