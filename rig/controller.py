@@ -58,6 +58,7 @@ from rig.modes import (
     next_mode,
     pending,
 )
+from rig.replay import describe_input
 from rig.screen import Part, Screen, page_count
 from rig.session import Session
 from rig.views import ALERT, DETAIL, RESULT, ChanceInput, Fix, GameView, Notice, view_for
@@ -544,11 +545,7 @@ class Controller:
         correction = last.KIND.startswith("correct")
         if before.is_chance_node() and not correction and self.tapped != session.steps:
             return None
-        if not before.is_chance_node() and not correction:
-            # The journal keeps a move without its previews (where it ends, whom it
-            # bumps, how far a Smokey goes): the legal move equal to it has them.
-            last = next((a for a in before.legal_actions() if a == last), last)
-        return before.describe(last)
+        return describe_input(before, last)
 
     def _journaled(self, write: Callable[[], None]) -> bool:
         """Write the correction menu's own journal entry (a take-back, an abandon); if it

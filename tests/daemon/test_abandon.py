@@ -114,9 +114,11 @@ def test_replay_reads_an_abandoned_game(tmp_path, capsys):
     steps = len(controller.session.history)
     controller.session.abandon()
     controller.session.close()
-    assert run(argparse.Namespace(file=daemon.config.state.current, json=False)) == 0
+    assert run(argparse.Namespace(file=daemon.config.state.current, json=False,
+                                  steps=False)) == 0
     out = capsys.readouterr().out
     assert f"{steps + 1} inputs replayed" in out and "abandoned" in out
+    assert "line" in out and "the table abandoned the game here" in out
 
 
 @pytest.mark.parametrize("game", ["tenfour", "bumpem"])

@@ -367,3 +367,32 @@ def test_a_tap_or_a_flick_on_page_one_reads_on_and_does_nothing_else(game, playe
     rig.loop.step(KnobSpin("hi", 0.6))
     assert rig.controller.alert == moment and rig.screen.page == 1
     assert rig.session.steps == steps
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), GAMES)
+def test_cbrig_replay_lists_each_move_in_the_words_its_menu_row_had(tmp_path, game, players,
+                                                                    variant):
+    import re
+
+    from rig.journal import read_journal
+    from rig.replay import journal_steps
+
+    journal = tmp_path / "game.jsonl"
+    rig = new_emulated_rig(game, players, variant=variant, seed=11, journal=journal)
+    rng = random.Random(11)
+    rows: list[str] = []
+    for _ in range(300):
+        if rig.session.state.is_terminal():
+            break
+        if not rig.session.state.is_chance_node() and rig.controller.alert is None:
+            choices, menu = rig.controller.choices(), rig.screen.menu
+            _step(rig, rng)
+            rows.append(menu[choices.index(rig.session.last_action)].lstrip("* "))
+            continue
+        _step(rig, rng)
+    rig.session.close()
+    contents = read_journal(journal)
+    texts = [s.text for s in journal_steps(rig.session.game, contents.entries)]
+    for row in rows:
+        assert row in texts, f"{row!r} is not how the replay says it"
+    assert not [t for t in texts if re.search(r"\bto$|\bto,|: 0 to ", t)]
