@@ -225,8 +225,8 @@ class Daemon(Record):
             return None
         try:
             levels, hints = seats_from_header(session)
-            if session.state.is_terminal():
-                self._archive(session)
+            if session.state.is_terminal() or session.abandoned:
+                self._archive(session)  # finished, or abandoned before it was filed
                 return None
             controller = self._controller(session, levels, hints=hints)
         except JournalWriteError as exc:
@@ -311,8 +311,9 @@ class Daemon(Record):
                           chance_rng=rng, on_alert=self._alert, defer_sync=True)
 
     def _finish_game(self, controller: Controller) -> None:
-        """GAME OVER -> setup menu. Filing the journal must not crash the loop: if the
-        file was damaged or removed on disk meanwhile, say so and go on."""
+        """GAME OVER (or an abandoned game) -> setup menu. Filing the journal must not
+        crash the loop: if the file was damaged or removed on disk meanwhile, say so and
+        go on."""
         from rig.journal import JournalError
 
         try:

@@ -138,13 +138,14 @@ def _rehearse(args: argparse.Namespace, seed: int) -> tuple[int, float]:
 def _play(rig: EmulatedRig, seed: int, pace: float,
           say: Callable[[str], object] | None) -> int:
     """Gesture through the whole game as the table would, `pace` seconds after each
-    gesture; the number of gestures."""
-    from rig.autopilot import describe, gestures_for
+    gesture, and read the last screen to its last page; the number of gestures."""
+    from rig.autopilot import describe, gestures_for, read_on
 
     rng = random.Random(seed)
     gestures = 0
-    while not rig.session.state.is_terminal():
-        for gesture in gestures_for(rig.controller, rng):
+    while not rig.session.state.is_terminal() or read_on(rig.controller):
+        more = read_on(rig.controller) if rig.session.state.is_terminal() else []
+        for gesture in more or gestures_for(rig.controller, rng):
             text = describe(gesture)
             if text and say is not None:
                 say(text)

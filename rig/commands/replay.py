@@ -11,7 +11,7 @@ from typing import Any
 from engine.api import Game
 from rig.games import GameSetupError
 from rig.journal import JournalError, read_journal
-from rig.replay import ReplayError, journal_steps, replay
+from rig.replay import ReplayError, abandoned, journal_steps, replay
 from rig.safetext import safe_print
 
 
@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     safe_print(f"{len(contents.entries)} inputs replayed")
     _list_steps(game, contents.entries, every=args.steps)
     safe_print(view.title(state))
+    if abandoned(contents.entries):
+        safe_print("  (abandoned here by the table; filed like a finished game)")
     for line in view.status_lines(state):
         safe_print(f"  {line}")
     for line in view.prompt_lines(state):
@@ -62,7 +64,7 @@ def _list_steps(game: Game, entries: Sequence[Mapping[str, Any]], every: bool) -
     steps = journal_steps(game, entries)
     fixes = [step for step in steps if step.kind != "input"]
     corrections = sum(step.kind == "correction" for step in fixes)
-    taken_back = len(fixes) - corrections
+    taken_back = sum(step.kind == "take back" for step in fixes)
     safe_print(f"{_count(corrections, 'correction')}, {_count(taken_back, 'take-back')}")
     for step in steps if every else fixes:
         safe_print(f"  line {step.line}: {step.text}")

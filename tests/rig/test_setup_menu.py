@@ -63,7 +63,7 @@ def test_a_start_error_is_shown_whole_page_by_page_and_logged(caplog):
 
     from rig.app import App
     from rig.screen import fit, page_count
-    from tests.rig.test_screen_audit import check_fits, squash
+    from tests.rig.test_screen_audit import MENU_ROW, check_fits, squash
 
     where = "/var/lib/cbrig/a/rather/long/state/directory/for/this/rig/current.jsonl"
 
@@ -83,7 +83,7 @@ def test_a_start_error_is_shown_whole_page_by_page_and_logged(caplog):
     shown = ""
     for _ in range(pages):
         body, _ = fit(app.screen()).page(app.screen().page)
-        shown += " ".join(row.text for row in body if not row.text.startswith(("> ", "  ")))
+        shown += " ".join(row.text for row in body if not row.text.startswith(MENU_ROW))
         app.handle(KnobTurn("lo", 1))
     assert squash(f"Cannot start: [Errno 13] Permission denied: '{where}'") in squash(shown)
     assert app.screen().page == 0, "the LO knob pages round to the first page"
