@@ -123,8 +123,7 @@ def bill_of_materials(built: Built) -> str:
         if b.fixing == "insert":
             hardware[f"{b.screw} heat-set insert ({b.hole} mm hole)"] += 1
             length = 6 if b.holds != "lid" else 8
-            head = "countersunk" if b.holds == "lid" else "pan head"
-            hardware[f"{b.screw} x {length} {head} screw"] += 1
+            hardware[f"{b.screw} x {length} pan head screw"] += 1
         else:
             hardware[f"{b.screw} x 6 self-tapping pan head screw (for plastic)"] += 1
         if b.clamp:

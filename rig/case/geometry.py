@@ -123,7 +123,10 @@ def text_solid(text: str, pixel: float, height: float) -> M:
                     x = (i * 6 + col - width / 2) * pixel
                     y0 = (3.5 - end - 1) * pixel
                     y1 = (3.5 - row) * pixel
-                    boxes.append(box(x, y0, 0, x + pixel, y1, height))
+                    # grown a little so that pixels meeting corner to corner overlap:
+                    # a solid, not two boxes sharing an edge (no manifold mesh has that)
+                    g = 0.06
+                    boxes.append(box(x - g, y0 - g, 0, x + pixel + g, y1 + g, height))
                     row = end + 1
                 else:
                     row += 1
@@ -234,12 +237,8 @@ def lid(lay: Layout) -> PrintedPart:
     plate = box(0, 0, h - L.LID, w, d, h)
     rx0, ry0, rx1, ry1 = lay.recess
     cuts = [box(rx0, ry0, h - L.RECESS_DEPTH, rx1, ry1, h + 1)]
-    head = L.SCREW_HEAD[L.LID_SCREW]
-    for x, y in lay.lid_screws:
+    for x, y in lay.lid_screws:  # pan heads on top: a countersink would leave a knife edge
         cuts.append(cyl_z(x, y, h - L.LID - 1, h + 1, L.CLEAR_HOLE[L.LID_SCREW], 24))
-        # a countersink for a flat head: it widens upward, so it prints face up
-        cone = M.cylinder(head / 2 + 0.1, L.CLEAR_HOLE[L.LID_SCREW] / 2, head / 2 + 0.2, 32)
-        cuts.append(cone.translate((x, y, h - head / 2 + 0.1 - EPS)))
     for x0, y0, x1, y1 in lay.vents_top:
         cuts.append(box(x0, y0, h - L.LID - 1, x1, y1, h + 1))
     # a finger notch in the recess's front edge, to lift the card out
@@ -264,7 +263,7 @@ def knob_local(lay: Layout, label: tuple[str, str], shaft_d: float, flat: float)
     groove = box(-0.7, r - 1.0, -1, 0.7, r + 3, h + 1)
     recess_d, recess_h = L.KNOB_RECESS
     bore = d_profile(shaft_d + 2 * L.KNOB_BORE_CLEARANCE, flat + 2 * L.KNOB_BORE_CLEARANCE)
-    bore_solid = bore.rotate(180).extrude(h - 1.5 - recess_h + EPS).translate(
+    bore_solid = bore.rotate(180).extrude(h - L.KNOB_TOP - recess_h + EPS).translate(
         (0, 0, recess_h - EPS))
     big, small = label
     text = [text_solid(big, 1.1, 0.6).translate((0, 2.6, h - EPS)),

@@ -51,6 +51,8 @@ KNOB_GAP = 1.0
 """Between the knob's underside and the faceplate."""
 KNOB_BORE_CLEARANCE = 0.1
 """On the D-bore's radius and flat: a snug push fit on a 6 mm D shaft."""
+KNOB_TOP = 2.0
+"""The knob's top over the end of its bore."""
 KNOB_RECESS = (14.0, 5.0)
 """The knob's underside pocket that clears the bushing's end and its nut (dia, depth)."""
 BOSS_WALL = 1.7
@@ -60,8 +62,9 @@ ANTENNA_GAP_MIN = 2.6
 """Under the lid over a reader: room for a clamp screw's washer and head."""
 SPEAKER_RIM = 3.0
 """The speaker frame's rim, and so its socket ring and clamp posts, behind the faceplate."""
-SPEAKER_SCREW = 2.2
-"""The speaker clamp screws' centres outside its rim: the washer reaches 1.8 mm over."""
+SPEAKER_SCREW = 2.9
+"""The speaker clamp screws' centres outside its rim: the pilot hole keeps a 1.6 mm wall
+to the speaker's ring and the 8 mm washer still reaches 1.1 mm over the rim."""
 PLUG_MARGIN = 0.5
 PANEL_MARGIN = 5.0
 """Between neighbouring parts on the faceplate."""
