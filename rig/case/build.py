@@ -127,7 +127,7 @@ def bill_of_materials(built: Built) -> str:
         else:
             hardware[f"{b.screw} x 6 self-tapping pan head screw (for plastic)"] += 1
         if b.clamp:
-            hardware["M2.5 large washer, DIN 9021 (8 mm)"] += 1
+            hardware["10 mm fender washer, 3.2 mm hole (clamps an edge)"] += 1
     knob = next(p.part for p in lay.placed if p.part.role == "encoder")
     if knob.nut:
         hardware["M7 x 0.75 nut (comes with the KY-040) and washer"] += 2

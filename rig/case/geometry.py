@@ -208,7 +208,7 @@ def faceplate(lay: Layout) -> PrintedPart:
             cuts.append(cyl_y(sx, sz, y0 - 1, y1 + 1, part.bushing_diameter + 2 * L.FIT))
         elif part.role in ("buzzer", "speaker"):
             cx, _, cz = placed.point(part.diameter / 2, part.diameter / 2, 0)
-            ring_in = part.diameter + 2 * L.FIT
+            ring_in = part.diameter + 2 * max(L.FIT, part.tolerance)
             ring_out = ring_in + 2 * L.MIN_WALL + 0.2
             ring_len = L.SPEAKER_RIM if part.role == "speaker" else 4.0
             adds.append(cyl_y(cx, cz, y1 - EPS, y1 + ring_len, ring_out, 64))
@@ -319,8 +319,9 @@ def _local_body(placed: Placed) -> tuple[M, M, M]:
     keep = box(-tol, -tol, -part.below, sx + tol, sy + tol, t + part.above)
     if part.role == "display" and part.window:
         u, v, ww, wh = part.window
-        solid += box(max(0.5, u - 2.5), max(0.5, v - 4.0), t - EPS, min(sx - 0.5, u + ww + 2.5),
-                     min(sy - 0.5, v + wh + 4.0), t + part.above)
+        # the glass: a little wider than the active area, between the corner holes
+        solid += box(max(0.5, u - 2.5), v - 3.0, t - EPS, min(sx - 0.5, u + ww + 2.5),
+                     v + wh + 2.0, t + part.above)
     elif part.role == "encoder" and part.shaft and part.body and part.nut:
         cu, cv = part.shaft
         bw, bd, bh = part.body

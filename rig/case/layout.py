@@ -62,9 +62,9 @@ ANTENNA_GAP_MIN = 2.6
 """Under the lid over a reader: room for a clamp screw's washer and head."""
 SPEAKER_RIM = 3.0
 """The speaker frame's rim, and so its socket ring and clamp posts, behind the faceplate."""
-SPEAKER_SCREW = 2.9
+SPEAKER_SCREW = 3.2
 """The speaker clamp screws' centres outside its rim: the pilot hole keeps a 1.6 mm wall
-to the speaker's ring and the 8 mm washer still reaches 1.1 mm over the rim."""
+to the speaker's ring and the washer still reaches 1.8 mm over the rim."""
 PLUG_MARGIN = 0.5
 PANEL_MARGIN = 5.0
 """Between neighbouring parts on the faceplate."""
@@ -77,8 +77,9 @@ PILOT_HOLE = {"M2": 1.6, "M2.5": 2.1, "M3": 2.5}
 """Self-tapping screws' pilot holes (small modules)."""
 CLEAR_HOLE = {"M2": 2.4, "M2.5": 2.9, "M3": 3.4}
 SCREW_HEAD = {"M2": 3.8, "M2.5": 4.5, "M3": 5.5}
-CLAMP_WASHER = 8.0
-"""An M2.5 large washer (DIN 9021, 8 mm across) holds a board without holes by its edge."""
+CLAMP_WASHER = 10.0
+"""A 10 mm fender washer (3.2 mm hole, sold as M3) on an M2.5 screw holds a board without
+holes, or the speaker's rim, by its edge."""
 CLAMP_POST = 7.0
 """A clamp post's diameter: it reaches under the board's edge, the washer over it."""
 
@@ -103,6 +104,11 @@ class Placed(Frozen):
         if self.turn == 90:
             return (ox - v, oy + u, oz + w)
         return (ox + u, oy + v, oz + w)
+
+    def seat(self, u: float, v: float) -> Vec:
+        """Where a hole at (u, v) meets its boss: the board's underside on a floor post,
+        its top face on a faceplate boss (panel parts face the front)."""
+        return self.point(u, v, self.part.thickness if self.orient == "panel" else 0.0)
 
     def footprint(self, grow: float = 0.0) -> tuple[float, float, float, float]:
         """The outline's box in the case's xy plane (x0, y0, x1, y1), or for a panel
@@ -325,7 +331,7 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     placed.append(disp)
     hole = PILOT_HOLE[display.screw]
     for i, (hu, hv) in enumerate(display.holes):
-        px, _, pz = disp.point(hu, hv, 0)
+        px, _, pz = disp.seat(hu, hv)
         bosses.append(Boss(f"display {i + 1}", "display", (px, panel_back, pz), "y",
                            standoff, _boss_diameter(hole), hole, standoff, display.screw,
                            "pilot"))
@@ -428,10 +434,11 @@ def _mount_bosses(placed: Placed, base_z: float, length: float) -> list[Boss]:
                             "pilot"))
         return out
     hole = PILOT_HOLE[part.screw]
-    diameter = max(_boss_diameter(hole), CLAMP_POST)
     # the screw's centre just outside the outline (and its tolerance), so the washer
-    # reaches over the edge while the screw misses the board
+    # reaches over the edge while the screw misses the board; the post reaches 0.4 mm
+    # under the edge of the smallest board the tolerance allows
     off = part.tolerance + hole / 2 + 0.6
+    diameter = max(_boss_diameter(hole), CLAMP_POST, round(2 * (off + part.tolerance + 0.4), 2))
     sx, sy = part.size
     out = []
     for i, (u, side) in enumerate(((0.2, -1), (0.8, -1), (0.2, 1), (0.8, 1))):

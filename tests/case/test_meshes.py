@@ -27,7 +27,7 @@ def test_every_exported_mesh_is_watertight_and_manifold(case: Case) -> None:
         assert mesh.is_winding_consistent, name
         assert mesh.is_volume and mesh.volume > 0, name
         # and by hand: every edge is used by exactly two triangles, once each way
-        vertices, triangles = read_stl(path)
+        _, triangles = read_stl(path)
         edges = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]],
                                 triangles[:, [2, 0]]])
         directed = {tuple(e) for e in edges.tolist()}
@@ -38,7 +38,7 @@ def test_every_exported_mesh_is_watertight_and_manifold(case: Case) -> None:
 
 def test_every_part_fits_the_bed_lying_on_it(case: Case) -> None:
     for part in case.built.printed:
-        x0, y0, z0, x1, y1, z1 = part.on_bed().bounding_box()
+        x0, y0, z0, x1, y1, _ = part.on_bed().bounding_box()
         assert (x0, y0, z0) == pytest.approx((0, 0, 0), abs=1e-6), part.name
         assert x1 <= L.BED and y1 <= L.BED, f"{part.name}: {x1:.0f} x {y1:.0f} mm"
 
