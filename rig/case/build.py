@@ -16,7 +16,7 @@ from rig.case import geometry as G
 from rig.case import layout as L
 from rig.case.export import write_3mf, write_stl
 from rig.case.layout import Layout
-from rig.case.render import Mesh, bed_mesh, render
+from rig.case.render import Mesh, bed_mesh, render, save_png
 
 PRINT_COLOURS: dict[str, tuple[int, int, int]] = {
     "tray": (72, 74, 82), "faceplate": (196, 194, 186), "lid": (88, 90, 100),
@@ -98,11 +98,30 @@ def pictures(built: Built, out: Path) -> list[Path]:
         files.append(path)
     for part in built.printed:
         path = out / f"bed-{part.name.replace(' ', '-')}.png"
-        render([bed_mesh(L.BED), _mesh(part.on_bed(), PRINT_COLOURS[part.name])], path,
-               azimuth=-20.0, elevation=50.0, size=(800, 640),
-               title=f"{part.name}: {part.orientation}")
+        _bed_picture(part, path)
         files.append(path)
     return files
+
+
+def _bed_picture(part: G.PrintedPart, path: Path) -> None:
+    """The part centred on a 220 x 220 mm bed as the slicer shows it (left) and close up
+    from the same side (right), side by side in one picture."""
+    from PIL import Image
+
+    x0, y0, _, x1, y1, _ = G.bounds(part.on_bed())
+    centred = part.on_bed().translate(((L.BED - x1 - x0) / 2, (L.BED - y1 - y0) / 2, 0.0))
+    colour = PRINT_COLOURS[part.name]
+    left, right = path.with_suffix(".bed.png"), path.with_suffix(".near.png")
+    render([bed_mesh(L.BED), _mesh(centred, colour)], left, azimuth=-20.0, elevation=50.0,
+           size=(640, 560), title=f"{part.name}: {part.orientation}")
+    render([_mesh(centred, colour)], right, azimuth=-20.0, elevation=50.0, size=(640, 560),
+           title="close up")
+    sheet = Image.new("RGB", (1280, 560))
+    for i, half in enumerate((left, right)):
+        with Image.open(half) as image:
+            sheet.paste(image.convert("RGB"), (640 * i, 0))
+        half.unlink()
+    save_png(sheet, path)
 
 
 def bill_of_materials(built: Built) -> str:
