@@ -75,6 +75,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"cbrig case: cannot write {args.out}: {exc}", file=sys.stderr)
         return 1
+    from rig.case.checks import describe, summarise
+
+    print(describe(summarise(built)))
     print(f"{len(built.printed)} printed parts for a {layout.width:.0f} x {layout.depth:.0f} "
           f"x {layout.height:.0f} mm console; {len(files)} files in {args.out} "
           f"({time.perf_counter() - start:.1f} s; solids {built.seconds:.1f} s)")

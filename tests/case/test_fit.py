@@ -21,25 +21,9 @@ PART_GAP = 0.5
 
 
 def _overlap(a: Any, b: Any) -> float:
-    return float((a ^ b).volume())
+    from rig.case.checks import overlap
 
-
-def _printed_minus_own_bosses(case: Case, key: str) -> list[tuple[str, Any]]:
-    """Each printed part with the posts that carry `key` cut away (a board may rest on
-    and be screwed to its own bosses)."""
-    from rig.case.geometry import cyl_y, cyl_z, union
-
-    own = []
-    for b in case.layout.bosses:
-        if b.holds != key:
-            continue
-        x, y, z = b.center
-        if b.axis == "z":
-            own.append(cyl_z(x, y, z - 1, z + b.length + 0.01, b.diameter + 0.02, 32))
-        else:
-            own.append(cyl_y(x, z, y - 1, y + b.length + 0.01, b.diameter + 0.02, 32))
-    cut = union(own)
-    return [(p.name, p.solid - cut) for p in case.built.printed]
+    return overlap(a, b)
 
 
 def test_every_part_is_inside_the_case(case: Case) -> None:
@@ -54,8 +38,10 @@ def test_every_part_is_inside_the_case(case: Case) -> None:
 def test_no_part_overlaps_a_printed_part(case: Case) -> None:
     """The part itself and the room it needs (its tolerance, its parts, its wires) hit
     no printed part but the bosses it is screwed to; touching a seat is allowed."""
+    from rig.case.checks import printed_minus_own_bosses
+
     for key, body in case.bodies.items():
-        for name, solid in _printed_minus_own_bosses(case, key):
+        for name, solid in printed_minus_own_bosses(case.built, key):
             assert _overlap(body.keepout, solid) < CONTACT, f"{key} in {name}"
         for name, printed in case.printed.items():
             assert _overlap(body.solid, printed.solid) < CONTACT, f"{key} body in {name}"

@@ -4,9 +4,6 @@ wall thinner than 1.6 mm."""
 
 from __future__ import annotations
 
-import math
-from typing import Any
-
 import pytest
 
 from rig.case import layout as L
@@ -16,9 +13,9 @@ pytestmark = pytest.mark.case
 
 
 def test_every_exported_mesh_is_watertight_and_manifold(case: Case) -> None:
-    import numpy as np
     import trimesh
 
+    from rig.case.checks import open_edges
     from rig.case.export import read_stl
 
     for name, path in case.stl.items():
@@ -28,11 +25,7 @@ def test_every_exported_mesh_is_watertight_and_manifold(case: Case) -> None:
         assert mesh.is_volume and mesh.volume > 0, name
         # and by hand: every edge is used by exactly two triangles, once each way
         _, triangles = read_stl(path)
-        edges = np.concatenate([triangles[:, [0, 1]], triangles[:, [1, 2]],
-                                triangles[:, [2, 0]]])
-        directed = {tuple(e) for e in edges.tolist()}
-        assert len(directed) == len(edges), f"{name}: an edge used twice the same way"
-        assert all((b, a) in directed for a, b in directed), f"{name}: an open edge"
+        assert open_edges(triangles) == 0, name
         assert case.printed[name].solid.status().name == "NoError"
 
 
@@ -43,54 +36,34 @@ def test_every_part_fits_the_bed_lying_on_it(case: Case) -> None:
         assert x1 <= L.BED and y1 <= L.BED, f"{part.name}: {x1:.0f} x {y1:.0f} mm"
 
 
-def _downward_regions(vertices: Any, triangles: Any, normals: Any) -> list[Any]:
-    """Groups of connected horizontal downward triangles above the bed (each a bridge)."""
-    import numpy as np
-
-    flat = np.flatnonzero((normals[:, 2] < -0.999) & (vertices[triangles][:, :, 2].min(axis=1)
-                                                     > 1e-3))
-    parent = {int(i): int(i) for i in flat}
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    by_vertex: dict[int, int] = {}
-    for i in flat:
-        for v in triangles[i]:
-            other = by_vertex.setdefault(int(v), int(i))
-            parent[root(int(i))] = root(other)
-    groups: dict[int, list[int]] = {}
-    for i in flat:
-        groups.setdefault(root(int(i)), []).append(int(i))
-    return [triangles[g] for g in groups.values()]
-
-
 def test_no_overhang_beyond_45_degrees_and_bridges_within_the_stated_span(case: Case) -> None:
-    import numpy as np
-
+    from rig.case.checks import bridges, steep_faces
     from rig.case.geometry import mesh_arrays
 
-    limit = -math.cos(math.radians(L.MAX_OVERHANG))
     for part in case.built.printed:
         vertices, triangles = mesh_arrays(part.on_bed())
-        corners = vertices[triangles]
-        normals = np.cross(corners[:, 1] - corners[:, 0], corners[:, 2] - corners[:, 0])
-        areas = np.linalg.norm(normals, axis=1)
-        normals = normals / np.maximum(areas, 1e-12)[:, None]
-        on_bed = corners[:, :, 2].max(axis=1) < 1e-3
-        steep = (normals[:, 2] < limit - 1e-6) & (normals[:, 2] > -0.999) & ~on_bed
-        assert not steep[areas > 1e-6].any(), (
-            f"{part.name}: faces lean more than {L.MAX_OVERHANG} degrees from vertical at "
-            f"{corners[steep][:3, 0].tolist()}")
-        for region in _downward_regions(vertices, triangles, normals):
-            pts = vertices[region.ravel()]
-            span = float((pts[:, :2].max(axis=0) - pts[:, :2].min(axis=0)).max())
-            assert span <= L.MAX_BRIDGE, (
-                f"{part.name}: a {span:.1f} mm bridge at z {pts[0, 2]:.1f} "
-                f"(over {L.MAX_BRIDGE} mm)")
+        assert steep_faces(vertices, triangles) == 0, (
+            f"{part.name}: faces lean more than {L.MAX_OVERHANG} degrees from vertical")
+        spans = bridges(vertices, triangles)
+        assert max(spans, default=0.0) <= L.MAX_BRIDGE, f"{part.name}: bridges {spans}"
+
+
+def test_the_overhang_check_finds_a_ledge_and_a_long_bridge() -> None:
+    """The checks themselves: a 30 mm arch has a 30 mm bridge; a cone standing on its
+    point leans too far if it widens faster than it rises; a plain post has neither."""
+    from manifold3d import Manifold
+
+    from rig.case.checks import bridges, steep_faces
+    from rig.case.geometry import box, mesh_arrays
+
+    arch = box(0, 0, 0, 40, 5, 10) - box(5, -1, -1, 35, 6, 6)
+    assert max(bridges(*mesh_arrays(arch))) == pytest.approx(30.0)
+    steep = Manifold.cylinder(5, 1, 10, 32)  # sides 61 degrees from vertical
+    assert steep_faces(*mesh_arrays(steep)) > 0
+    fine = Manifold.cylinder(10, 1, 10, 32)  # 42 degrees: prints without support
+    assert steep_faces(*mesh_arrays(fine)) == 0
+    post = Manifold.cylinder(10, 5, 5, 32)
+    assert steep_faces(*mesh_arrays(post)) == 0 and bridges(*mesh_arrays(post)) == []
 
 
 def test_no_wall_is_thinner_than_1_6_mm(case: Case) -> None:
