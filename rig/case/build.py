@@ -139,14 +139,14 @@ def bill_of_materials(built: Built) -> str:
                      f"{z1 - z0:.1f} | {p.orientation} |")
     hardware: Counter[str] = Counter()
     for b in lay.bosses:
-        if b.fixing == "insert":
-            hardware[f"{b.screw} heat-set insert ({b.hole} mm hole)"] += 1
-            length = 6 if b.holds != "lid" else 8
-            hardware[f"{b.screw} x {length} pan head screw"] += 1
-        else:
-            hardware[f"{b.screw} x 6 self-tapping pan head screw (for plastic)"] += 1
         if b.clamp:
             hardware["10 mm fender washer, 3.2 mm hole (clamps an edge)"] += 1
+        length = screw_length(held_by(lay, b), b.depth)
+        kind = "pan head screw" if b.fixing == "insert" else (
+            "self-tapping pan head screw (for plastic)")
+        if b.fixing == "insert":
+            hardware[f"{b.screw} heat-set insert ({b.hole} mm hole)"] += 1
+        hardware[f"{b.screw} x {length} {kind}"] += 1
     knob = next(p.part for p in lay.placed if p.part.role == "encoder")
     if knob.nut:
         hardware["M7 x 0.75 nut (comes with the KY-040) and washer"] += 2
@@ -166,6 +166,26 @@ def bill_of_materials(built: Built) -> str:
                      f"{part.source} |")
     lines += ["", "Wiring: wiring/README.md (the same part names)."]
     return "\n".join(lines) + "\n"
+
+
+SCREW_LENGTHS = (4, 5, 6, 8, 10, 12, 16, 20)
+
+
+def held_by(lay: Layout, boss: L.Boss) -> float:
+    """What a boss's screw passes through before it bites: the lid, the board, or (a
+    clamp) the board's edge or the speaker's rim and the washer."""
+    if boss.holds == "lid":
+        return L.LID
+    held = lay.get(boss.holds).part.thickness
+    if boss.clamp:
+        held = (L.SPEAKER_RIM if boss.holds == "speaker" else held) + 1.0
+    return held
+
+
+def screw_length(held: float, depth: float) -> int:
+    """The longest common screw length (mm) through `held` mm of board (and washer) that
+    does not bottom out in a hole `depth` deep."""
+    return max(n for n in SCREW_LENGTHS if n <= held + depth + 1e-6)
 
 
 def _held(mount: str) -> str:
@@ -203,4 +223,5 @@ def write_all(built: Built, out: Path, *, images: bool = True,
     return files
 
 
-__all__ = ["Built", "bill_of_materials", "build_solids", "pictures", "write_all"]
+__all__ = ["Built", "bill_of_materials", "build_solids", "held_by", "pictures", "screw_length",
+           "write_all"]

@@ -332,9 +332,10 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     hole = PILOT_HOLE[display.screw]
     for i, (hu, hv) in enumerate(display.holes):
         px, _, pz = disp.seat(hu, hv)
+        # the pilot hole goes on into the faceplate, leaving it MIN_WALL thick in front
         bosses.append(Boss(f"display {i + 1}", "display", (px, panel_back, pz), "y",
-                           standoff, _boss_diameter(hole), hole, standoff, display.screw,
-                           "pilot"))
+                           standoff, _boss_diameter(hole), hole,
+                           standoff + PANEL - MIN_WALL, display.screw, "pilot"))
     # the knobs: the encoder body against the faceplate's back, shaft through a 7 mm hole
     assert knob.shaft is not None and knob.body is not None
     knob_z = z_mid - 2.0

@@ -94,3 +94,13 @@ def test_the_bill_of_materials_lists_a_boss_s_screw_for_every_boss(cases: dict[s
         bom = bill_of_materials(case.built)
         screws = sum(int(n) for n in re.findall(r"^\| (\d+) \| M[\d.]+ x \d+ ", bom, re.M))
         assert screws == len(case.layout.bosses)
+
+
+def test_every_screw_bites_at_least_2_mm_and_never_bottoms_out(cases: dict[str, Case]) -> None:
+    from rig.case.build import held_by, screw_length
+
+    for case in cases.values():
+        for b in case.layout.bosses:
+            held = held_by(case.layout, b)
+            bite = screw_length(held, b.depth) - held
+            assert 2.0 <= bite <= b.depth + 1e-6, f"{b.key}: {bite:.1f} mm in a {b.depth} hole"
