@@ -26,10 +26,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the rig config that says what the case holds")
     parser.add_argument("--parts", type=Path, default=None, metavar="FILE",
                         help="the part table (default: wiring/parts.toml)")
-    parser.add_argument("--pi", choices=CASE_PIS, default=None)
-    parser.add_argument("--display", choices=I2C_DRIVERS, default=None)
-    parser.add_argument("--reader", choices=READER_TYPES, default=None)
-    parser.add_argument("--speaker", action=argparse.BooleanOptionalAction, default=None)
+    parser.add_argument("--pi", choices=CASE_PIS, default=None,
+                        help="the Pi it holds (default: the config's [case] pi)")
+    parser.add_argument("--display", choices=I2C_DRIVERS, default=None,
+                        help="the OLED (default: the config's display.driver)")
+    parser.add_argument("--reader", choices=READER_TYPES, default=None,
+                        help="the card reader (default: the config's reader.type)")
+    parser.add_argument("--speaker", action=argparse.BooleanOptionalAction, default=None,
+                        help="a speaker grille and amplifier (default: the config's "
+                             "[case] speaker)")
     parser.add_argument("--no-pictures", action="store_true",
                         help="only the meshes and the bill of materials")
 
