@@ -135,6 +135,13 @@ def text_solid(text: str, pixel: float, height: float) -> M:
 
 # -- the printed parts -----------------------------------------------------------------------
 
+def _bosses(lay: Layout, axis: str) -> tuple[list[M], list[M]]:
+    """The posts standing along `axis` ("z": on the floor, "y": on the faceplate) and the
+    holes bored into them."""
+    pairs = [_boss(b) for b in lay.bosses if b.axis == axis]
+    return [post for post, _ in pairs], [hole for _, hole in pairs]
+
+
 def _boss(b: Boss) -> tuple[M, M]:
     """The boss's post and the hole bored into its end."""
     x, y, z = b.center
@@ -162,13 +169,7 @@ def tray(lay: Layout) -> PrintedPart:
         box(L.WALL - EPS, panel_back + L.SLOT_GAP, 0, w - L.WALL + EPS,
             panel_back + L.SLOT_GAP + L.RIB, L.FLOOR + 3.0),
     ]
-    posts, holes = [], []
-    for b in lay.bosses:
-        if b.axis == "z":
-            post, hole = _boss(b)
-            posts.append(post)
-            holes.append(hole)
-    cuts = list(holes)
+    posts, cuts = _bosses(lay, "z")
     for o in lay.openings:
         if o.wall == "right":
             cuts.append(box(w - L.WALL - 1, o.along - o.width / 2, o.z0, w + 1,
@@ -187,12 +188,7 @@ def tray(lay: Layout) -> PrintedPart:
 def faceplate(lay: Layout) -> PrintedPart:
     (x0, x1), (y0, y1), (z0, z1) = lay.panel_x, lay.panel_y, lay.panel_z
     plate = box(x0, y0, z0, x1, y1, z1)
-    adds, cuts = [], []
-    for b in lay.bosses:
-        if b.axis == "y":
-            post, hole = _boss(b)
-            adds.append(post)
-            cuts.append(hole)
+    adds, cuts = _bosses(lay, "y")
     for placed in lay.placed:
         part = placed.part
         if placed.orient != "panel":
