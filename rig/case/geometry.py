@@ -100,7 +100,7 @@ def _to_bed(solid: M, rotation: NDArray[np.float64]) -> NDArray[np.float64]:
 def placed_solid(placed: Placed, local: M) -> M:
     """A solid made in a part's own coordinates, moved to its place in the case."""
     if placed.orient == "panel":
-        return local.rotate((90, 0, 0)).translate(placed.origin)
+        return local.rotate((0, 0, placed.turn)).rotate((90, 0, 0)).translate(placed.origin)
     if placed.turn == 90:
         return local.rotate((0, 0, 90)).translate(placed.origin)
     return local.translate(placed.origin)
@@ -244,8 +244,11 @@ def lid(lay: Layout) -> PrintedPart:
     return PrintedPart("lid", solid, _to_bed(solid, np.eye(4)), "top face up")
 
 
-def knob_local(lay: Layout, label: tuple[str, str], shaft_d: float, flat: float) -> M:
-    """A knob in its own coordinates: axis z, underside z = 0, pointer towards +y."""
+def knob_local(lay: Layout, label: tuple[str, str], shaft_d: float, flat: float,
+               turn: float = 0.0) -> M:
+    """A knob in its own coordinates: axis z, underside z = 0, pointer towards +y; its
+    D bore turned `turn` degrees like the encoder it goes on, so the pointer stands up
+    at the shaft's rest position."""
     r = L.KNOB_DIAMETER / 2
     h = L.KNOB_HEIGHT
     body = cyl_z(0, 0, 0, h - 1.5, 2 * r, 96)
@@ -259,7 +262,7 @@ def knob_local(lay: Layout, label: tuple[str, str], shaft_d: float, flat: float)
     groove = box(-0.7, r - 1.0, -1, 0.7, r + 3, h + 1)
     recess_d, recess_h = L.KNOB_RECESS
     bore = d_profile(shaft_d + 2 * L.KNOB_BORE_CLEARANCE, flat + 2 * L.KNOB_BORE_CLEARANCE)
-    bore_solid = bore.rotate(180).extrude(h - L.KNOB_TOP - recess_h + EPS).translate(
+    bore_solid = bore.rotate(180 + turn).extrude(h - L.KNOB_TOP - recess_h + EPS).translate(
         (0, 0, recess_h - EPS))
     big, small = label
     text = [text_solid(big, 1.1, 0.6).translate((0, 2.6, h - EPS)),
@@ -272,7 +275,8 @@ def knob_local(lay: Layout, label: tuple[str, str], shaft_d: float, flat: float)
 def knob(lay: Layout, which: str, encoder: Placed) -> PrintedPart:
     part = encoder.part
     assert part.shaft is not None
-    local = knob_local(lay, KNOB_LABELS[which], part.shaft_diameter, part.shaft_flat)
+    local = knob_local(lay, KNOB_LABELS[which], part.shaft_diameter, part.shaft_flat,
+                       encoder.turn)
     sx, _, sz = encoder.point(*part.shaft, 0)
     y_bottom = lay.panel_y[0] - L.KNOB_GAP
     solid = local.rotate((90, 0, 0)).translate((sx, y_bottom, sz))
@@ -313,6 +317,13 @@ def _local_body(placed: Placed) -> tuple[M, M, M]:
         return solid, keep, extra
     solid = box(0, 0, 0, sx, sy, t)
     keep = box(-tol, -tol, -part.below, sx + tol, sy + tol, t + part.above)
+    if part.header:  # the Dupont housings on a right-angle header, beyond its edge
+        edge, reach = part.header
+        x0, y0, x1, y1 = {"right": (sx, -tol, sx + tol + reach, sy + tol),
+                          "left": (-tol - reach, -tol, 0, sy + tol),
+                          "top": (-tol, sy, sx + tol, sy + tol + reach),
+                          "bottom": (-tol, -tol - reach, sx + tol, 0)}[edge]
+        keep += box(x0, y0, -part.below, x1, y1, t + 2.5)
     if part.role == "display" and part.window:
         u, v, ww, wh = part.window
         # the glass: a little wider than the active area, between the corner holes

@@ -95,11 +95,15 @@ class Placed(Frozen):
     origin: Vec
     orient: str = "flat"
     turn: int = 0
+    """Degrees about the part's own z: 90 for a flat part, 270 for a panel part whose
+    right edge then points down."""
 
     def point(self, u: float, v: float, w: float) -> Vec:
         """A point of the part (board coordinates) in case coordinates."""
         ox, oy, oz = self.origin
         if self.orient == "panel":
+            if self.turn == 270:
+                return (ox + v, oy - w, oz - u)
             return (ox + u, oy - w, oz + v)
         if self.turn == 90:
             return (ox - v, oy + u, oz + w)
@@ -277,8 +281,10 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     if speaker:
         widths.append(("speaker", speaker.diameter + 2 * (FIT + MIN_WALL) + 2 * CLAMP_POST))
     widths.append(("display", display.size[0] + 2 * display.tolerance))
-    shaft_u = knob.shaft[0] if knob.shaft else 0.0
-    knob_w = max(KNOB_DIAMETER, 2 * max(shaft_u, knob.size[0] - shaft_u))
+    # the encoders stand turned so their pin header points down, its housings above the
+    # floor: across the faceplate they take the board's short side
+    shaft_v = knob.shaft[1] if knob.shaft else 0.0
+    knob_w = max(KNOB_DIAMETER, 2 * (max(shaft_v, knob.size[1] - shaft_v) + knob.tolerance))
     widths += [("hi", knob_w), ("lo", knob_w)]
     if led or buzzer:
         widths.append(("side", 16.0))
@@ -338,12 +344,14 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
                            standoff + PANEL - MIN_WALL, display.screw, "pilot"))
     # the knobs: the encoder body against the faceplate's back, shaft through a 7 mm hole
     assert knob.shaft is not None and knob.body is not None
-    knob_z = z_mid - 2.0
+    su, sv = knob.shaft
+    reach = knob.header[1] if knob.header else 0.0
+    knob_z = FLOOR + 0.5 + reach + (knob.size[0] - su) + knob.tolerance
     for name in ("hi", "lo"):
-        su, sv = knob.shaft
         body_h = knob.body[2]
-        origin = (centres[name] - su, panel_back + body_h + knob.thickness, knob_z - sv)
-        placed.append(Placed(f"{name} knob", knob, origin, "panel"))
+        # turned 270: board (u, v) -> case (x0 + v, z0 - u); the shaft lands on (cx, knob_z)
+        origin = (centres[name] - sv, panel_back + body_h + knob.thickness, knob_z + su)
+        placed.append(Placed(f"{name} knob", knob, origin, "panel", 270))
     if led or buzzer:
         cx = centres["side"]
         if led:

@@ -74,6 +74,9 @@ class Part(Frozen):
     shaft_length: float = 0.0
     nut: tuple[float, float] | None = None
     flange: float = 0.0
+    header: tuple[str, float] | None = None
+    """A right-angle pin header leaving the board at this edge, and how far the Dupont
+    housings on it reach beyond the edge."""
 
     @property
     def diameter(self) -> float:
@@ -116,7 +119,7 @@ _OPTIONAL: dict[str, type | tuple[type, ...]] = {
     "antenna": list, "read_range": (int, float), "antenna_part": str, "shaft": list,
     "body": list, "bushing_diameter": (int, float), "bushing_length": (int, float),
     "shaft_diameter": (int, float), "shaft_flat": (int, float), "shaft_length": (int, float),
-    "nut": list, "flange": (int, float),
+    "nut": list, "flange": (int, float), "header": list,
 }
 _CONNECTOR_KEYS = ("name", "edge", "at", "width", "height", "plug")
 
@@ -209,6 +212,15 @@ def _part(check: Checker, i: int, t: dict[str, Any]) -> Part | None:
                 "shaft_flat", "shaft_length", "flange"):
         if isinstance(t.get(key), int | float):
             extra[key] = float(t[key])
+    if "header" in t:
+        raw = t["header"]
+        if (isinstance(raw, list) and len(raw) == 2 and raw[0] in EDGES
+                and isinstance(raw[1], int | float) and not isinstance(raw[1], bool)
+                and raw[1] >= 0):
+            extra["header"] = (str(raw[0]), float(raw[1]))
+        else:
+            check.fail(f"expected [edge, reach] with edge one of {', '.join(EDGES)}, got "
+                       f"{raw!r}", *at, "header")
     if isinstance(t.get("antenna_part"), str):
         extra["antenna_part"] = t["antenna_part"]
     if values["role"] == "encoder":

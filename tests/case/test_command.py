@@ -104,3 +104,13 @@ def test_every_screw_bites_at_least_2_mm_and_never_bottoms_out(cases: dict[str, 
             held = held_by(case.layout, b)
             bite = screw_length(held, b.depth) - held
             assert 2.0 <= bite <= b.depth + 1e-6, f"{b.key}: {bite:.1f} mm in a {b.depth} hole"
+
+
+def test_a_console_too_big_for_the_bed_is_refused() -> None:
+    from rig.case.layout import CaseChoice, plan
+    from rig.case.parts import TABLE_PATH, parse_parts
+
+    text = TABLE_PATH.read_text().replace("diameter = 40.0", "diameter = 90.0")
+    table = parse_parts(text, "big.toml")
+    with pytest.raises(ValueError, match=r"over the 220\.0 mm bed"):
+        plan(table, CaseChoice(speaker=True))

@@ -153,9 +153,9 @@ def test_the_knobs_fit_their_d_shafts_and_lock_on_the_flat(case: Case) -> None:
         y_end = case.layout.panel_y[0] - (part.bushing_length - L.PANEL)
 
         def shaft(diameter: float, flat: float, turn: float, at: tuple[float, ...] = (
-                sx, sz, y_end, y_tip)) -> Any:
-            x, z, end, tip = at
-            return (d_profile(diameter, flat).rotate(180 + turn)
+                sx, sz, y_end, y_tip, encoder.turn)) -> Any:
+            x, z, end, tip, own = at
+            return (d_profile(diameter, flat).rotate(180 + own + turn)
                     .extrude(end - tip - 0.5).rotate((90, 0, 0)).translate((x, end - 0.5, z)))
 
         assert _overlap(knob, shaft(part.shaft_diameter, part.shaft_flat, 0)) < CONTACT

@@ -35,13 +35,14 @@ def test_the_reference_footprints_are_the_table_s() -> None:
     assert (knob.bushing_diameter, knob.shaft_diameter) == (7.0, 6.0)
 
 
-def _one_part(**fields: str) -> str:
-    base = {"id": '"x"', "name": '"X"', "wiring": '""', "role": '"led"', "choice": '"led"',
+def _one_part(**fields: str | None) -> str:
+    base: dict[str, str | None] = {
+            "id": '"x"', "name": '"X"', "wiring": '""', "role": '"led"', "choice": '"led"',
             "source": '"s"', "tolerance": "0.2", "diameter": "5.0", "thickness": "8.0",
             "above": "0.0", "below": "1.0", "holes": "[]", "hole_diameter": "0.0",
             "screw": '""', "mount": '"press"'}
     base.update(fields)
-    return "[[part]]\n" + "".join(f"{k} = {v}\n" for k, v in base.items())
+    return "[[part]]\n" + "".join(f"{k} = {v}\n" for k, v in base.items() if v is not None)
 
 
 def test_a_good_one_part_table_loads() -> None:
@@ -97,3 +98,11 @@ def test_every_wired_part_of_the_table_is_in_the_wiring_docs() -> None:
 def test_the_table_s_header_says_what_its_fields_mean() -> None:
     for word in ("tolerance", "above", "mount", "plug"):
         assert word in _HEAD
+
+
+def test_a_header_names_an_edge_and_a_reach() -> None:
+    table = parse_parts(_one_part(size="[10.0, 5.0]", diameter=None, header='["right", 14.0]'),
+                        "t.toml")
+    assert table.parts[0].header == ("right", 14.0)
+    with pytest.raises(DataError, match="expected \\[edge, reach\\]"):
+        parse_parts(_one_part(header='["up", 3]'), "t.toml")
