@@ -244,6 +244,19 @@ class CaseChoice(Frozen):
     led: bool = True
 
 
+CHECKED = {
+    "zero-ssd1306-rdm6300": CaseChoice(pi="zero2w", display="ssd1306", reader="rdm6300"),
+    "pi4-sh1106-pn532-speaker": CaseChoice(pi="pi4", display="sh1106", reader="pn532",
+                                           speaker=True),
+    "zero-sh1106-pn532-speaker": CaseChoice(pi="zero2w", display="sh1106", reader="pn532",
+                                            speaker=True),
+    "pi5-ssd1306-rdm6300": CaseChoice(pi="pi5", display="ssd1306", reader="rdm6300",
+                                      buzzer=False),
+}
+"""The configurations tests/case/ builds and checks (docs/case_figures.py measures them):
+Pi Zero vs Pi 4/5, SSD1306 vs SH1106, RDM6300 vs PN532, speaker or not, buzzer or not."""
+
+
 def choice_from_config(config: object) -> CaseChoice:
     """The CaseChoice of a RigConfig (a display or reader the case cannot hold is a
     ValueError saying so)."""
@@ -476,5 +489,5 @@ def _openings(pi: Placed) -> tuple[Opening, ...]:
     return tuple(out)
 
 
-__all__ = ["BED", "MAX_BRIDGE", "MAX_OVERHANG", "MIN_WALL", "Boss", "CaseChoice", "Layout",
-           "Opening", "Placed", "choice_from_config", "plan"]
+__all__ = ["BED", "CHECKED", "MAX_BRIDGE", "MAX_OVERHANG", "MIN_WALL", "Boss", "CaseChoice",
+           "Layout", "Opening", "Placed", "choice_from_config", "plan"]

@@ -10,21 +10,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from rig.case.layout import CaseChoice
+from rig.case.layout import CHECKED
 
 if TYPE_CHECKING:
     from rig.case.build import Built
 
-CONFIGS = {
-    "zero-ssd1306-rdm6300": CaseChoice(pi="zero2w", display="ssd1306", reader="rdm6300"),
-    "pi4-sh1106-pn532-speaker": CaseChoice(pi="pi4", display="sh1106", reader="pn532",
-                                           speaker=True),
-    "zero-sh1106-pn532-speaker": CaseChoice(pi="zero2w", display="sh1106", reader="pn532",
-                                            speaker=True),
-    "pi5-ssd1306-rdm6300": CaseChoice(pi="pi5", display="ssd1306", reader="rdm6300",
-                                      buzzer=False),
-}
-"""Pi Zero vs Pi 4/5, SSD1306 vs SH1106, RDM6300 vs PN532, speaker or not, buzzer or not."""
+CONFIGS = CHECKED
 
 
 class Case:
