@@ -59,6 +59,11 @@ def run(args: argparse.Namespace) -> int:
         for problem in exc.problems:
             print(problem, file=sys.stderr)
         return 1
+    except FileNotFoundError as exc:
+        print(f"cbrig case: no part table at {exc.filename}: run it from a checkout "
+              "(pip install -e '.[case]') or name the table with --parts FILE",
+              file=sys.stderr)
+        return 1
     except (OSError, ValueError) as exc:
         print(f"cbrig case: {exc}", file=sys.stderr)
         return 1

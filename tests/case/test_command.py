@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import zipfile
 from pathlib import Path
 
@@ -86,8 +87,6 @@ def test_the_renderer_keeps_the_nearer_face_whatever_the_order(tmp_path: Path) -
 
 def test_the_bill_of_materials_lists_a_boss_s_screw_for_every_boss(cases: dict[str, Case]
                                                                    ) -> None:
-    import re
-
     from rig.case.build import bill_of_materials
 
     for case in cases.values():
@@ -114,3 +113,22 @@ def test_a_console_too_big_for_the_bed_is_refused() -> None:
     table = parse_parts(text, "big.toml")
     with pytest.raises(ValueError, match=r"over the 220\.0 mm bed"):
         plan(table, CaseChoice(speaker=True))
+
+
+def test_a_missing_part_table_says_where_to_find_one(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["case", "build", "--out", str(tmp_path / "x"), "--parts",
+                 str(tmp_path / "nope.toml")]) == 1
+    err = capsys.readouterr().err
+    assert "nope.toml" in err and "--parts FILE" in err
+
+
+def test_a_part_table_with_mistakes_is_refused_line_by_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rig.case.parts import TABLE_PATH
+
+    broken = tmp_path / "parts.toml"
+    broken.write_text(TABLE_PATH.read_text().replace('mount = "nut"', 'mount = "glue"'))
+    assert main(["case", "build", "--out", str(tmp_path / "x"), "--parts", str(broken)]) == 1
+    assert re.search(r"parts\.toml:\d+: part\[6\]\.mount: 'glue' is not one of",
+                     capsys.readouterr().err)
