@@ -244,8 +244,7 @@ def lid(lay: Layout) -> PrintedPart:
     return PrintedPart("lid", solid, _to_bed(solid, np.eye(4)), "top face up")
 
 
-def knob_local(lay: Layout, label: tuple[str, str], shaft_d: float, flat: float,
-               turn: float = 0.0) -> M:
+def knob_local(label: tuple[str, str], shaft_d: float, flat: float, turn: float = 0.0) -> M:
     """A knob in its own coordinates: axis z, underside z = 0, pointer towards +y; its
     D bore turned `turn` degrees like the encoder it goes on, so the pointer stands up
     at the shaft's rest position."""
@@ -275,8 +274,7 @@ def knob_local(lay: Layout, label: tuple[str, str], shaft_d: float, flat: float,
 def knob(lay: Layout, which: str, encoder: Placed) -> PrintedPart:
     part = encoder.part
     assert part.shaft is not None
-    local = knob_local(lay, KNOB_LABELS[which], part.shaft_diameter, part.shaft_flat,
-                       encoder.turn)
+    local = knob_local(KNOB_LABELS[which], part.shaft_diameter, part.shaft_flat, encoder.turn)
     sx, _, sz = encoder.point(*part.shaft, 0)
     y_bottom = lay.panel_y[0] - L.KNOB_GAP
     solid = local.rotate((90, 0, 0)).translate((sx, y_bottom, sz))

@@ -10,9 +10,13 @@ closes the top and holds the faceplate down; the knobs go on the encoder shafts.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from engine.record import Frozen
 from rig.case.parts import Part, PartTable
+
+if TYPE_CHECKING:
+    from rig.config import RigConfig
 
 # -- printing rules and the fixed figures of the design -----------------------------------
 
@@ -76,7 +80,6 @@ INSERT_HOLE = {"M2": 3.2, "M2.5": 3.6, "M3": 4.0}
 PILOT_HOLE = {"M2": 1.6, "M2.5": 2.1, "M3": 2.5}
 """Self-tapping screws' pilot holes (small modules)."""
 CLEAR_HOLE = {"M2": 2.4, "M2.5": 2.9, "M3": 3.4}
-SCREW_HEAD = {"M2": 3.8, "M2.5": 4.5, "M3": 5.5}
 CLAMP_WASHER = 10.0
 """A 10 mm fender washer (3.2 mm hole, sold as M3) on an M2.5 screw holds a board without
 holes, or the speaker's rim, by its edge."""
@@ -182,7 +185,6 @@ class Layout(Frozen):
     """Slots through the lid and the floor over and under the Pi: (x0, y0, x1, y1)."""
     grille: tuple[float, float, float] | None
     """The speaker grille's centre (x, z) on the faceplate and its radius."""
-    notes: tuple[str, ...]
     config: tuple[str, str, str, bool, bool, bool]
     """(pi, display, reader, speaker, buzzer, led): what this layout holds."""
 
@@ -257,19 +259,16 @@ CHECKED = {
 Pi Zero vs Pi 4/5, SSD1306 vs SH1106, RDM6300 vs PN532, speaker or not, buzzer or not."""
 
 
-def choice_from_config(config: object) -> CaseChoice:
-    """The CaseChoice of a RigConfig (a display or reader the case cannot hold is a
-    ValueError saying so)."""
-    from rig.config import RigConfig
-
-    assert isinstance(config, RigConfig)
+def choice_from_config(config: RigConfig) -> CaseChoice:
+    """The CaseChoice of a rig config (a display the case cannot hold is a ValueError
+    saying so)."""
     if config.display.driver not in ("ssd1306", "sh1106"):
         raise ValueError(f"the case holds an ssd1306 or sh1106 display, not "
                          f"display.driver = {config.display.driver!r}")
     return CaseChoice(pi=config.case.pi, display=config.display.driver,
                       reader=config.reader.type, speaker=config.case.speaker,
                       buzzer=config.pins.buzzer is not None,
-                      led=True)
+                      led=config.pins.led is not None)
 
 
 def _boss_diameter(hole: float) -> float:
@@ -287,7 +286,6 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     amp = table.choose("amplifier", "max98357a") if choice.speaker else None
     buzzer = table.choose("buzzer", "buzzer") if choice.buzzer else None
     led = table.choose("led", "led") if choice.led else None
-    notes: list[str] = []
 
     # -- the faceplate, left to right: grille, display, hi knob, lo knob, LED/buzzer -------
     widths: list[tuple[str, float]] = []
@@ -428,11 +426,10 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     px0, py0, px1, py1 = pi_placed.footprint()
     vents_top = tuple((x, py0 + 10.0, x + 2.5, py1 - 10.0)
                       for x in _steps(px0 + 8.0, px1 - 10.0, 6.0))
-    notes.append(f"card to antenna {height - RECESS_DEPTH:.1f} mm lid top")
     return Layout(width=float(width), depth=float(depth), height=height,
                   placed=tuple(placed), bosses=tuple(bosses), openings=openings,
                   recess=recess, lid_screws=lid_screws, vents_side=vents_side,
-                  vents_top=vents_top, grille=grille, notes=tuple(notes),
+                  vents_top=vents_top, grille=grille,
                   config=(choice.pi, choice.display, choice.reader, choice.speaker,
                           choice.buzzer, choice.led))
 

@@ -132,3 +132,19 @@ def test_a_part_table_with_mistakes_is_refused_line_by_line(
     assert main(["case", "build", "--out", str(tmp_path / "x"), "--parts", str(broken)]) == 1
     assert re.search(r"parts\.toml:\d+: part\[6\]\.mount: 'glue' is not one of",
                      capsys.readouterr().err)
+
+
+def test_the_config_decides_what_the_case_holds() -> None:
+    from rig.case.layout import choice_from_config, plan
+    from rig.case.parts import load_parts
+    from rig.config import parse_config
+
+    config = parse_config('[case]\npi = "pi4"\nspeaker = true\n[pins]\nbuzzer = false\n'
+                          'led = false\n[display]\ndriver = "sh1106"\n[reader]\n'
+                          'type = "pn532"\n')
+    choice = choice_from_config(config)
+    assert (choice.pi, choice.display, choice.reader, choice.speaker) == (
+        "pi4", "sh1106", "pn532", True)
+    lay = plan(load_parts(), choice)
+    assert {p.part.id for p in lay.placed} == {
+        "pi_4", "sh1106_13", "ky040", "pn532", "speaker_40", "max98357a"}
