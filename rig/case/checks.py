@@ -136,7 +136,8 @@ def describe(summary: Summary) -> str:
     return (f"checks: {summary.open_edges} open edges, {summary.steep_faces} faces over "
             f"{L.MAX_OVERHANG:.0f} degrees, largest bridge {summary.largest_bridge:.1f} mm "
             f"(limit {L.MAX_BRIDGE:.0f}); closest parts {a} and {b} {gap:.1f} mm apart; "
-            f"{overlap_text}; card to antenna {summary.card_to_antenna:.1f} mm")
+            f"{overlap_text}; " + (f"card to antenna {summary.card_to_antenna:.1f} mm"
+                                   if math.isfinite(summary.card_to_antenna) else "no reader"))
 
 
 __all__ = ["Summary", "bridges", "describe", "open_edges", "overlap",
