@@ -59,6 +59,9 @@ DESELECTED = {
                "--single-process of SIGTRAP after minutes: qemu-user lacks the ptrace and "
                "signal handling its sandbox and crash handler use), so chromedriver never "
                "answers; the x86 job runs them, and the page is the same JavaScript on a Pi",
+    "case": "the printable enclosure is built on a desktop, never on a Pi: its CAD library "
+            "(the case extra, manifold3d) is pulled into the test extra on x86_64 only; the "
+            "x86 job runs them",
 }
 """Markers (pyproject.toml) the emulated job deselects, each with why: printed, never
 silent. The rest of the suite runs."""

@@ -6,7 +6,8 @@ once, as a :class:`ConfigError` (a ``DataError`` of :class:`~engine.errors.Probl
 
 Sections: ``[game]`` (with ``[game.data]`` file overrides and ``[game.options]`` rule
 options), ``[pins]`` (BCM numbers), ``[encoder]``, ``[reader]``, ``[display]``,
-``[state]``, ``[daemon]`` and ``[web]`` (the read-only live board, off by default).
+``[state]``, ``[daemon]``, ``[web]`` (the read-only live board, off by default) and
+``[case]`` (what the printed enclosure holds: ``cbrig case build``, docs/CASE.md).
 ``dump_config`` writes a config back as TOML that loads to the same ``RigConfig``.
 """
 
@@ -53,6 +54,8 @@ DISPLAY_DRIVERS = ("ssd1306", "sh1106", "terminal", "png", "none")
 I2C_DRIVERS = ("ssd1306", "sh1106")
 ROTATIONS = (0, 90, 180, 270)
 LOG_LEVELS = ("debug", "info", "warning", "error")
+CASE_PIS = ("zero2w", "pi3", "pi4", "pi5")
+"""The Pis the printed case fits (their `choice` in wiring/parts.toml)."""
 I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
 UART_PINS = {14: "UART TXD", 15: "UART RXD"}
 MAX_BCM = 27
@@ -186,6 +189,15 @@ class WebConfig(Frozen):
     port: int = 8411
 
 
+class CaseConfig(Frozen):
+    """What the printed enclosure holds (``cbrig case build``); the rig itself ignores it.
+    The display, reader, buzzer and LED come from their own sections."""
+
+    pi: str = "zero2w"
+    speaker: bool = False
+    """A 40 mm speaker behind a grille and its MAX98357A amplifier (the rig's voice)."""
+
+
 class RigConfig(Frozen):
     game: GameConfig = field(default_factory=GameConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
@@ -195,6 +207,7 @@ class RigConfig(Frozen):
     state: StateConfig = field(default_factory=StateConfig)
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    case: CaseConfig = field(default_factory=CaseConfig)
     source: str = DEFAULTS_SOURCE
     """The file this came from."""
 
@@ -202,6 +215,7 @@ class RigConfig(Frozen):
 SECTIONS: dict[str, type[Frozen]] = {
     "game": GameConfig, "pins": PinsConfig, "encoder": EncoderConfig, "reader": ReaderConfig,
     "display": DisplayConfig, "state": StateConfig, "daemon": DaemonConfig, "web": WebConfig,
+    "case": CaseConfig,
 }
 
 
@@ -371,13 +385,15 @@ class _Builder:
         display: DisplayConfig = self.section("display")
         daemon: DaemonConfig = self.section("daemon")
         web: WebConfig = self.section("web")
+        case: CaseConfig = self.section("case")
         self.cross_check(pins, reader, display)
         if self.check.problems:
             ordered = sorted(self.check.problems,
                              key=lambda p: (p.line is None, p.line or 0))  # stable: file order
             raise ConfigError(ordered)
         return RigConfig(game=game, pins=pins, encoder=encoder, reader=reader, display=display,
-                         state=state, daemon=daemon, web=web, source=self.check.source)
+                         state=state, daemon=daemon, web=web, case=case,
+                         source=self.check.source)
 
     def game(self) -> GameConfig:
         s = "game"
@@ -678,6 +694,7 @@ FIELDS: dict[str, dict[str, _Field]] = {
     },
     "daemon": {"watchdog": _flag(), "log_level": _pick(LOG_LEVELS)},
     "web": {"address": _Field(_ip_address), "enabled": _flag(), "port": _number(1, 65535)},
+    "case": {"pi": _pick(CASE_PIS), "speaker": _flag()},
 }
 """Each section's fields in the order they are checked (which orders the problems of one
 line); a field's reader records any problem and gives the default instead."""
@@ -760,8 +777,10 @@ def dump_config(config: RigConfig) -> str:
 
 
 __all__ = [
+    "CASE_PIS",
     "DEFAULT_PATH",
     "DEFAULT_STATE_DIR",
+    "CaseConfig",
     "ConfigError",
     "DaemonConfig",
     "DisplayConfig",
