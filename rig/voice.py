@@ -33,14 +33,15 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from engine.record import Frozen
 from hardware.speaker import Clip, ClipError, Speaker, Transmission
+from rig.config import VOICE_EFFECTS as EFFECTS
+from rig.config import VoiceConfig
 from rig.screen import Screen
-from rig.speech import EVENTS, Utterance, utterance, vocabulary_for
+from rig.speech import Utterance, utterance, vocabulary_for
+from rig.voicecontrol import VoiceControl
 
 log = logging.getLogger(__name__)
 
-EFFECTS = ("radio", "plain")
 RADIO_RATE = 16000
 """The radio effect's sample rate: a 3 kHz band needs no more, and it halves the cache
 and the work of every later step against espeak-ng's 22,050."""
@@ -51,41 +52,8 @@ OVERDRIVE = 6
 SYNTHESIZER = "espeak-ng"
 
 
-class VoiceSettings(Frozen):
-    """The ``[voice]`` section (rig.config validates it)."""
-
-    enabled: bool = True
-    volume: int = 80
-    """Percent of full scale."""
-    rate: int = 165
-    """Words a minute (espeak-ng's -s; its default is 175)."""
-    voice: str = "en-us"
-    """An espeak-ng voice (``espeak-ng --voices=en`` lists them)."""
-    events: tuple[str, ...] = EVENTS
-    """Which moments are spoken (rig.speech.EVENTS)."""
-    effect: str = "radio"
-    """"radio" (band-limited, squelch and roger beep) or "plain"."""
-    device: str = "default"
-    """The ALSA device aplay plays on ("default", "plughw:1,0", "hw:MAX98357A"...)."""
-
-
-class VoiceControl:
-    """What the setup menu changes while the rig runs: voice on or off, and the volume
-    (shared by the menu and the narrator; the loop thread is the only writer)."""
-
-    VOLUMES = (20, 40, 60, 80, 100)
-
-    def __init__(self, enabled: bool = True, volume: int = 80) -> None:
-        self.enabled = enabled
-        self.volume = volume
-
-    def toggle(self) -> None:
-        self.enabled = not self.enabled
-
-    def louder(self) -> None:
-        """The next volume step, round to the quietest after the loudest."""
-        higher = [v for v in self.VOLUMES if v > self.volume]
-        self.volume = higher[0] if higher else self.VOLUMES[0]
+VoiceSettings = VoiceConfig
+"""The ``[voice]`` section (rig.config reads and validates it)."""
 
 
 # -- synthesis ---------------------------------------------------------------------------
@@ -338,6 +306,16 @@ class Narrator:
         if self.on_say is not None:
             self.on_say(said)
         return said
+
+
+def sound_card_present(devices: Path = Path("/dev/snd")) -> bool:
+    """Whether ALSA has any playback device here (a Pi without a jack, an amplifier or
+    a USB card has none)."""
+    try:
+        return any(p.name.startswith("pcm") and p.name.endswith("p")
+                   for p in devices.iterdir())
+    except OSError:
+        return False
 
 
 def build_narrator(settings: VoiceSettings, cache: Path | None, game: Callable[[], str],
