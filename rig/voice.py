@@ -341,5 +341,41 @@ def build_narrator(settings: VoiceSettings, cache: Path | None, game: Callable[[
     return Narrator(settings, synthesizer, speaker, game, control)
 
 
-__all__ = ["EFFECTS", "Narrator", "Synthesizer", "VoiceControl", "VoiceSettings",
-           "build_narrator", "cache_key", "pcm_of_wav", "sentences", "wav_bytes"]
+TEST_PHRASE = "Breaker one-nine, this is the rig. Radio check: ten-four, good buddy."
+"""What `cbrig selftest` says."""
+
+
+def speak_test(settings: VoiceSettings, cache: Path | None, backend: object | None = None,
+               timeout: float = 30.0) -> str:
+    """Say `TEST_PHRASE` on the configured output and wait for it (`cbrig selftest`);
+    "" when it played, else why not."""
+    from hardware.speaker import AplayBackend, Backend
+
+    synthesizer = Synthesizer(settings, cache)
+    problem = synthesizer.problem()
+    if problem:
+        return problem
+    faults: list[str] = []
+    chosen: Backend = backend if backend is not None else AplayBackend(settings.device)  # type: ignore[assignment]
+    speaker = Speaker(chosen, on_fault=faults.append)
+    speaker.say(synthesizer.transmission(TEST_PHRASE, settings.volume / 100))
+    finished = speaker.idle.wait(timeout)
+    speaker.close()
+    if faults:
+        return faults[0]
+    return "" if finished else f"still playing after {timeout:.0f} s"
+
+
+__all__ = [
+    "EFFECTS",
+    "Narrator",
+    "Synthesizer",
+    "VoiceControl",
+    "VoiceSettings",
+    "build_narrator",
+    "cache_key",
+    "pcm_of_wav",
+    "sentences",
+    "speak_test",
+    "wav_bytes",
+]

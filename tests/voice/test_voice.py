@@ -169,3 +169,14 @@ def test_volume_from_the_control() -> None:
     assert control.volume == 100
     control.louder()
     assert control.volume == 20
+
+
+def test_the_selftest_phrase_plays(tools: None, tmp_path: Path) -> None:
+    from rig.voice import TEST_PHRASE, speak_test
+
+    backend = MockBackend()
+    assert speak_test(VoiceSettings(), tmp_path, backend=backend) == ""
+    [played] = backend.played
+    assert played.key == TEST_PHRASE and played.finished and played.seconds > 2.0
+    backend.fail = "no such device"
+    assert speak_test(VoiceSettings(), tmp_path, backend=backend) == "no such device"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.systemd.test_boot_options import FIXTURES, bootconfig, boot_files, install, root
+from tests.systemd.test_boot_options import FIXTURES, boot_files, bootconfig, install, root
 from tests.systemd.test_unit_file import UNIT, directives
 
 __all__ = ["root"]  # the fixture, used by name below
