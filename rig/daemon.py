@@ -117,6 +117,8 @@ class Daemon(Record):
     """Says each frame (rig.voice), built after READY; None: the rig is silent."""
     sound_backend: Any = None
     """Where the voice plays (tests give a mock); None: aplay on [voice] device."""
+    voice_note: str = ""
+    """Where the voice is heard, or why not, in one sentence (the desk says it once)."""
 
     # ------------------------------------------------------------- start-up
     def start(self) -> None:
@@ -177,6 +179,7 @@ class Daemon(Record):
         if self.sound_backend is None and settings.device == "default" \
                 and not sound_card_present():
             log.info("voice: no sound card, the rig stays silent")
+            self.voice_note = "Voice: no sound output here, the rig is silent."
             return
         assert self.loop is not None and self.app is not None
         from hardware.events import SoundStatus
@@ -192,6 +195,8 @@ class Daemon(Record):
             on_recovered=lambda: loop.post(SoundStatus(True)),
             backend=self.sound_backend, control=self.voice_control)
         loop.on_frame = self._speak
+        self.voice_note = getattr(self.sound_backend, "note", "") or \
+            f"Voice: speaking on the {settings.device} sound output."
         self._speak(app.screen())
 
     def _speak(self, screen: Screen) -> None:

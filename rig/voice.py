@@ -272,8 +272,11 @@ class Narrator:
     """Speaks each frame's utterance once (see the module doc). Only the event loop
     calls :meth:`frame`; it returns at once."""
 
-    def __init__(self, settings: VoiceSettings, synthesizer: Synthesizer, speaker: Speaker,
-                 game: Callable[[], str], control: VoiceControl | None = None) -> None:
+    def __init__(self, settings: VoiceSettings, synthesizer: Synthesizer | None,
+                 speaker: Speaker | None, game: Callable[[], str],
+                 control: VoiceControl | None = None) -> None:
+        """Without a synthesizer or a speaker the narrator only keeps the words (`said`,
+        `on_say`): a demo on a machine without sound prints them."""
         self.settings = settings
         self.synthesizer = synthesizer
         self.speaker = speaker
@@ -290,7 +293,7 @@ class Narrator:
         said = utterance(screen, vocabulary_for(self.game()))
         if said is None:
             if self._last is not None:
-                self.speaker.stop()
+                self._stop()
                 self._last = None
             return None
         if said == self._last:
@@ -298,14 +301,19 @@ class Narrator:
         if said.kind != "refusal":
             self._last = said
         if not self.control.enabled or said.kind not in self.settings.events:
-            self.speaker.stop()
+            self._stop()
             return None
-        self.speaker.say(self.synthesizer.transmission(said.text,
-                                                       self.control.volume / 100))
+        if self.speaker is not None and self.synthesizer is not None:
+            self.speaker.say(self.synthesizer.transmission(said.text,
+                                                           self.control.volume / 100))
         self.said.append(said)
         if self.on_say is not None:
             self.on_say(said)
         return said
+
+    def _stop(self) -> None:
+        if self.speaker is not None:
+            self.speaker.stop()
 
 
 def sound_card_present(devices: Path = Path("/dev/snd")) -> bool:

@@ -14,6 +14,7 @@ from rig.commands._gameargs import add_game_arguments, options_for, seats_for, v
 if TYPE_CHECKING:
     from rig.emulated import EmulatedRig
     from rig.screen import Screen
+    from rig.voice import Narrator
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="draw every screen as the OLED's pixels, not as text")
     parser.add_argument("--frames", action="store_true",
                         help="also show every frame of the spin animations")
+    parser.add_argument("--voice", action="store_true",
+                        help="narrate: speak every announcement through this computer's "
+                             "sound output (each waits for the last to end) and print it")
 
 
 PACE = 1.5
@@ -57,11 +61,14 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     pace = pace_for(args, sys.stdout.isatty())
     holder: list[EmulatedRig] = []
 
+    narrate = narrator_for(args) if getattr(args, "voice", False) else None
+
     def show(screen: Screen) -> None:
         animating = holder and holder[0].controller.animation is not None
-        if animating and not args.frames:
-            return
-        print(render_terminal(screen) if args.oled else boxed(screen), flush=True)
+        if not animating or args.frames:
+            print(render_terminal(screen) if args.oled else boxed(screen), flush=True)
+        if narrate is not None:
+            narrate.frame(screen)  # after the screen it goes with (a spin cuts the last)
 
     try:
         seats = seats_for(args, seed)
@@ -84,10 +91,38 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
             rig.loop.step(gesture)
             rig.settle()
             gestures += 1
+            if narrate is not None and narrate.speaker is not None and not args.fast:
+                narrate.speaker.idle.wait(60)  # a narrated demo lets each line be heard
             if pace:
                 rig.wait(pace)
     state = rig.session.state
     names = ", ".join(rig.session.game.seat_name(s) for s in state.winners())
     print(f"Game over after {gestures} gestures and {rig.session.steps} inputs: {names} won.")
     print("ADIOS, good buddies.")
+    if narrate is not None and narrate.speaker is not None:
+        narrate.speaker.idle.wait(60)
+        narrate.speaker.close()
     return 0
+
+
+def narrator_for(args: argparse.Namespace) -> Narrator:
+    """The demo's narrator: the default voice through this computer's sound output, its
+    phrases cached in the user's state directory; where there is no sound output (or no
+    espeak-ng), it says so once and only prints the words."""
+    from rig.config import VoiceConfig, default_state_dir
+    from rig.voice import Narrator, build_narrator, sound_card_present
+
+    settings = VoiceConfig()
+
+    def game() -> str:
+        return str(args.game)
+
+    narrator: Narrator
+    if sound_card_present():
+        narrator = build_narrator(settings, default_state_dir() / "voice", game,
+                                  on_fault=lambda why: print(f"(voice: no sound: {why})"))
+    else:
+        print("(voice: no sound output on this computer: the words are printed)")
+        narrator = Narrator(settings, None, None, game)
+    narrator.on_say = lambda said: print(f'(voice) "{said.text}"', flush=True)
+    return narrator

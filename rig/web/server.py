@@ -39,6 +39,9 @@ KEEPALIVE_SECONDS = 15.0
 READER = "emulated"
 
 Post = Callable[[object], None]
+Sounds = Callable[[str], bytes | None]
+"""The voice's WAV by its hash (rig.web.voice), or None."""
+VOICE = re.compile(r"^/voice/([0-9a-f]{32})\.wav$")
 
 
 class InputError(ValueError):
@@ -82,10 +85,12 @@ class RigServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, address: tuple[str, int], hub: Hub, post: Post | None) -> None:
+    def __init__(self, address: tuple[str, int], hub: Hub, post: Post | None,
+                 sounds: Sounds | None = None) -> None:
         super().__init__(address, Handler)
         self.hub = hub
         self.post = post
+        self.sounds = sounds
         self.stopping = False
 
     @property
@@ -114,6 +119,14 @@ class Handler(BaseHTTPRequestHandler):
             path = "/desk" if self.server.post is not None else "/board"
         if path == "/desk" and self.server.post is None:
             self._fail(HTTPStatus.NOT_FOUND, "this rig serves the read-only board only")
+            return
+        voice = VOICE.match(path)
+        if voice is not None:
+            data = self.server.sounds(voice.group(1)) if self.server.sounds else None
+            if data is None:
+                self._fail(HTTPStatus.NOT_FOUND, "no such sound (only the latest are kept)")
+            else:
+                self._send(HTTPStatus.OK, data, "audio/wav")
             return
         if path in PAGES:
             self._send(HTTPStatus.OK, page(read_only=path == "/board"),

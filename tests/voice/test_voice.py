@@ -180,3 +180,17 @@ def test_the_selftest_phrase_plays(tools: None, tmp_path: Path) -> None:
     assert played.key == TEST_PHRASE and played.finished and played.seconds > 2.0
     backend.fail = "no such device"
     assert speak_test(VoiceSettings(), tmp_path, backend=backend) == "no such device"
+
+
+def test_the_demo_narrates(capsys: pytest.CaptureFixture[str]) -> None:
+    """`cbrig demo --voice`: every announcement after its screen, as it is said (here,
+    with no sound output, printed only, which it says once)."""
+    from rig.cli import main
+
+    assert main(["demo", "--fast", "--voice", "--seed", "3", "--players", "3"]) == 0
+    out = capsys.readouterr().out
+    said = [line for line in out.splitlines() if line.startswith("(voice)")]
+    assert said[0] == '(voice) "Red: spin for start. Flick the high knob."'
+    assert '(voice) "Red truck at Red one: five ahead to Red six. Ten-four."' in said
+    assert said[-1].startswith('(voice) "Ten-four') and "wins" in said[-1]
+    assert out.count("(voice: ") <= 1
