@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench import bus, calibration, daemon, engine_speed, frames, latency
+from bench import bus, calibration, daemon, engine_speed, frames, latency, voice
 from bench.machine import machine_info, pin_to_one_core
 from bench.stats import rnd
 
@@ -43,6 +43,7 @@ SECTIONS: tuple[tuple[str, Callable[..., dict[str, Any]], str], ...] = (
     ("frame_render", frames.measure, frames.METHOD),
     ("bus", bus.measure, bus.METHOD),
     ("daemon", daemon.measure, daemon.METHOD),
+    ("voice", voice.measure, voice.METHOD),
 )
 
 CPU_FIGURES: dict[str, tuple[str, ...]] = {
@@ -179,6 +180,9 @@ def run(quick: bool = False, only: list[str] | None = None,
     }
     if "calibration_ms" in report:
         report["calibration_ratios"] = calibration_ratios(report)
+    voice_estimate = voice.pi_estimate(report)
+    if voice_estimate is not None:
+        report["voice"]["pi_zero_2w_estimate"] = voice_estimate
     if not only:
         report["targets"] = _check(report)
         report["pi_zero_2w_estimate"] = pi_zero_estimate(report)
@@ -224,6 +228,7 @@ def summary(report: dict[str, Any]) -> str:
                 lines.append(f"    {cause:<15} median {block['bytes_p50']:>6} bytes "
                              f"({block['share_of_full_frame_p50']:.0%} of a frame), "
                              f"{block['ms_p50']['400kHz']} ms at 400 kHz")
+    lines += voice.summary_lines(report)
     gated = report.get("gate", {}).get("gated", [])
     for key, check in report.get("targets", {}).items():
         mark = "met " if check["met"] else "MISS"

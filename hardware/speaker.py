@@ -28,6 +28,10 @@ from typing import Protocol
 
 log = logging.getLogger(__name__)
 
+CHUNK_MS = 250
+"""Samples go to the device a quarter second at a time: the first sound waits only for
+the first chunk's volume scaling, and a cut is seen between chunks."""
+
 
 @dataclass(frozen=True)
 class Clip:
@@ -192,10 +196,29 @@ class MockBackend:
         return _MockStream(self, self.played[-1])
 
 
+def _c_scaler() -> Callable[[bytes, int, float], bytes] | None:
+    """``audioop.mul`` where Python still has it (3.11, 3.12): C, so the worker does not
+    hold the interpreter for a per-sample loop while the event loop waits."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            import audioop
+        except ImportError:
+            return None
+    return audioop.mul
+
+
+_mul = _c_scaler()
+
+
 def scaled(pcm: bytes, volume: float) -> bytes:
     """The samples at ``volume`` (0..1): full volume is the clip as it is."""
     if volume >= 0.999:
         return pcm
+    if _mul is not None:
+        return _mul(pcm, 2, max(0.0, volume))
     samples = array("h")
     samples.frombytes(pcm)
     factor = max(0.0, volume)
@@ -296,7 +319,11 @@ class Speaker:
                         stream.abort()
                         return
                     self._stream = stream
-                stream.write(scaled(clip.pcm, transmission.volume))
+                step = clip.rate * 2 * CHUNK_MS // 1000
+                for start in range(0, len(clip.pcm), step):
+                    if not self._current(generation):
+                        return  # cut: the stream was aborted by `say` or `stop`
+                    stream.write(scaled(clip.pcm[start:start + step], transmission.volume))
             if stream is not None:
                 stream.finish()
         finally:

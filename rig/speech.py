@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from engine.record import Frozen, set_field
 from rig.screen import Part, Screen
@@ -183,6 +184,7 @@ def _say(vocabulary: Vocabulary, parts: Iterable[Part], lead: str = "",
                                " ".join(s for s in sentences if s))
 
 
+@lru_cache(maxsize=256)
 def utterance(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
     """What to say for this screen, or None for a screen that says nothing new (the
     spin animation, menus a person works through, an empty screen).

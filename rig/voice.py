@@ -49,6 +49,10 @@ RADIO_BAND = (300, 3000)
 """The CB speech band, Hz."""
 OVERDRIVE = 6
 """sox overdrive gain (dB): a light AM-style saturation."""
+LEVEL_DB = -3
+"""A fixed gain after the band filter (its overshoot would clip at full scale); a fixed
+one, not sox's normalising ``gain -n``, which reads the sound twice (12 ms more a clip
+here)."""
 SYNTHESIZER = "espeak-ng"
 
 
@@ -111,12 +115,25 @@ def cache_key(text: str, voice: str, effect: str) -> str:
 
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_CLAUSE = re.compile(r"(?<=:)\s+")
+CLAUSE_MIN = 12
+"""A clause before a colon is a clip of its own from this many characters ("Blue truck
+at Blue five:"); a shorter one stays with what follows ("Red: draw a Mike card.")."""
 
 
 def sentences(text: str) -> list[str]:
-    """An utterance in sentences: each is a clip of its own, so the first sounds while
-    the next is made, and a sentence said before ("Ten-four.") is already cached."""
-    return [s for s in _SENTENCES.split(text.strip()) if s]
+    """An utterance in sentences (and the clauses before a colon, "Blue truck at Blue
+    five:"): each is a clip of its own, so the first sounds while the next is made, and
+    one said before ("Ten-four.", "Red: draw a Mike card.") is already cached."""
+    out: list[str] = []
+    for sentence in _SENTENCES.split(text.strip()):
+        parts = _CLAUSE.split(sentence)
+        for part in parts:
+            if out and out[-1].endswith(":") and len(out[-1]) < CLAUSE_MIN:
+                out[-1] += " " + part
+            elif part:
+                out.append(part)
+    return out
 
 
 class Synthesizer:
@@ -195,7 +212,7 @@ class Synthesizer:
             return pcm_of_wav(said)
         return Clip(RADIO_RATE, _run([self.sox, "-q", "-R", "-t", "wav", "-", *_RAW_OUT,
                                       "overdrive", str(OVERDRIVE), *_BAND,
-                                      "gain", "-n", "-2"], said))
+                                      "gain", str(LEVEL_DB)], said))
 
     def _sound(self, name: str, effects: list[str]) -> Clip:
         key = cache_key(name, "sox", "radio")
