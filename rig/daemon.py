@@ -136,7 +136,7 @@ class Daemon(Record):
         from rig.voicecontrol import VoiceControl
 
         self.voice_control = VoiceControl(self.config.voice.enabled, self.config.voice.volume,
-                                          path=state.directory / "voice.json")
+                                          path=state.directory / "voice.conf")
         self.app = App(self._start_game, self._finish_game, controller=resumed,
                        defaults=self._defaults(),
                        enrol=self._enrol if self.config.reader.type != "none" else None,

@@ -1,9 +1,11 @@
 """Voice on or off and its volume, as the setup menu sets them (RULINGS G6).
 
 The ``[voice]`` config gives the starting values; a change on the setup menu is kept in
-``<state>/voice.json`` so that the table's choice outlives a restart (the config file
-belongs to the owner and the rig never writes it). A file that cannot be read or written
-costs only that memory: the values in use are kept and the reason logged.
+``<state>/voice.conf`` so that the table's choice outlives a restart (the config file
+belongs to the owner and the rig never writes it): two ``key = value`` lines, read
+without json or tomllib, since the daemon reads it before its first screen. A file that
+cannot be read or written costs only that memory: the values in use are kept and the
+reason logged.
 
 A lean module: the setup menu, the first screen, imports it before anything else of
 the voice is loaded.
@@ -44,30 +46,31 @@ class VoiceControl:
         self._save()
 
     def _load(self, path: Path) -> None:
-        import json
-
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            return
-        except (OSError, ValueError) as exc:
+            return  # the menu never changed them: the config's
+        except (OSError, UnicodeDecodeError) as exc:
             log.warning("voice settings %s not read (%s): the config's are used", path, exc)
             return
-        if isinstance(data.get("enabled"), bool):
-            self.enabled = data["enabled"]
-        volume = data.get("volume")
-        if isinstance(volume, int) and not isinstance(volume, bool) and 0 <= volume <= 100:
-            self.volume = volume
+        values = dict(line.partition("=")[::2] for line in text.splitlines() if "=" in line)
+        values = {k.strip(): v.strip() for k, v in values.items()}
+        if values.get("enabled") in ("true", "false"):
+            self.enabled = values["enabled"] == "true"
+        volume = values.get("volume", "")
+        if volume.isdigit() and 0 <= int(volume) <= 100:
+            self.volume = int(volume)
+        if set(values) - {"enabled", "volume"} or not values:
+            log.warning("voice settings %s: not what the rig writes; what it could read "
+                        "is used", path)
 
     def _save(self) -> None:
-        import json
-
         if self.path is None:
             return
         tmp = self.path.with_name(f".{self.path.name}.tmp")
         try:
-            tmp.write_text(json.dumps({"enabled": self.enabled, "volume": self.volume}),
-                           encoding="utf-8")
+            tmp.write_text(f"enabled = {'true' if self.enabled else 'false'}\n"
+                           f"volume = {self.volume}\n", encoding="utf-8")
             os.replace(tmp, self.path)
         except OSError as exc:
             log.warning("voice settings not kept in %s (%s): they last until the rig "

@@ -4,7 +4,6 @@ setup menu switches the voice and its volume, and a lost device is one log line 
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Iterator
 from pathlib import Path
@@ -69,8 +68,8 @@ def test_the_game_is_spoken_and_the_menu_switches_the_voice(
     daemon.loop.step(KnobPress("hi"))  # a ticket: a result or a choice, said
     settle(daemon)
     assert len(backend.played) == 2 and backend.played[1].key.startswith("Red dr")
-    kept = json.loads((daemon.config.state.directory / "voice.json").read_text())
-    assert kept == {"enabled": True, "volume": 100}
+    kept = (daemon.config.state.directory / "voice.conf").read_text()
+    assert kept == "enabled = true\nvolume = 100\n"
 
 
 def test_voice_off_on_the_menu_is_silence(rig: tuple[Daemon, MockBackend]) -> None:

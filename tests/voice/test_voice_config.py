@@ -38,13 +38,13 @@ def test_every_mistake_named_with_its_line() -> None:
 
 
 def test_the_menus_choice_is_kept(tmp_path: Path) -> None:
-    path = tmp_path / "voice.json"
+    path = tmp_path / "voice.conf"
     control = VoiceControl(True, 80, path=path)
     control.toggle()
     control.louder()
     again = VoiceControl(True, 80, path=path)
     assert (again.enabled, again.volume) == (False, 100)
-    path.write_text("{not json")
+    path.write_text("\xff{not = ours")
     broken = VoiceControl(True, 60, path=path)  # a damaged file: the config's values
     assert (broken.enabled, broken.volume) == (True, 60)
 
