@@ -168,7 +168,7 @@ class Synthesizer:
     def clip(self, text: str) -> Clip:
         """One sentence, from the cache or made now (and cached)."""
         effect = self.effect
-        key = cache_key(text, self.voice, effect)
+        key = cache_key(text, self.voice, _effect_key(effect))
         cached = self._read(key)
         if cached is not None:
             return cached
@@ -210,18 +210,20 @@ class Synthesizer:
                      "-s", str(self.settings.rate), text])
         if effect != "radio" or self.sox is None:
             return pcm_of_wav(said)
+        # the length into the header (espeak-ng streams it unknown; the fade needs it)
+        known = wav_bytes(pcm_of_wav(said))
         return Clip(RADIO_RATE, _run([self.sox, "-q", "-R", "-t", "wav", "-", *_RAW_OUT,
-                                      "overdrive", str(OVERDRIVE), *_BAND,
-                                      "gain", str(LEVEL_DB)], said))
+                                      *_RADIO], known))
 
     def _sound(self, name: str, effects: list[str]) -> Clip:
-        key = cache_key(name, "sox", "radio")
+        key = cache_key(name + " ".join(effects), "sox", _effect_key("radio"))
         cached = self._read(key)
         if cached is not None:
             return cached
         if self.sox is None:
             raise ClipError("sox is not installed (apt-get install sox)")
-        clip = Clip(RADIO_RATE, _run([self.sox, "-q", "-R", "-n", *_RAW_OUT, *effects, *_BAND]))
+        clip = Clip(RADIO_RATE, _run([self.sox, "-q", "-R", "-n", *_RAW_OUT, *effects, *_BAND,
+                                      *_FADES]))
         self._write(key, clip)
         return clip
 
@@ -261,12 +263,22 @@ class Synthesizer:
     def cached(self, text: str) -> bool:
         """Whether every sentence of ``text`` is in the cache already."""
         effect = self.effect
-        return all(self._read(cache_key(s, self.voice, effect)) is not None
+        return all(self._read(cache_key(s, self.voice, _effect_key(effect))) is not None
                    for s in sentences(text))
 
 
 _RAW_OUT = ["-t", "raw", "-r", str(RADIO_RATE), "-e", "signed", "-b", "16", "-c", "1", "-"]
 _BAND = ["sinc", f"{RADIO_BAND[0]}-{RADIO_BAND[1]}"]
+_FADES = ["fade", "q", "0.01", "-0", "0.01"]
+"""10 ms in and out: clips follow each other without a click where they join."""
+_RADIO = ["overdrive", str(OVERDRIVE), *_BAND, "gain", str(LEVEL_DB), *_FADES]
+"""The radio effect on a sentence: saturation, then the band, a fixed level, fades."""
+
+
+def _effect_key(effect: str) -> str:
+    """The effect as the cache knows it: its whole sox chain, so that a changed effect
+    renders anew instead of playing clips made the old way."""
+    return f"radio {' '.join(_RADIO)}" if effect == "radio" else effect
 
 
 def _run(command: list[str], data: bytes | None = None) -> bytes:

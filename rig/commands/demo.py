@@ -7,11 +7,13 @@ import random
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rig.commands._gameargs import add_game_arguments, options_for, seats_for, variant_for
 
 if TYPE_CHECKING:
+    from hardware.speaker import MockBackend
     from rig.emulated import EmulatedRig
     from rig.screen import Screen
     from rig.voice import Narrator
@@ -31,6 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--voice", action="store_true",
                         help="narrate: speak every announcement through this computer's "
                              "sound output (each waits for the last to end) and print it")
+    parser.add_argument("--record", type=Path, default=None, metavar="WAV",
+                        help="with --voice: also write what is said to this WAV file")
+    parser.add_argument("--record-lines", default="", metavar="A-B",
+                        help="record only the announcements A to B (counting from 1)")
 
 
 PACE = 1.5
@@ -61,7 +67,12 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     pace = pace_for(args, sys.stdout.isatty())
     holder: list[EmulatedRig] = []
 
-    narrate = narrator_for(args) if getattr(args, "voice", False) else None
+    recorder = None
+    if getattr(args, "record", None) is not None:
+        from hardware.speaker import MockBackend
+
+        recorder = MockBackend()
+    narrate = narrator_for(args, recorder) if getattr(args, "voice", False) else None
 
     def show(screen: Screen) -> None:
         animating = holder and holder[0].controller.animation is not None
@@ -91,7 +102,8 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
             rig.loop.step(gesture)
             rig.settle()
             gestures += 1
-            if narrate is not None and narrate.speaker is not None and not args.fast:
+            if narrate is not None and narrate.speaker is not None and (
+                    not args.fast or recorder is not None):
                 narrate.speaker.idle.wait(60)  # a narrated demo lets each line be heard
             if pace:
                 rig.wait(pace)
@@ -102,13 +114,34 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     if narrate is not None and narrate.speaker is not None:
         narrate.speaker.idle.wait(60)
         narrate.speaker.close()
+    if recorder is not None:
+        saved = record(recorder, args.record, args.record_lines)
+        print(f"(voice: {saved} recorded to {args.record})")
     return 0
 
 
-def narrator_for(args: argparse.Namespace) -> Narrator:
+def record(recorder: MockBackend, path: Path, lines: str) -> str:
+    """The transmissions (those numbered ``lines``, "A-B") in one WAV, 0.3 s apart."""
+    from hardware.speaker import Clip
+    from rig.voice import wav_bytes
+
+    played = [p for p in recorder.played if p.finished]
+    first, _, last = lines.partition("-")
+    chosen = played[int(first) - 1:int(last or first)] if first else played
+    if not chosen:
+        return "nothing"
+    rate = chosen[0].rate
+    gap = bytes(int(rate * 0.3) * 2)
+    pcm = gap.join(bytes(p.pcm) for p in chosen if p.rate == rate)
+    path.write_bytes(wav_bytes(Clip(rate, pcm)))
+    return f"{len(chosen)} announcements, {len(pcm) / 2 / rate:.1f} s"
+
+
+def narrator_for(args: argparse.Namespace, recorder: MockBackend | None = None) -> Narrator:
     """The demo's narrator: the default voice through this computer's sound output, its
     phrases cached in the user's state directory; where there is no sound output (or no
-    espeak-ng), it says so once and only prints the words."""
+    espeak-ng), it says so once and only prints the words. With a ``recorder`` the voice
+    goes there instead (``--record``)."""
     from rig.config import VoiceConfig, default_state_dir
     from rig.voice import Narrator, build_narrator, sound_card_present
 
@@ -118,9 +151,10 @@ def narrator_for(args: argparse.Namespace) -> Narrator:
         return str(args.game)
 
     narrator: Narrator
-    if sound_card_present():
+    if recorder is not None or sound_card_present():
         narrator = build_narrator(settings, default_state_dir() / "voice", game,
-                                  on_fault=lambda why: print(f"(voice: no sound: {why})"))
+                                  on_fault=lambda why: print(f"(voice: no sound: {why})"),
+                                  backend=recorder)
     else:
         print("(voice: no sound output on this computer: the words are printed)")
         narrator = Narrator(settings, None, None, game)

@@ -194,3 +194,15 @@ def test_the_demo_narrates(capsys: pytest.CaptureFixture[str]) -> None:
     assert '(voice) "Red truck at Red one: five ahead to Red six. Ten-four."' in said
     assert said[-1].startswith('(voice) "Ten-four') and "wins" in said[-1]
     assert out.count("(voice: ") <= 1
+
+
+def test_clips_join_without_a_click(tools: None, tmp_path: Path) -> None:
+    """Each clip fades in and out: where two meet the signal does not jump."""
+    from tests.voice.audio import samples
+
+    synthesizer = Synthesizer(VoiceSettings(), tmp_path)
+    for clip in (synthesizer.clip("Blue truck at Blue five:"), synthesizer.squelch(),
+                 synthesizer.roger_beep()):
+        values = samples(clip)
+        assert max(abs(v) for v in values[:3]) < 400, "a click as it starts"
+        assert max(abs(v) for v in values[-3:]) < 400, "a click as it ends"
