@@ -195,6 +195,8 @@ class Daemon(Record):
             on_recovered=lambda: loop.post(SoundStatus(True)),
             backend=self.sound_backend, control=self.voice_control)
         loop.on_frame = self._speak
+        if app.controller is not None:  # a resumed game: its phrases rendered ahead
+            self.narrator.warm(app.controller.session.game, game())
         self.voice_note = getattr(self.sound_backend, "note", "") or \
             f"Voice: speaking on the {settings.device} sound output."
         self._speak(app.screen())
@@ -343,6 +345,8 @@ class Daemon(Record):
         session = Session.start(game, self.config.state.current,
                                 {"created": created, "levels": list(choice.levels),
                                  "hints": choice.hints})
+        if self.narrator is not None:
+            self.narrator.warm(game, choice.game)  # its cards rendered ahead, niced
         return self._controller(session, choice.levels, choice.hints)
 
     def _controller(self, session: Session, levels: tuple[str, ...],

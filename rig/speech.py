@@ -149,10 +149,21 @@ class Vocabulary:
         return bool(self.POLICE) and (text.startswith(self.POLICE) or any(
             f" puts {piece}" in text for piece in self.POLICE))
 
+    def likely(self, game: object) -> list[str]:
+        """Texts this game will say sooner or later whatever happens (its cards, its
+        fixed prompts), each as `utterance` says it: the voice renders them ahead, at
+        low priority, so that they are cached when their moment comes. None here."""
+        return []
+
     def breaks(self, parts: Iterable[Part]) -> bool:
         """Whether the card drawn calls the police (its text or the warning says so)."""
         return any(p.role in ("card", "warning") and "BREAK ONE NINE" in p.text.upper()
                    for p in parts)
+
+
+def said_as(vocabulary: Vocabulary, parts: Iterable[Part]) -> str:
+    """Parts said as `utterance` says them (for a vocabulary's `likely` texts)."""
+    return _say(vocabulary, parts)
 
 
 def vocabulary_for(game: str) -> Vocabulary:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 
 from engine.tenfour.board import COLOURS
-from rig.speech import Vocabulary, number_words
+from rig.screen import Part
+from rig.speech import Vocabulary, number_words, said_as
 
 _INITIALS = {colour[0].upper(): colour.capitalize() for colour in COLOURS}
 _LETTERS = "".join(_INITIALS)
@@ -42,6 +43,14 @@ class TenFourVocabulary(Vocabulary):
     BEFORE_BREAK = "Breaker one-nine!"
     WINNER_TITLES = frozenset({"10-4, WINNER!"})
     POLICE = ("Smokey", "Bear")
+
+    def likely(self, game: object) -> list[str]:
+        """Every Mike card's text, as its prompt reads it aloud (rig.view_tenfour shows
+        the card as a part of its own, in quotes), and the breaker before a police card."""
+        deck = getattr(game, "deck", None)
+        texts = [said_as(self, [Part(f'"{card.text}"', "card")])
+                 for card in getattr(deck, "cards", ())]
+        return [self.BEFORE_BREAK, self.AFTER_MOVE, *texts]
 
     def places(self, text: str) -> str:
         """"B13": "Blue thirteen"; "R16-G2": "Red sixteen to Green two"."""

@@ -141,6 +141,8 @@ class Synthesizer:
 
     def __init__(self, settings: VoiceSettings, cache: Path | None) -> None:
         self.settings = settings
+        self.nice = shutil.which("nice")
+        """Renders ahead (`warm`) run under nice: the table's own phrases come first."""
         self.cache = cache
         self._cache_ok = True
         self._lock = threading.Lock()
@@ -165,16 +167,37 @@ class Synthesizer:
             return f"{SYNTHESIZER} is not installed (apt-get install espeak-ng)"
         return ""
 
-    def clip(self, text: str) -> Clip:
-        """One sentence, from the cache or made now (and cached)."""
+    def clip(self, text: str, low: bool = False) -> Clip:
+        """One sentence, from the cache or made now (and cached); ``low``: at a low
+        CPU priority (a render ahead of its moment)."""
         effect = self.effect
         key = cache_key(text, self.voice, _effect_key(effect))
         cached = self._read(key)
         if cached is not None:
             return cached
-        clip = self._render(text, effect)
+        clip = self._render(text, effect, low)
         self._write(key, clip)
         return clip
+
+    def warm(self, texts: list[str]) -> threading.Thread | None:
+        """Render every sentence of ``texts`` not cached yet, on a thread of its own and
+        under nice, so that they are cached when said; None when there is no cache to
+        fill or no synthesizer."""
+        if self.cache is None or self.espeak is None:
+            return None
+
+        def run() -> None:
+            for text in texts:
+                for sentence in sentences(text):
+                    try:
+                        self.clip(sentence, low=True)
+                    except ClipError as exc:
+                        log.info("voice: not rendered ahead: %s", exc)
+                        return
+
+        thread = threading.Thread(target=run, name="voice-ahead", daemon=True)
+        thread.start()
+        return thread
 
     def squelch(self) -> Clip:
         """The burst of noise as the carrier opens (band-limited like the voice)."""
@@ -202,18 +225,19 @@ class Synthesizer:
         return Clip(clips[0].rate, b"".join(c.pcm for c in clips))
 
     # -- the tools ---------------------------------------------------------------------
-    def _render(self, text: str, effect: str) -> Clip:
+    def _render(self, text: str, effect: str, low: bool = False) -> Clip:
         if self.espeak is None:
             raise ClipError(self.problem())
         self.renders += 1
-        said = _run([self.espeak, "--stdout", "-v", self.settings.voice,
+        lower = [self.nice, "-n", "15"] if low and self.nice else []
+        said = _run([*lower, self.espeak, "--stdout", "-v", self.settings.voice,
                      "-s", str(self.settings.rate), text])
         if effect != "radio" or self.sox is None:
             return pcm_of_wav(said)
         # the length into the header (espeak-ng streams it unknown; the fade needs it)
         known = wav_bytes(pcm_of_wav(said))
-        return Clip(RADIO_RATE, _run([self.sox, "-q", "-R", "-t", "wav", "-", *_RAW_OUT,
-                                      *_RADIO], known))
+        return Clip(RADIO_RATE, _run([*lower, self.sox, "-q", "-R", "-t", "wav", "-",
+                                      *_RAW_OUT, *_RADIO], known))
 
     def _sound(self, name: str, effects: list[str]) -> Clip:
         key = cache_key(name + " ".join(effects), "sox", _effect_key("radio"))
@@ -339,6 +363,11 @@ class Narrator:
         if self.on_say is not None:
             self.on_say(said)
         return said
+
+    def warm(self, game: object, name: str) -> None:
+        """Render ahead what ``game`` will say anyway (rig.speech: Vocabulary.likely)."""
+        if self.synthesizer is not None:
+            self.synthesizer.warm(vocabulary_for(name).likely(game))
 
     def _stop(self) -> None:
         if self.speaker is not None:

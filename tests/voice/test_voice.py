@@ -206,3 +206,28 @@ def test_clips_join_without_a_click(tools: None, tmp_path: Path) -> None:
         values = samples(clip)
         assert max(abs(v) for v in values[:3]) < 400, "a click as it starts"
         assert max(abs(v) for v in values[-3:]) < 400, "a click as it ends"
+
+
+def test_the_cards_are_rendered_ahead(tools: None, tmp_path: Path) -> None:
+    """What a game will say anyway (every Mike card read aloud) is cached before its
+    moment, at low priority, so that a card's prompt costs no synthesis."""
+    import json
+
+    from rig.games import build_game
+    from rig.speech import vocabulary_for
+
+    game = build_game("tenfour", players=3)
+    likely = vocabulary_for("tenfour").likely(game)
+    assert len(likely) == len(game.deck.cards) + 2
+    synthesizer = Synthesizer(VoiceSettings(), tmp_path)
+    thread = synthesizer.warm(likely)
+    assert thread is not None
+    thread.join(120)
+    assert all(synthesizer.cached(text) for text in likely)
+    golden = json.loads((Path(__file__).parent / "golden_speech.json").read_text())
+    card_prompt = golden["tenfour"]["prompt card"]["says"]  # the card, then the knob
+    card = [s for s in likely if card_prompt.startswith(s)]
+    assert card, card_prompt
+    later = Synthesizer(VoiceSettings(), tmp_path)
+    later.clip(sentences(card_prompt)[0])
+    assert later.renders == 0
