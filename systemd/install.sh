@@ -3,8 +3,9 @@
 #
 #     sudo systemd/install.sh
 #
-# It sets the boot options the rig needs (asking first, see --boot), creates the cbrig
-# system user (groups gpio, i2c, dialout), a virtualenv at /opt/cbrig/venv with the
+# It sets the boot options the rig needs (asking first, see --boot), installs the voice's
+# Debian packages (espeak-ng, sox, alsa-utils), creates the cbrig
+# system user (groups gpio, i2c, dialout, audio), a virtualenv at /opt/cbrig/venv with the
 # program built as a wheel from a clean copy of the checkout (nothing is written into
 # the checkout; a module deleted from it is gone after the reinstall), the command
 # /usr/local/bin/cbrig, /etc/cbrig/config.toml from wiring/config.toml (only if
@@ -231,6 +232,20 @@ if id -u "$SERVICE_USER" >/dev/null 2>&1; then
 else
     host useradd --system --user-group --groups "$groups_csv" --home-dir "$STATE_DIR" \
         --no-create-home --shell /usr/sbin/nologin --comment "cb-rig daemon" "$SERVICE_USER"
+fi
+
+# The voice (docs/VOICE.md): espeak-ng speaks, sox makes the CB radio's sound, aplay
+# plays. Not having them is no reason to stop: the rig then says so and stays silent.
+VOICE_PACKAGES=(espeak-ng sox alsa-utils)
+say "voice: ${VOICE_PACKAGES[*]}"
+if command -v espeak-ng >/dev/null && command -v sox >/dev/null && command -v aplay >/dev/null; then
+    echo "already installed"
+elif command -v apt-get >/dev/null; then
+    host apt-get install -y --no-install-recommends "${VOICE_PACKAGES[@]}" \
+        || echo "warning: the voice's packages were not installed: the rig stays silent" \
+                "until they are (apt-get install ${VOICE_PACKAGES[*]})" >&2
+else
+    echo "warning: no apt-get: install ${VOICE_PACKAGES[*]} for the voice" >&2
 fi
 
 say "state directory: $STATE_DIR"
