@@ -98,3 +98,22 @@ def test_a_lost_device_is_one_line_and_a_note_on_screen(
     daemon.loop.step(KnobPress("hi"))
     settle(daemon)
     assert "no sound" not in daemon.app.screen().plain()
+
+
+def test_the_desk_says_once_where_the_voice_is_heard(tmp_path: Path) -> None:
+    """The terminal emulator's greeting: the host's sound output, or that there is none
+    (this test machine has no sound card unless /dev/snd says otherwise)."""
+    from rig.config import GameConfig
+    from rig.desk import DeskRig, desk_config, start_desk
+    from rig.voice import sound_card_present
+
+    rig = DeskRig(config=desk_config(GameConfig(players=2), tmp_path), signals=False)
+    greeting = start_desk(rig, new=False)
+    try:
+        if sound_card_present():
+            assert greeting.endswith("Voice: speaking on the default sound output.")
+        else:
+            assert greeting.endswith("Voice: no sound output here, the rig is silent.")
+            assert rig.narrator is None
+    finally:
+        rig.stop()
