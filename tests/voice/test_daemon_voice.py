@@ -14,16 +14,9 @@ from hardware.events import KnobPress, KnobTurn
 from hardware.speaker import MockBackend
 from rig.config import load_config
 from rig.daemon import Daemon
+from rig.desk import QuietNotifier
 from tests.daemon.helpers import write_config
 from tests.system_tools import require_commands
-
-
-class Quiet:
-    def ready(self, status: str | None = None) -> None: ...
-    def status(self, text: str) -> None: ...
-    def watchdog(self) -> None: ...
-    def watchdog_interval(self) -> None: return None
-    def stopping(self) -> None: ...
 
 
 @pytest.fixture
@@ -31,7 +24,7 @@ def rig(tmp_path: Path) -> Iterator[tuple[Daemon, MockBackend]]:
     require_commands({"espeak-ng": "espeak-ng", "sox": "sox"})
     config = load_config(write_config(tmp_path, game="bumpem", players=2))
     backend = MockBackend()
-    daemon = Daemon(config=config, notifier=Quiet(), sound_backend=backend)
+    daemon = Daemon(config=config, notifier=QuietNotifier(), sound_backend=backend)
     daemon.start()
     yield daemon, backend
     daemon.stop()
