@@ -150,6 +150,9 @@ class Synthesizer:
         """Clips synthesized (not read from the cache): the bench and tests count them."""
         self.espeak = shutil.which(SYNTHESIZER)
         self.sox = shutil.which("sox")
+        self.in_process = True
+        """Say a phrase wanted now with libespeak-ng in this process (rig.espeak), not
+        the program (which renders ahead, under nice, and stands in if it must)."""
 
     @property
     def voice(self) -> str:
@@ -230,14 +233,34 @@ class Synthesizer:
             raise ClipError(self.problem())
         self.renders += 1
         lower = [self.nice, "-n", "15"] if low and self.nice else []
-        said = _run([*lower, self.espeak, "--stdout", "-v", self.settings.voice,
-                     "-s", str(self.settings.rate), text])
+        spoken = None if low else self._in_process(text)
+        if spoken is None:
+            spoken = pcm_of_wav(_run([*lower, self.espeak, "--stdout", "-v",
+                                      self.settings.voice, "-s", str(self.settings.rate),
+                                      text]))
         if effect != "radio" or self.sox is None:
-            return pcm_of_wav(said)
-        # the length into the header (espeak-ng streams it unknown; the fade needs it)
-        known = wav_bytes(pcm_of_wav(said))
+            return spoken
+        # a WAV that says its length (espeak-ng streams it unknown; the fade needs it)
+        known = wav_bytes(spoken)
         return Clip(RADIO_RATE, _run([*lower, self.sox, "-q", "-R", "-t", "wav", "-",
                                       *_RAW_OUT, *_RADIO], known))
+
+    def _in_process(self, text: str) -> Clip | None:
+        """The sentence by the library, or None to run the program instead."""
+        if not self.in_process:
+            return None
+        from rig.espeak import library
+
+        loaded = library()
+        if loaded is None:
+            return None
+        try:
+            rate, pcm = loaded.say(text, self.settings.voice, self.settings.rate)
+        except OSError as exc:
+            raise ClipError(f"{SYNTHESIZER}: {exc}") from exc
+        if not pcm:
+            raise ClipError(f"{SYNTHESIZER} said nothing for {text!r}")
+        return Clip(rate, pcm)
 
     def _sound(self, name: str, effects: list[str]) -> Clip:
         key = cache_key(name + " ".join(effects), "sox", _effect_key("radio"))
