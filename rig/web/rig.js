@@ -11,7 +11,7 @@ const COLOURS = { red: "#d62828", green: "#2a9d3a", blue: "#1d4ed8", yellow: "#f
                   black: "#111111", brown: "#7a4a1e" };
 
 const $ = (selector) => document.querySelector(selector);
-const rig = { cards: [], pieces: [], frames: 0, buzzes: 0, sent: 0, acked: 0, voices: [] };
+const rig = { cards: [], pieces: [], frames: 0, buzzes: 0, sent: 0, acked: 0, voices: [], heard: "" };
 window.cbrig = rig;
 
 // ---------------------------------------------------------------- inputs, in order
@@ -278,8 +278,10 @@ function speak(message) {
   rig.voices.push(message.text);
   if (voiceAudio) { voiceAudio.pause(); voiceAudio = null; }
   if (muted()) return;
-  voiceAudio = new Audio(message.url);
-  voiceAudio.play().catch(() => {});  // before any click the browser may refuse: silent
+  const audio = new Audio(message.url);
+  voiceAudio = audio;
+  audio.addEventListener("playing", () => { rig.heard = message.text; });
+  audio.play().catch(() => {});  // before any click the browser may refuse: silent
 }
 
 function setupMute() {

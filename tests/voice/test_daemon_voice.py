@@ -56,6 +56,7 @@ def test_the_game_is_spoken_and_the_menu_switches_the_voice(
     assert "Volume: 100%" in daemon.app.screen().menu
     select(daemon, "START")
     settle(daemon)
+    assert daemon.loop is not None
     assert [p.key for p in backend.played] == ["Red: take a ticket. Press for a ticket."]
     assert backend.played[0].finished and backend.played[0].seconds > 1.0
     daemon.loop.step(KnobPress("hi"))  # a ticket: a result or a choice, said
@@ -77,6 +78,7 @@ def test_voice_off_on_the_menu_is_silence(rig: tuple[Daemon, MockBackend]) -> No
 def test_a_lost_device_is_one_line_and_a_note_on_screen(
         rig: tuple[Daemon, MockBackend], caplog: pytest.LogCaptureFixture) -> None:
     daemon, backend = rig
+    assert daemon.loop is not None
     backend.fail = "device vanished"
     with caplog.at_level(logging.WARNING):
         select(daemon, "START")

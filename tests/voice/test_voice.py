@@ -155,6 +155,7 @@ def test_each_moment_is_said_once() -> None:
     voice, _backend = narrator()
     said = [voice.frame(s) for s in (PROMPT, PROMPT, REFUSED, PROMPT, SPIN, SPIN, MOVED,
                                      MOVED)]
+    assert voice.speaker is not None
     voice.speaker.close()
     texts = [u.text if u else None for u in said]
     assert texts == ["Red: draw a Mike card.", None, "Spin the high knob.", None, None, None,
@@ -185,6 +186,7 @@ def test_the_events_setting_and_the_switch() -> None:
     assert voice.frame(MOVED) is not None
     voice.control.toggle()
     assert voice.frame(PROMPT) is None and voice.frame(MOVED) is None
+    assert voice.speaker is not None
     voice.speaker.close()
 
 
@@ -243,7 +245,7 @@ def test_the_cards_are_rendered_ahead(tools: None, tmp_path: Path) -> None:
 
     game = build_game("tenfour", players=3)
     likely = vocabulary_for("tenfour").likely(game)
-    assert len(likely) == len(game.deck.cards) + 2
+    assert len(likely) == len(game.deck.cards) + 2  # type: ignore[attr-defined]
     synthesizer = Synthesizer(VoiceSettings(), tmp_path)
     thread = synthesizer.warm(likely)
     assert thread is not None
