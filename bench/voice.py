@@ -1,8 +1,8 @@
 """The voice: from a frame to its first sound, and what speaking costs the event loop.
 
 frame_to_first_sound_ms: for each distinct utterance of a seeded game of each game
-(spoken in screen order, as at a table), t0 just before ``Narrator.frame(screen)`` on
-the loop's thread, t1 when the speaker's worker hands the transmission's first samples
+(spoken in screen order, as at a table), t0 just before ``Narrator.post(screen)`` (what
+the loop calls once the frame is shown), t1 when the speaker's worker hands the transmission's first samples
 to the device (a recording backend stands in for aplay: the device's own buffering is
 not counted). With the radio effect the first sound is the squelch burst (made once,
 cached): ``first_word`` is when the first sentence's samples follow it, which is what
@@ -13,8 +13,9 @@ processes sharing the benchmark's pinned core.
 
 input_to_frame_cpu_ms: the same seeded games' inputs through an emulated rig, the
 thread's CPU time per ``loop.step`` (engine, journal, screen, render), without a voice
-and with the narrator on the loop's frames (the utterance is worked out and handed over
-on the loop's thread; synthesis and playback are on the worker), paired input by input.
+and with the narrator on the loop's frames (the loop hands each screen to the narrator's
+thread, which works out the words; synthesis and playback are on the speaker's worker),
+the same inputs both ways.
 
 The Pi Zero 2 W estimate multiplies by the calibration factor (bench/calibration.py:
 PI_ZERO_2W_CALIBRATION_MS over this run's calibration_ms). espeak-ng and sox are C, not
@@ -120,15 +121,16 @@ def _first_sound(screens: list[tuple[str, Any]], cache: Path, effect: str,
         backend.done.clear()
         before = len(backend.writes)
         start = time.perf_counter()
-        narrator.frame(screen)
+        narrator.post(screen)  # as the loop does: the narrator's thread takes it on
         backend.done.wait(30)
+        narrator.idle.wait(30)
         speaker.idle.wait(30)
         if len(backend.writes) == before:
             continue
         times = backend.writes[-1]
         sound.append(times[0] - start)
         word.append((times[1] if effect == "radio" and len(times) > 1 else times[0]) - start)
-    speaker.close()
+    narrator.close()
     return {"first_sound": sound, "first_word": word}
 
 
@@ -151,7 +153,7 @@ def _loop_cpu(screens_games: tuple[tuple[str, int, str | None], ...], quick: boo
                 settings = VoiceConfig()
                 narrator = Narrator(settings, Synthesizer(settings, cache),
                                     Speaker(MockBackend()), partial(str, game))
-                rig.loop.on_frame = narrator.frame
+                rig.loop.on_frame = narrator.post
             rng = random.Random(11)
             inputs = 0
             while not rig.session.state.is_terminal() and inputs < (150 if quick else 2000):
@@ -162,8 +164,9 @@ def _loop_cpu(screens_games: tuple[tuple[str, int, str | None], ...], quick: boo
                     rig.settle()
                     inputs += 1
             if narrator is not None and narrator.speaker is not None:
+                narrator.idle.wait(60)
                 narrator.speaker.idle.wait(60)
-                narrator.speaker.close()
+                narrator.close()
     return {"input_to_frame_cpu_ms_voice_off": summary_ms(off),
             "input_to_frame_cpu_ms_voice_on": summary_ms(on)}
 

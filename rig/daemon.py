@@ -202,9 +202,9 @@ class Daemon(Record):
         self._speak(app.screen())
 
     def _speak(self, screen: Screen) -> None:
-        """The frame just shown, to the voice: it only hands the words over."""
+        """The frame just shown, to the voice: it only hands the screen over."""
         try:
-            self.narrator.frame(screen)
+            self.narrator.post(screen)
         except Exception as exc:  # the voice must never stop the game
             log.error("voice off after an error: %s", exc)
             assert self.loop is not None
@@ -514,7 +514,7 @@ class Daemon(Record):
         if self.web is not None:
             self.web.stop()
         if self.narrator is not None:
-            self.narrator.speaker.close()
+            self.narrator.close()
         goodbye = render(goodbye_screen())
         if self.app is not None and self.app.controller is not None:
             self.app.controller.session.close()

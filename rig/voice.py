@@ -345,8 +345,9 @@ def _run(command: list[str], data: bytes | None = None) -> bytes:
 
 
 class Narrator:
-    """Speaks each frame's utterance once (see the module doc). Only the event loop
-    calls :meth:`frame`; it returns at once."""
+    """Speaks each frame's utterance once (see the module doc). The event loop calls
+    :meth:`post`, which only hands the screen over: the narrator's own thread works out
+    what to say (:meth:`frame`, which a demo may call directly) and tells the speaker."""
 
     def __init__(self, settings: VoiceSettings, synthesizer: Synthesizer | None,
                  speaker: Speaker | None, game: Callable[[], str],
@@ -362,11 +363,58 @@ class Narrator:
         self.said: list[Utterance] = []
         """Every utterance handed to the speaker, in order (the demo prints them)."""
         self.on_say: Callable[[Utterance], None] | None = None
+        self._inbox: tuple[Screen, str] | None = None
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self.idle = threading.Event()
+        """Set while no posted screen waits (tests and the bench wait on it)."""
+        self.idle.set()
 
-    def frame(self, screen: Screen) -> Utterance | None:
+    def post(self, screen: Screen) -> None:
+        """The frame just shown, handed over (the loop's thread never waits here): a
+        newer screen replaces one not yet looked at, as it would cut it anyway."""
+        game = self.game()
+        with self._wake:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="narrator",
+                                                daemon=True)
+                self._thread.start()
+            self._inbox = (screen, game)
+            self.idle.clear()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while self._inbox is None and not self._closed:
+                    self.idle.set()
+                    self._wake.wait()
+                if self._closed:
+                    self.idle.set()
+                    return
+                assert self._inbox is not None
+                (screen, game), self._inbox = self._inbox, None
+            try:
+                self.frame(screen, game)
+            except Exception:  # the voice must never take the rig down
+                log.exception("voice: cannot say a frame")
+
+    def close(self) -> None:
+        """Stop the narrator's thread and the speaker."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+        if self.speaker is not None:
+            self.speaker.close()
+
+    def frame(self, screen: Screen, game: str | None = None) -> Utterance | None:
         """The frame now shown: say its utterance if it is new; a screen with nothing
         to say (the spin, a menu) cuts what was being said. Returns what was said."""
-        said = utterance(screen, vocabulary_for(self.game()))
+        name = self.game() if game is None else game
+        said = utterance(screen, vocabulary_for(name))
         if said is None:
             if self._last is not None:
                 self._stop()

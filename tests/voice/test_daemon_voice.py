@@ -41,7 +41,7 @@ def select(daemon: Daemon, label: str) -> None:
 def settle(daemon: Daemon) -> None:
     """Wait for the voice's worker, then handle what it posted (a fault, a recovery)."""
     assert daemon.narrator is not None and daemon.loop is not None
-    assert daemon.narrator.speaker.idle.wait(20)
+    assert daemon.narrator.idle.wait(20) and daemon.narrator.speaker.idle.wait(20)
     while not daemon.loop.events.empty():
         daemon.loop.step(daemon.loop.events.get_nowait())
 

@@ -258,3 +258,15 @@ def test_the_cards_are_rendered_ahead(tools: None, tmp_path: Path) -> None:
     later = Synthesizer(VoiceSettings(), tmp_path)
     later.clip(sentences(card_prompt)[0])
     assert later.renders == 0
+
+
+def test_the_loop_only_posts_the_screen() -> None:
+    """`post` hands the screen to the narrator's thread, which says it."""
+    voice, backend = narrator()
+    voice.post(PROMPT)
+    assert voice.idle.wait(5) and voice.speaker is not None and voice.speaker.idle.wait(5)
+    voice.post(PROMPT)  # the same moment again: nothing new
+    assert voice.idle.wait(5) and voice.speaker.idle.wait(5)
+    voice.close()
+    assert [p.key for p in backend.played] == ["Red: draw a Mike card."]
+    assert [u.text for u in voice.said] == ["Red: draw a Mike card."]
