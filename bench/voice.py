@@ -2,14 +2,14 @@
 
 frame_to_first_sound_ms: for each distinct utterance of a seeded game of each game
 (spoken in screen order, as at a table), t0 just before ``Narrator.post(screen)`` (what
-the loop calls once the frame is shown), t1 when the speaker's worker hands the transmission's first samples
-to the device (a recording backend stands in for aplay: the device's own buffering is
-not counted). With the radio effect the first sound is the squelch burst (made once,
-cached): ``first_word`` is when the first sentence's samples follow it, which is what
-synthesis delays. ``uncached``: an empty phrase cache (each sentence synthesized by
-espeak-ng and put through sox); ``cached``: the same utterances again, every sentence
-read from the cache. Wall-clock times on this machine, the worker and the synthesizer's
-processes sharing the benchmark's pinned core.
+the loop calls once the frame is shown), t1 when the speaker's worker hands the
+transmission's first samples to the device (a recording backend stands in for aplay: the
+device's own buffering is not counted). With the radio effect the first sound is the
+squelch burst (made once, cached): ``first_word`` is when the first sentence's samples
+follow it, which is what synthesis delays. ``uncached``: an empty phrase cache (each
+sentence synthesized by espeak-ng and put through sox); ``cached``: the same utterances
+again, every sentence read from the cache. Wall-clock times on this machine, the worker
+and the synthesizer's processes sharing the benchmark's pinned core.
 
 input_to_frame_cpu_ms: the same seeded games' inputs through an emulated rig, the
 thread's CPU time per ``loop.step`` (engine, journal, screen, render), without a voice
