@@ -54,6 +54,9 @@ LEVEL_DB = -3
 one, not sox's normalising ``gain -n``, which reads the sound twice (12 ms more a clip
 here)."""
 SYNTHESIZER = "espeak-ng"
+SENTENCE_PAUSE = 0.15
+"""Seconds of silence after a sentence the library says (the program ends each with a
+pause of its own; without one, sentences run into each other)."""
 
 
 VoiceSettings = VoiceConfig
@@ -260,7 +263,7 @@ class Synthesizer:
             raise ClipError(f"{SYNTHESIZER}: {exc}") from exc
         if not pcm:
             raise ClipError(f"{SYNTHESIZER} said nothing for {text!r}")
-        return Clip(rate, pcm)
+        return Clip(rate, pcm + bytes(int(rate * SENTENCE_PAUSE) * 2))
 
     def _sound(self, name: str, effects: list[str]) -> Clip:
         key = cache_key(name + " ".join(effects), "sox", _effect_key("radio"))
