@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.api import Game, State
@@ -60,3 +61,41 @@ def replay_inputs(game: Game, inputs: Sequence[tuple[int, Mapping[str, Any]]]) -
         except IllegalAction as exc:
             raise ReplayError(line, f"the journal's input was refused: {exc}") from exc
     return state
+
+
+@dataclass(frozen=True)
+class Step:
+    """One journal entry in words, as `cbrig replay` lists it."""
+
+    line: int
+    kind: str
+    """"input", "correction" or "take back"."""
+    text: str
+
+
+def journal_steps(game: Game, entries: Sequence[Mapping[str, Any]]) -> list[Step]:
+    """Every entry of a journal in the screen's words, in order: a correction says what
+    it set, a take-back names the line it takes back and what that line did (G5)."""
+    state = game.new_initial_state()
+    standing: list[tuple[int, str, State]] = []  # line, words, the state before it
+    steps = []
+    for index, entry in enumerate(entries):
+        line = FIRST_ENTRY_LINE + index
+        if entry.get("kind") == TAKE_BACK:
+            if not standing:
+                raise ReplayError(line, "a take-back with no input before it")
+            undone, words, state = standing.pop()
+            steps.append(Step(line, "take back", f"take back line {undone}: {words}"))
+            continue
+        action = game.action_from_json(entry)
+        words = state.describe(action)
+        before = state.clone()
+        try:
+            state.apply(action)
+        except IllegalAction as exc:
+            raise ReplayError(line, f"the journal's input was refused: {exc}") from exc
+        standing.append((line, words, before))
+        correction = action.KIND.startswith("correct")  # as the controller tells them
+        steps.append(Step(line, "correction" if correction else "input",
+                          f"correction: {words}" if correction else words))
+    return steps

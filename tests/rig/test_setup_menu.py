@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hardware.events import KnobPress, KnobTurn
 from rig.games import build_game
-from rig.setup_menu import SetupMenu, colour_sets
+from rig.setup_menu import SetupChoice, SetupMenu, colour_sets
 
 
 def _press_row(menu: SetupMenu, label: str) -> None:
@@ -14,7 +14,7 @@ def _press_row(menu: SetupMenu, label: str) -> None:
 
 
 def test_choosing_bumpem_three_players_other_colours_and_a_computer_seat():
-    menu = SetupMenu()
+    menu = SetupMenu(SetupChoice(players=4, levels=("human",) * 4))  # round 4 -> 2 -> 3
     _press_row(menu, "Game:")
     assert menu.choice.game == "bumpem"
     _press_row(menu, "Players:")
