@@ -77,7 +77,7 @@ def test_the_page_plays_the_voice_and_the_mute_switch_silences_it(tmp_path: Path
     from selenium.webdriver.support.ui import WebDriverWait
 
     from rig.loop import Stop
-    from tests.web.test_browser import CHROMIUM_FLAGS
+    from tests.web.conftest import CHROMIUM_FLAGS
 
     tools = require_commands({"chromium": "chromium", "chromedriver": "chromium-driver",
                               "espeak-ng": "espeak-ng", "sox": "sox"})
