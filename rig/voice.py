@@ -33,7 +33,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
-from hardware.speaker import Clip, ClipError, Speaker, Transmission
+from hardware.speaker import Backend, Clip, ClipError, Speaker, Transmission
 from rig.config import VOICE_EFFECTS as EFFECTS
 from rig.config import VoiceConfig
 from rig.screen import Screen
@@ -458,18 +458,23 @@ def sound_card_present(devices: Path = Path("/dev/snd")) -> bool:
         return False
 
 
+def _device(settings: VoiceSettings, backend: Backend | None) -> Backend:
+    """``backend``, or aplay on the configured ALSA device."""
+    from hardware.speaker import AplayBackend
+
+    return backend if backend is not None else AplayBackend(settings.device)
+
+
 def build_narrator(settings: VoiceSettings, cache: Path | None, game: Callable[[], str],
                    on_fault: Callable[[str], None] | None = None,
                    on_recovered: Callable[[], None] | None = None,
-                   backend: object | None = None,
+                   backend: Backend | None = None,
                    control: VoiceControl | None = None) -> Narrator:
     """The narrator with espeak-ng, the cache and aplay on the configured device (or
     ``backend``); a missing synthesizer is one log line and ``on_fault``."""
-    from hardware.speaker import AplayBackend, Backend
-
     synthesizer = Synthesizer(settings, cache)
-    chosen: Backend = backend if backend is not None else AplayBackend(settings.device)  # type: ignore[assignment]
-    speaker = Speaker(chosen, on_fault=on_fault, on_recovered=on_recovered)
+    speaker = Speaker(_device(settings, backend), on_fault=on_fault,
+                      on_recovered=on_recovered)
     problem = synthesizer.problem()
     if problem:
         log.warning("voice: %s; the game goes on silently", problem)
@@ -485,19 +490,16 @@ TEST_PHRASE = "Breaker one-nine, this is the rig. Radio check: ten-four, good bu
 """What `cbrig selftest` says."""
 
 
-def speak_test(settings: VoiceSettings, cache: Path | None, backend: object | None = None,
+def speak_test(settings: VoiceSettings, cache: Path | None, backend: Backend | None = None,
                timeout: float = 30.0) -> str:
     """Say `TEST_PHRASE` on the configured output and wait for it (`cbrig selftest`);
     "" when it played, else why not."""
-    from hardware.speaker import AplayBackend, Backend
-
     synthesizer = Synthesizer(settings, cache)
     problem = synthesizer.problem()
     if problem:
         return problem
     faults: list[str] = []
-    chosen: Backend = backend if backend is not None else AplayBackend(settings.device)  # type: ignore[assignment]
-    speaker = Speaker(chosen, on_fault=faults.append)
+    speaker = Speaker(_device(settings, backend), on_fault=faults.append)
     speaker.say(synthesizer.transmission(TEST_PHRASE, settings.volume / 100))
     finished = speaker.idle.wait(timeout)
     speaker.close()
