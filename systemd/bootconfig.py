@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """The Raspberry Pi boot options the rig needs, set by systemd/install.sh.
 
-    bootconfig.py [--apply] [--no-diff] [--backup-suffix SUFFIX] BOOT_DIR
+    bootconfig.py [--apply] [--no-diff] [--amplifier] [--backup-suffix SUFFIX] BOOT_DIR
 
 BOOT_DIR holds ``config.txt`` and ``cmdline.txt`` (``/boot/firmware`` on Bookworm). The
 rig needs I2C on at 400 kHz (the OLED: a full frame in ~23 ms instead of ~92 ms), the
 UART on (the card reader) and no login console on the UART (it would swallow the
-reader's bytes). Without ``--apply`` this only prints the change as a unified diff.
+reader's bytes). With ``--amplifier`` also the MAX98357A I2S amplifier's overlay
+(``dtoverlay=max98357a``: the voice on a Pi without a jack, wiring/README.md). Without
+``--apply`` this only prints the change as a unified diff.
 With it, each changed file is first copied to ``<file><SUFFIX>`` (once: the first
 backup, the owner's original, is never overwritten) and then replaced atomically.
 
@@ -32,6 +34,8 @@ MARK = "# cb-rig (systemd/install.sh): I2C at 400 kHz for the OLED, the UART for
 ON = {"on", "true", "yes", "okay", "1"}
 SERIAL_CONSOLE = re.compile(r"^console=(serial\d|ttyAMA\d+|ttyS\d+)(,.*)?$")
 ALIASES = {"i2c": "i2c_arm", "i2c_baudrate": "i2c_arm_baudrate"}
+AMPLIFIER_OVERLAY = "max98357a"
+AMPLIFIER_MARK = "# cb-rig (systemd/install.sh): the MAX98357A I2S amplifier for the voice"
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,30 @@ def effective_settings(text: str) -> dict[str, str]:
     return settings
 
 
+def overlays(text: str) -> set[str]:
+    """The device tree overlays loaded for every board (unconditional lines)."""
+    found: set[str] = set()
+    unconditional = True
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            unconditional = line.lower() == "[all]"
+        elif unconditional and line.startswith("dtoverlay="):
+            found.add(line.split("=", 1)[1].split(",")[0].strip().lower())
+    return found
+
+
+def amplifier_txt(text: str) -> str:
+    """``text`` with the I2S amplifier's overlay under ``[all]`` (unchanged if loaded)."""
+    if AMPLIFIER_OVERLAY in overlays(text):
+        return text
+    out = text if not text or text.endswith("\n") else text + "\n"
+    lines = [AMPLIFIER_MARK, f"dtoverlay={AMPLIFIER_OVERLAY}"]
+    if _last_section(text) != "[all]":
+        lines.insert(0, "[all]")
+    return out + "\n".join(lines) + "\n"
+
+
 def config_txt(text: str) -> str:
     """``text`` with the lines the rig needs appended under ``[all]`` (only the missing
     ones: a correct file is returned unchanged). Appending works because later lines
@@ -116,10 +144,13 @@ def cmdline_txt(text: str) -> str:
     return " ".join(kept) + "\n"
 
 
-def plan(boot_dir: Path) -> list[Edit]:
+def plan(boot_dir: Path, amplifier: bool = False) -> list[Edit]:
     """The edits for both files of ``boot_dir`` (a missing file is an error)."""
+    def config(text: str) -> str:
+        return amplifier_txt(config_txt(text)) if amplifier else config_txt(text)
+
     edits = []
-    for name, edit in (("config.txt", config_txt), ("cmdline.txt", cmdline_txt)):
+    for name, edit in (("config.txt", config), ("cmdline.txt", cmdline_txt)):
         path = boot_dir / name
         before = path.read_text(encoding="utf-8")
         edits.append(Edit(path, before, edit(before)))
@@ -145,18 +176,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("boot_dir", type=Path, help="the directory of config.txt and cmdline.txt")
     parser.add_argument("--apply", action="store_true", help="write the change (else: show it)")
     parser.add_argument("--no-diff", action="store_true", help="do not print the diff")
+    parser.add_argument("--amplifier", action="store_true",
+                        help="also load the MAX98357A I2S amplifier's overlay (the voice)")
     parser.add_argument("--backup-suffix", default=".cbrig-backup",
                         help="backup file name suffix (default .cbrig-backup)")
     args = parser.parse_args(argv)
     try:
-        edits = plan(args.boot_dir)
+        edits = plan(args.boot_dir, amplifier=args.amplifier)
     except OSError as exc:
         print(f"bootconfig: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 1
     changed = [edit for edit in edits if edit.changed]
     if not changed:
+        amp = f", dtoverlay={AMPLIFIER_OVERLAY}" if args.amplifier else ""
         print(f"boot options already set in {args.boot_dir} (I2C at {I2C_BAUD} Hz, UART on, "
-              "no serial console): nothing to change")
+              f"no serial console{amp}): nothing to change")
         return 0
     for edit in changed:
         if not args.no_diff:
