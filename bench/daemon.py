@@ -165,11 +165,14 @@ class Started:
         except (OSError, ValueError, IndexError):
             self.cpu_seconds = float("nan")
 
-    def stop(self) -> int:
+    def stop(self, timeout: float = 10.0) -> int:
+        """SIGTERM, then the exit status; killed (-9) if it has not exited in `timeout`
+        seconds. Right after READY the daemon is still importing the game's modules,
+        which under emulation takes far longer than natively: callers there pass more."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         try:
-            return self.proc.wait(10)
+            return self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             return self.proc.wait()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 
 from bench.daemon import Workdir, start_daemon
+from tests.slowdown import scaled
 
 GAME_MODULES = ("rig.controller", "rig.session", "rig.replay", "rig.journal", "engine.api",
                 "engine.tenfour.state", "PIL.ImageDraw", "hardware.display.oled")
@@ -35,7 +36,7 @@ def test_ready_comes_before_the_game_modules_and_they_follow() -> None:
         with open(log, "wb") as err:
             daemon = start_daemon(work, {"PYTHONPROFILEIMPORTTIME": "1"}, stderr=err)
             at_ready = os.path.getsize(log)
-            assert daemon.stop() == 0
+            assert daemon.stop(scaled(10)) == 0
         after = imported(log.read_text(errors="replace"))
         before = imported(log.read_bytes()[:at_ready].decode(errors="replace"))
         assert "rig.render" in before and "rig.setup_menu" in before
