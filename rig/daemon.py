@@ -226,7 +226,7 @@ class Daemon(Record):
         try:
             levels, hints = seats_from_header(session)
             if session.state.is_terminal():
-                self._archive(session)
+                self.not_resumed = self._archive(session)
                 return None
             controller = self._controller(session, levels, hints=hints)
         except JournalWriteError as exc:
@@ -244,12 +244,12 @@ class Daemon(Record):
         from rig.journal import JournalWriteError
 
         try:
-            aside = self._set_aside(current)
+            aside, unfiled = self._set_aside(current)
         except JournalWriteError as exc:
             raise StateUnwritable(f"cannot resume {current} ({why}) nor set it aside: "
                                   f"{exc}") from exc
         log.error("cannot resume %s: %s; set aside as %s", current, why, aside)
-        self.not_resumed = f"Old game set aside: {short}"
+        self.not_resumed = f"Old game set aside: {short}" + (f". {unfiled}" if unfiled else "")
 
     def _build_game(self, choice: SetupChoice) -> Any:
         """The game chosen on the menu, with the config's data files and rule options
@@ -312,32 +312,55 @@ class Daemon(Record):
 
     def _finish_game(self, controller: Controller) -> None:
         """GAME OVER -> setup menu. Filing the journal must not crash the loop: if the
-        file was damaged or removed on disk meanwhile, say so and go on."""
+        file was damaged or removed on disk meanwhile, or games/ cannot take it, say so
+        and go on."""
         from rig.journal import JournalError
 
         try:
-            self._archive(controller.session)
+            problem = self._archive(controller.session)
         except (JournalError, OSError) as exc:
             log.error("finished game not filed: %s", exc)
-            if self.app is not None:
-                self.app.error = f"Finished game not filed: {exc}"
+            problem = f"Finished game not filed: {exc}"
+        if problem and self.app is not None:
+            self.app.error = problem
 
-    def _archive(self, session: Session) -> None:
+    def _archive(self, session: Session) -> str:
         """Move the finished game to games/, named from the header already in memory
-        (the file is not read again: damage on disk since must not stop the filing)."""
-        from rig.journal import archive, archive_name
+        (the file is not read again: damage on disk since must not stop the filing).
+        "" when filed; else it was kept beside (see :meth:`_put_away`) and this says so."""
+        from rig.journal import archive_name
 
         session.close()
         header = session.journal.header if session.journal is not None else {}
-        archive(self.config.state.current, self.config.state.games,
-                name=archive_name(header))
+        _, problem = self._put_away(self.config.state.current, archive_name(header),
+                                    "Finished game")
+        return problem
 
-    def _set_aside(self, current: Path) -> Path:
-        from rig.journal import archive
+    def _set_aside(self, current: Path) -> tuple[Path, str]:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
+        return self._put_away(current, f"damaged-{stamp}.jsonl", "Old game")
+
+    def _put_away(self, current: Path, name: str, what: str) -> tuple[Path, str]:
+        """File `current` as games/`name`. When games/ cannot take it (root-owned after a
+        `sudo cbrig run`, a plain file, a link, a read-only mount), keep it beside, in
+        the state directory as ``unfiled-<name>``: the game is never lost and never in
+        the way of the next game's journal, and the table can start a new game at once.
+        Returns where it went and, when not filed, what to tell the table (why, and the
+        fix); the log has the same. JournalWriteError only if it cannot even be renamed
+        there (then no new game could be started either)."""
+        from rig.journal import JournalWriteError, archive
 
         games = self.config.state.games
-        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
-        return archive(current, games, name=f"damaged-{stamp}.jsonl")
+        try:
+            return archive(current, games, name=name), ""
+        except JournalWriteError as exc:
+            problem = exc
+        beside = archive(current, current.parent, name=f"unfiled-{name}")
+        fix = _filing_fix(games, problem)
+        log.error("%s not filed: %s; kept as %s. Fix: %s, then move %s into %s",
+                  what, problem, beside, fix, beside.name, games)
+        return beside, (f"{what} not filed: {games} {_filing_why(problem)}. Kept as "
+                        f"{beside}. Fix: {fix}")
 
     def _emit(self, event: object) -> None:
         """What the hardware threads call: note outages in the log, then enqueue."""
@@ -433,7 +456,9 @@ class Daemon(Record):
             if controller is None:
                 return
             if controller.session.state.is_terminal():
-                self._archive(controller.session)
+                problem = self._archive(controller.session)
+                if problem:
+                    self.app.error = problem
                 self.app.controller = None
                 return
             steps = controller.session.steps
@@ -589,17 +614,50 @@ def lock_state_directory(directory: Path) -> int:
     return fd
 
 
-def _fix_advice(current: Path, exc: Exception) -> str:
-    """What to tell a person whose healthy journal the rig cannot write."""
+def _user() -> str:
+    """The user this process runs as, by name when it has one (for a chown advice)."""
     import getpass
 
     try:
-        user = getpass.getuser()
+        return getpass.getuser()
     except (KeyError, OSError):
-        user = str(os.geteuid())
-    return (f"{exc}; the game in progress was left in place. Fix: sudo chown {user}: "
-            f"{current} (and its directory), or remount the file system writable, then "
-            "start again")
+        return str(os.geteuid())
+
+
+def _fix_advice(current: Path, exc: OSError) -> str:
+    """What to tell a person whose healthy journal the rig cannot write: the fix that
+    matches the error (a chown for a permission, a remount for a read-only mount)."""
+    import errno
+
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        fix = f"sudo chown {_user()}: {current} (and its directory)"
+    elif exc.errno == errno.EROFS:
+        fix = "remount the file system writable"
+    else:
+        fix = "mend what the message names"
+    return f"{exc}; the game in progress was left in place. Fix: {fix}, then start again"
+
+
+def _filing_why(exc: OSError) -> str:
+    """Why games/ did not take a journal, in a few words after its path."""
+    import errno
+
+    return {errno.ENOTDIR: "is not a directory", errno.EACCES: "is not writable",
+            errno.EPERM: "is not writable", errno.EROFS: "is on a read-only disk",
+            errno.ENOSPC: "is on a full disk"}.get(exc.errno or -1, "cannot take it")
+
+
+def _filing_fix(games: Path, exc: OSError) -> str:
+    """The command that lets games/ take finished games again."""
+    import errno
+
+    if exc.errno == errno.ENOTDIR:
+        return f"sudo mv {games} {games}.old"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"sudo chown -R {_user()}: {games}"
+    if exc.errno == errno.EROFS:
+        return "remount the file system writable"
+    return f"make {games} a writable directory"
 
 
 def load_card_map(path: Path) -> dict[str, str]:

@@ -143,6 +143,8 @@ def _describe_os_error(action: str, path: Path, exc: OSError) -> str:
         errno.EEXIST: "the file already exists",
         errno.ENOENT: "the directory does not exist",
     }
+    if exc.errno == errno.ENOTDIR and exc.strerror and exc.filename:
+        return f"cannot {action} journal {path}: {exc.strerror}"
     why = hints.get(exc.errno or -1) or exc.strerror or str(exc)
     return f"cannot {action} journal {path}: {why}"
 
@@ -627,23 +629,21 @@ def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
     dest_dir = Path(directory)
     if name is None:
         name = archive_name(read_journal(src).header)
-    if not dest_dir.is_dir():
-        try:
-            make_private_dir(dest_dir)
-            fsync_directory(dest_dir.parent)
-        except OSError as exc:
-            raise JournalWriteError(
-                _describe_os_error("make the archive directory for", src, exc), exc.errno
-            ) from exc
+    try:
+        _archive_directory(dest_dir)
+    except OSError as exc:
+        raise JournalWriteError(
+            _describe_os_error("make the archive directory for", src, exc), exc.errno
+        ) from exc
     stem, dot, ext = name.rpartition(".")
     if not dot:
         stem, ext = name, ""
-    dest = dest_dir / name
-    counter = 2
-    while dest.exists():
-        dest = dest_dir / (f"{stem}-{counter}.{ext}" if ext else f"{stem}-{counter}")
-        counter += 1
     try:
+        dest = dest_dir / name
+        counter = 2
+        while os.path.lexists(dest):
+            dest = dest_dir / (f"{stem}-{counter}.{ext}" if ext else f"{stem}-{counter}")
+            counter += 1
         os.replace(src, dest)
         fsync_directory(dest_dir)
         if dest_dir.resolve() != src.parent.resolve():
@@ -651,6 +651,22 @@ def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
     except OSError as exc:
         raise JournalWriteError(_describe_os_error("archive", src, exc), exc.errno) from exc
     return dest
+
+
+def _archive_directory(directory: Path) -> None:
+    """Make `directory` if it is missing; refuse anything there that is not a plain
+    directory (a file, or a link that would file the game somewhere else)."""
+    import stat
+
+    try:
+        mode = os.lstat(directory).st_mode
+    except FileNotFoundError:
+        make_private_dir(directory)
+        fsync_directory(directory.parent)
+        return
+    if not stat.S_ISDIR(mode):
+        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a directory"
+        raise NotADirectoryError(errno.ENOTDIR, f"{directory} is {what}", str(directory))
 
 
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
