@@ -1,7 +1,8 @@
 """`cbrig run`: the rig as a headless service.
 
-Start-up: read the config, claim the hardware, resume the game in progress (or show
-the setup menu), tell systemd READY=1, then serve the one event loop. Every accepted
+Start-up: read the config, resume the game in progress (or show the setup menu) on the
+display, claim the pins, knobs and reader, and only then tell systemd READY=1; then
+serve the one event loop. A start that is refused leaves its reason on the display. Every accepted
 input is fsynced before the screen acknowledges it; SIGTERM and SIGINT end cleanly with
 the journal closed and "RIG OFF" left on the display.
 
@@ -9,6 +10,9 @@ Exit codes of `cbrig run` (systemd shows them in `systemctl status cbrig`):
 
 * 0: stopped cleanly (SIGTERM, SIGINT, the end of an autoplay game);
 * 1: could not start for another reason (the message says which);
+* 69 (EX_UNAVAILABLE): the pins, knobs or reader could not be set up (the pin library
+  missing, a pin in use, a bad pin factory): nothing a restart mends, so the unit does
+  not restart on it (``RestartPreventExitStatus=``); READY=1 was never sent;
 * 73 (EX_CANTCREAT): the state directory, the game in progress or a data file it names
   exists but cannot be written or read (root-owned after `sudo cbrig run`, read-only
   file system, missing mount). Nothing was moved: fix what the message names and start
@@ -49,6 +53,8 @@ if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed 
 log = logging.getLogger(__name__)
 
 EXIT_FAILED = 1
+EXIT_HARDWARE = 69
+"""EX_UNAVAILABLE: the hardware could not be set up; restarting will not mend it."""
 EXIT_UNWRITABLE = 73
 """EX_CANTCREAT: a file the rig needs cannot be used here; fix it, nothing was moved."""
 EXIT_BUSY = 75
@@ -59,14 +65,23 @@ class StartRefused(Exception):
     """The daemon must not start; the message says what to fix."""
 
     exit_code = EXIT_FAILED
+    short = "Cannot start."
+    """A few words for the display (the log has the whole message)."""
 
 
 class StateBusy(StartRefused):
     exit_code = EXIT_BUSY
+    short = "Another cbrig runs."
+
+
+class HardwareUnavailable(StartRefused):
+    exit_code = EXIT_HARDWARE
+    short = "Pins, knobs or reader not set up."
 
 
 class StateUnwritable(StartRefused):
     exit_code = EXIT_UNWRITABLE
+    short = "State cannot be written."
 
 
 class HeaderError(Exception):
@@ -135,8 +150,7 @@ class Daemon(Record):
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
         self.display = self._build_display(self._emit)
-        if self.display is None:
-            self._start_hardware()
+        self._start_hardware()  # before READY: a rig that cannot read its knobs is not up
         if self.autoplay is not None and self.app.controller is None:
             self.app.controller = self._start_game(self._defaults())
             self.app.menu = None
@@ -151,8 +165,6 @@ class Daemon(Record):
         log.info("rig up: %s", status)
         self.notifier.ready(status=status)
         collector.resume_frozen()  # paused by `cbrig run` for the start (rig.collector)
-        if self.hardware is None:
-            self._start_hardware()  # after READY: the knob, reader and pin libraries
         self._load_game_modules()
 
     def _load_game_modules(self) -> None:
@@ -171,9 +183,21 @@ class Daemon(Record):
             log.warning("game modules not loaded ahead: %s", exc)
 
     def _start_hardware(self) -> None:
+        """Claim the pins and knobs and start the reader (its port is opened, and
+        reopened when lost, by its own thread: a reader unplugged is reported on the
+        screen, not a failed start). Any failure here is `HardwareUnavailable`."""
         assert self.loop is not None
-        self.hardware = self._build_hardware(self._emit)
-        self.hardware.start()
+        try:
+            hardware = self._build_hardware(self._emit)
+        except Exception as exc:
+            raise HardwareUnavailable(f"cannot set up the hardware: {exc}") from exc
+        self.hardware = hardware
+        try:
+            hardware.start()
+        except Exception as exc:
+            raise HardwareUnavailable(f"cannot start the hardware: {exc}") from exc
+        log.info("hardware started: pins (%s), knobs, reader %s",
+                 self.config.pins.backend, self.config.reader.type)
 
     def _handle_signals(self) -> None:
         """SIGTERM and SIGINT become a Stop event, handled like any other (before READY,
@@ -370,9 +394,9 @@ class Daemon(Record):
 
     def _build_display(self, emit: Any) -> Any:
         """The display on its own, cheap to build (luma loads when the panel is first
-        written), so the first screen is up and READY sent before the knob, reader and
-        pin libraries (gpiozero above all) are imported; the hardware around it is built
-        right after READY. None: :meth:`_build_hardware` brings its own display."""
+        written), so the first screen is up while the knob, reader and pin libraries
+        (gpiozero above all) are imported and claimed, and can say why a start was
+        refused."""
         cfg = self.config
         if cfg.display.driver == "png":
             from hardware.display.terminal import PngDisplay
@@ -475,13 +499,20 @@ class Daemon(Record):
                 self.loop.step(gesture)
                 self.loop.run_due()
 
-    def stop(self) -> None:
+    def stop(self, refused: StartRefused | None = None) -> None:
+        """Close everything; the display keeps "RIG OFF", or when the start was
+        `refused`, why (the table sees the rig is not up; the owner reads the log)."""
         from rig.render import render
 
         self.notifier.stopping()
         if self.web is not None:
             self.web.stop()
-        goodbye = render(goodbye_screen())
+        goodbye = render(goodbye_screen() if refused is None else refused_screen(refused))
+        if refused is not None and self.display is None and self.hardware is None:
+            try:  # refused before the display was built (state, lock, journal)
+                self.display = self._build_display(self.hardware_log.note)
+            except Exception as exc:
+                log.warning("no display to say why: %s", exc)
         if self.app is not None and self.app.controller is not None:
             self.app.controller.session.close()
         if self.hardware is not None:
@@ -563,6 +594,14 @@ def goodbye_screen() -> Screen:
     """What stays on the OLED after the daemon stops."""
     return Screen(title="CB RIG", big="RIG OFF", lines=("ADIOS, good buddies.", "Game saved."),
                   footer="power off is safe")
+
+
+def refused_screen(refused: StartRefused) -> Screen:
+    """What stays on the OLED when the daemon could not start: what kind of failure,
+    and where the whole message is (no knob works now, so it must fit one screen)."""
+    return Screen(title="CB RIG", big="NO START", alert=True,
+                  lines=(refused.short, "See the log:", "journalctl -u cbrig"),
+                  footer=f"exit status {refused.exit_code}")
 
 
 def seats_from_header(session: Session) -> tuple[tuple[str, ...], bool]:
@@ -684,8 +723,9 @@ def run_daemon(config: RigConfig, autoplay: int | None = None,
         daemon.start()
     except Exception as exc:
         log.error("cbrig run: cannot start: %s", exc)
-        daemon.stop()
-        return exc.exit_code if isinstance(exc, StartRefused) else EXIT_FAILED
+        refused = exc if isinstance(exc, StartRefused) else StartRefused(str(exc))
+        daemon.stop(refused)
+        return refused.exit_code
     try:
         daemon.serve()
     finally:

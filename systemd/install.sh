@@ -9,8 +9,9 @@
 # the checkout; a module deleted from it is gone after the reinstall), the command
 # /usr/local/bin/cbrig, /etc/cbrig/config.toml from wiring/config.toml (only if
 # absent: an owner's config is never overwritten), the state directory /var/lib/cbrig,
-# and installs, enables and (re)starts cbrig.service. Running it again upgrades the
-# program and leaves everything else as it is.
+# and installs, enables and (re)starts cbrig.service, then checks that it came up
+# (READY=1: the display, pins, knobs and reader are set up; otherwise it says why and
+# exits 1). Running it again upgrades the program and leaves everything else as it is.
 #
 # Boot options (on /boot/firmware/config.txt and cmdline.txt): I2C on at 400 kHz, the
 # UART on, no login console on the UART. The change is shown first, each file is
@@ -283,7 +284,8 @@ fi
 host systemctl daemon-reload
 host systemctl enable "$UNIT"
 if [ "$DO_START" = 1 ]; then
-    host systemctl restart "$UNIT"
+    say "start: $UNIT"
+    start_and_check "$UNIT" || { echo "install.sh: installed, but not running" >&2; exit 1; }
 fi
 
 say "done"
