@@ -4,7 +4,6 @@ restart in a loop, and the display says the start was refused."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 from PIL import Image, ImageChops
@@ -27,7 +26,7 @@ def _notifications_until_exit(notify: NotifySocket, process) -> list[str]:  # ty
     while True:
         try:
             notify.next()
-        except (BlockingIOError, socket.timeout):
+        except (TimeoutError, BlockingIOError):
             return notify.seen
 
 
