@@ -42,6 +42,10 @@ Durability rules:
   (truncate + fsync) and reported in ``Recovery``. Damage before the
   last line cannot come from a power cut and raises ``JournalError`` naming the line,
   leaving the file untouched for a person to inspect.
+* **Reading is bounded**, whatever the file's length (a journal followed by a GiB of
+  zeros once took 1 GB of memory): lines are read up to the first NUL byte, and past it
+  at most ``TAIL_LIMIT`` bytes are searched for more data (see ``_read_bounded``); a line
+  longer than ``MAX_LINE`` is damage, and none is ever written.
 
 The state directory holds ``current.jsonl`` for the game in progress and ``games/`` for
 finished games, moved there by ``archive``.
@@ -79,6 +83,14 @@ _RESERVED = ("format", "version", "seq")
 PREALLOCATE = 64 * 1024
 """Bytes of zero tail a journal grows by: a whole game of lines (~50-100 bytes an input)
 at once, so the appends of a game overwrite blocks already on disk."""
+MAX_LINE = 256 * 1024
+"""The longest line a journal holds (a header is about 1 KiB, an input about 100 bytes).
+Nothing longer is written, and reading stops at a longer line instead of holding it."""
+TAIL_LIMIT = PREALLOCATE + MAX_LINE
+"""The most zero tail the rig leaves after the last line (a ``PREALLOCATE`` step made
+for a line that did not fit): the reader looks no further than this past the first zero
+for data after the zeros (a torn line, or damage), whatever the file's length."""
+_CHUNK = 64 * 1024
 
 
 class JournalError(Exception):
@@ -168,7 +180,10 @@ def fsync_directory(directory: str | os.PathLike[str]) -> None:
 def _encode(obj: Mapping[str, Any]) -> bytes:
     """One journal line. json.dumps escapes newlines, so the line is a single line."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.encode("utf-8") + b"\n"
+    line = text.encode("utf-8") + b"\n"
+    if len(line) > MAX_LINE:
+        raise ValueError(f"a journal line of {len(line)} bytes is longer than {MAX_LINE}")
+    return line
 
 
 def _check_header(header: Any) -> str | None:
@@ -266,10 +281,78 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     """Read and validate a journal without changing it (for replay and inspection)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            data, _ = _read_bounded(fd, str(path))
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise JournalError(_describe_os_error("read", path, exc)) from exc
     return parse_journal(data, str(path))
+
+
+def _read_bounded(fd: int, source: str) -> tuple[bytes, bool]:
+    """The bytes of an open journal that can hold its lines, read without holding more
+    than the lines, a chunk and a bounded look-ahead, whatever the file's length; and
+    whether they reach the end of the file.
+
+    Lines are read until the first NUL byte (a JSON line never holds one: it is the
+    zero tail, or damage). From there the next non-zero byte is looked for, at most
+    ``TAIL_LIMIT`` bytes on (holes are skipped with ``SEEK_DATA``): none, and the lines
+    before are the journal. Found, the zeros and up to ``MAX_LINE + TAIL_LIMIT`` bytes
+    after them are kept, for :func:`parse_journal` to tell a torn last line from damage.
+    A line longer than ``MAX_LINE`` is no journal line: ``JournalError``.
+    """
+    size = os.fstat(fd).st_size
+    buf = bytearray()
+    pos = line_start = 0
+    found_nul = False
+    while pos < size and not found_nul:
+        chunk = os.pread(fd, _CHUNK, pos)
+        if not chunk:
+            break
+        nul = chunk.find(b"\0")
+        found_nul = nul >= 0
+        part = chunk[:nul] if found_nul else chunk
+        buf += part
+        pos += len(part)
+        newline = buf.rfind(b"\n", line_start)
+        if newline >= 0:
+            line_start = newline + 1
+        if len(buf) - line_start > MAX_LINE:
+            line_no = buf.count(b"\n") + 1
+            raise JournalError(f"{source}:{line_no}: a line longer than "
+                               f"{MAX_LINE} bytes, not a journal line; the file was left "
+                               "untouched")
+    if not found_nul:
+        return bytes(buf), True
+    after = _next_data(fd, pos, size)
+    if after is None:
+        return bytes(buf), True
+    window = os.pread(fd, min(size - after, MAX_LINE + TAIL_LIMIT), after)
+    return bytes(buf) + bytes(after - pos) + window, after + len(window) >= size
+
+
+def _next_data(fd: int, pos: int, size: int) -> int | None:
+    """The offset of the first non-zero byte at or after `pos`, looking at most
+    ``TAIL_LIMIT`` bytes on; None if there is none that near."""
+    limit = min(size, pos + TAIL_LIMIT)
+    while pos < limit:
+        try:
+            pos = os.lseek(fd, pos, os.SEEK_DATA)  # skips holes: a sparse tail is free
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                return None  # holes only, to the end
+        if pos >= limit:
+            return None
+        chunk = os.pread(fd, min(_CHUNK, limit - pos), pos)
+        if not chunk:
+            return None
+        rest = chunk.lstrip(b"\0")
+        if rest:
+            return pos + len(chunk) - len(rest)
+        pos += len(chunk)
+    return None
 
 
 def data_sync(fd: int) -> None:
@@ -430,10 +513,14 @@ class Journal:
             raise JournalWriteError(_describe_os_error("open", path, exc), exc.errno) from exc
         try:
             _make_private(fd)
-            with os.fdopen(os.dup(fd), "rb") as f:
-                data = f.read()
+            data, whole = _read_bounded(fd, str(path))
             contents = parse_journal(data, str(path))
-            allocated = len(data)
+            allocated = os.fstat(fd).st_size
+            if not contents.recovery.clean and not whole:
+                raise JournalError(
+                    f"{path}:{contents.recovery.line}: damaged line ({contents.recovery.reason})"
+                    f" followed by more than {TAIL_LIMIT} bytes not read; the file was left "
+                    "untouched")
             if not contents.recovery.clean:
                 allocated = contents.good_size
                 try:

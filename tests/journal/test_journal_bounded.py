@@ -1,0 +1,90 @@
+"""Reading a journal is bounded: a file followed by 1 GiB of zeros (a file system that
+lost its size, a hostile copy) must not be read whole. A 512 MB Pi did not survive it:
+READY after 12.8 s at 1 GB RSS. The files here are sparse, so the tests are cheap."""
+
+from __future__ import annotations
+
+import os
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from rig.journal import MAX_LINE, TAIL_LIMIT, Journal, JournalError, read_journal
+from tests.journal.test_journal_file import ACTIONS, HEADER, make_journal
+
+GIB = 1 << 30
+BOUND = 4 * (1 << 20)
+"""What reading may allocate at most: a few chunks and the bounded look-ahead."""
+
+
+def peak_allocation(call: Callable[[], Any]) -> tuple[Any, int]:
+    tracemalloc.start()
+    try:
+        result = call()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_journal_followed_by_a_gib_of_zeros_opens_in_bounded_memory(tmp_path: Path):
+    path = tmp_path / "current.jsonl"
+    good = make_journal(path)
+    os.truncate(path, len(good) + GIB)
+    (journal, recovery), peak = peak_allocation(lambda: Journal.open(path))
+    try:
+        assert peak < BOUND, f"{peak} bytes allocated"
+        assert recovery.clean and journal.entries == ACTIONS
+        assert journal.append({"kind": "spin", "band": 1, "value": 3}) == len(ACTIONS) + 1
+    finally:
+        journal.close()
+    assert Journal.open(path)[0].entries[-1] == {"kind": "spin", "band": 1, "value": 3}
+    contents, peak = peak_allocation(lambda: read_journal(path))
+    assert peak < BOUND and contents.entries[-1]["value"] == 3
+
+
+def test_data_far_beyond_the_zeros_is_not_looked_for(tmp_path: Path):
+    """A rig never leaves more than TAIL_LIMIT bytes of zeros after its last line: what
+    lies beyond is not read, and not cut either (the file is only shortened at a clean
+    close, as every journal is)."""
+    path = tmp_path / "current.jsonl"
+    good = make_journal(path)
+    with open(path, "r+b") as f:
+        f.seek(len(good) + TAIL_LIMIT + (1 << 20))
+        f.write(b'{"seq": 99}\n')
+    (journal, recovery), peak = peak_allocation(lambda: Journal.open(path))
+    assert peak < BOUND
+    assert recovery.clean and journal.entries == ACTIONS
+    journal.close()
+    assert path.read_bytes() == good
+
+
+def test_data_just_after_a_run_of_zeros_is_still_damage(tmp_path: Path):
+    """Zeros inside the file (a bad sector), then lines: not a power cut's tail."""
+    path = tmp_path / "current.jsonl"
+    good = make_journal(path)
+    lines = good.split(b"\n")
+    lines[2] = b"\0" * len(lines[2])
+    path.write_bytes(b"\n".join(lines))
+    with pytest.raises(JournalError, match=":3: damaged line before the end"):
+        Journal.open(path)
+    assert path.read_bytes() == b"\n".join(lines), "left untouched"
+
+
+def test_a_line_longer_than_any_journal_line_stops_the_read(tmp_path: Path):
+    path = tmp_path / "current.jsonl"
+    good = make_journal(path)
+    with open(path, "ab") as f:
+        f.truncate(len(good))
+        f.write(b"x" * (MAX_LINE + 1))
+    os.truncate(path, len(good) + GIB)  # and no newline for a GiB
+    with pytest.raises(JournalError, match=f":{len(ACTIONS) + 2}: .*longer than"):
+        peak_allocation(lambda: Journal.open(path))
+
+
+def test_a_line_too_long_is_never_written(tmp_path: Path):
+    with Journal.create(tmp_path / "j.jsonl", HEADER) as journal, \
+            pytest.raises(ValueError, match="longer than"):
+        journal.append({"kind": "note", "text": "x" * MAX_LINE})
