@@ -701,13 +701,14 @@ def _filing_fix(games: Path, exc: OSError) -> str:
 
 def load_card_map(path: Path) -> dict[str, str]:
     """Enrolled tags (tag -> card id) from the cards file; none if it does not exist."""
-    import tomllib
+    from engine.datafile import parse_toml
+    from engine.errors import DataError
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data, _ = parse_toml(path.read_text(encoding="utf-8"), str(path))
     except FileNotFoundError:
         return {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, DataError) as exc:
         log.error("cannot read the card map %s: %s; no cards are enrolled", path, exc)
         return {}
     tags = data.get("tags", {})

@@ -212,6 +212,8 @@ def _parse_line(raw: bytes) -> tuple[Any, str | None]:
         return None, "not UTF-8 text"
     except ValueError as exc:
         return None, f"not valid JSON ({exc})"
+    except RecursionError:  # [[[[...]]]]: the decoder recurses once per level
+        return None, "not a journal line: values nested too deeply"
 
 
 def _check_entry(obj: Any, expected: int) -> str | None:

@@ -102,14 +102,17 @@ def _state_problems(config: RigConfig) -> list[Problem]:
 
 def _card_map_problems(config: RigConfig, game: Game | None,
                        notes: list[str]) -> list[Problem]:
-    import tomllib
+    from engine.datafile import parse_toml
+    from engine.errors import DataError
 
     path: Path = config.reader.cards
     if config.reader.type == "none" or not path.exists():
         return []
     try:
-        tags = tomllib.loads(path.read_text(encoding="utf-8")).get("tags", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        tags = parse_toml(path.read_text(encoding="utf-8"), str(path))[0].get("tags", {})
+    except DataError as exc:
+        return exc.problems
+    except (OSError, UnicodeDecodeError) as exc:
         return [Problem(str(path), None, "tags", f"cannot read the card map: {exc}")]
     if game is not None and isinstance(tags, dict):
         from rig.views import view_for
