@@ -226,7 +226,7 @@ class Daemon(Record):
         over a permission that one command fixes.
         """
         current = self.config.state.current
-        if not current.exists():
+        if not os.path.lexists(current):  # a link, even dangling, is set aside below
             return None
         from rig.games import DataFileUnreadable, GameSetupError
         from rig.journal import JournalError, JournalWriteError
@@ -242,7 +242,8 @@ class Daemon(Record):
                                   "place: restore the file (or move the journal away)"
                                   ) from exc
         except (JournalError, ReplayError) as exc:
-            self._refuse_journal(current, str(exc), "damaged file")
+            self._refuse_journal(current, str(exc), "a link, not a file"
+                                 if current.is_symlink() else "damaged file")
             return None
         except GameSetupError as exc:
             self._refuse_journal(current, str(exc), "unknown settings")
@@ -704,8 +705,10 @@ def load_card_map(path: Path) -> dict[str, str]:
     from engine.datafile import parse_toml
     from engine.errors import DataError
 
+    from rig.statedir import read_state_text
+
     try:
-        data, _ = parse_toml(path.read_text(encoding="utf-8"), str(path))
+        data, _ = parse_toml(read_state_text(path), str(path))
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError, DataError) as exc:

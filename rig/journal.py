@@ -53,7 +53,9 @@ finished games, moved there by ``archive``.
 Privacy: a journal records who played and how; journals, archives and files written by
 ``atomic_write`` are created 0600 and directories made here 0700, whatever the umask
 (the mode is given to ``os.open``/``mkdir``, which a umask can only narrow). A journal
-an older rig left readable by others is narrowed to 0600 when it is opened.
+an older rig left readable by others is narrowed to 0600 when it is opened. Links are
+not followed: a ``current.jsonl`` (or ``games``) that is a symbolic link is refused, and
+the daemon sets the link itself aside (see :mod:`rig.statedir` for why).
 """
 
 from __future__ import annotations
@@ -70,7 +72,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.record import Frozen, set_field
-from rig.statedir import FILE_MODE, make_private_dir
+from rig.statedir import FILE_MODE, make_private_dir, open_state_file
 
 FORMAT = "cbrig-journal"
 VERSION = 1
@@ -475,8 +477,7 @@ class Journal:
             raise ValueError(why)
         line = _encode(full)  # ValueError/TypeError for non-JSON values, before any I/O
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                         | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+            fd = open_state_file(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         except FileExistsError as exc:
             raise JournalError(
                 f"journal {path} already exists; refusing to overwrite it"
@@ -508,10 +509,12 @@ class Journal:
         """
         path = Path(path)
         try:
-            fd = os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+            fd = open_state_file(path, os.O_RDWR)
         except FileNotFoundError as exc:
             raise JournalError(f"no journal at {path}") from exc
         except OSError as exc:
+            if exc.errno == errno.ELOOP:  # not the disk's fault: set it aside, follow nothing
+                raise JournalError(f"journal {path} {exc.strerror}") from exc
             raise JournalWriteError(_describe_os_error("open", path, exc), exc.errno) from exc
         try:
             _make_private(fd)
@@ -760,16 +763,21 @@ def _archive_directory(directory: Path) -> None:
 
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace `path` with `data` all at once (temp file + fsync + os.replace + dir fsync).
+    The temp file is created new (``O_EXCL | O_NOFOLLOW``) and renamed over `path`: a
+    link at either name is replaced, never written through (see :mod:`rig.statedir`).
 
     For snapshots and small files (the cards map): after a power cut the file holds
     either the old or the new content, never a mix.
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0),
-                 FILE_MODE)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL  # a new file of our own, never a link's
     try:
-        _make_private(fd)  # a stale temp file of an earlier crash keeps its old mode
+        fd = open_state_file(tmp, flags)
+    except FileExistsError:  # left by a crash (or planted): the name goes, not a target
+        tmp.unlink()
+        fd = open_state_file(tmp, flags)
+    try:
         view = memoryview(data)
         while view:
             written = os.write(fd, view)
