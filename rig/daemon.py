@@ -704,7 +704,6 @@ def load_card_map(path: Path) -> dict[str, str]:
     """Enrolled tags (tag -> card id) from the cards file; none if it does not exist."""
     from engine.datafile import parse_toml
     from engine.errors import DataError
-
     from rig.statedir import read_state_text
 
     try:
