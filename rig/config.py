@@ -211,9 +211,34 @@ def _first_directory(variable: str) -> Path | None:
     return Path(first) if first else None
 
 
-def _xdg(variable: str, fallback: str) -> Path:
-    value = os.environ.get(variable, "")
-    return Path(value) if os.path.isabs(value) else Path.home() / fallback
+def home_directory(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The user's home directory: ``$HOME``, else the passwd entry's. None when there is
+    neither (a bare uid, as ``setpriv --reuid`` or a container gives): callers then do
+    without what lives there instead of failing as ``Path.home()`` does."""
+    env = os.environ if environ is None else environ
+    if env.get("HOME"):
+        return Path(env["HOME"])
+    import pwd
+
+    try:
+        return Path(pwd.getpwuid(os.getuid()).pw_dir)
+    except KeyError:
+        return None
+
+
+NO_HOME = "no home directory (HOME is not set and this user has no passwd entry)"
+
+
+def xdg_directory(variable: str, fallback: str,
+                  environ: Mapping[str, str] | None = None) -> Path | None:
+    """An XDG base directory: ``$variable`` when absolute, else ``~/fallback``; None
+    without a home directory."""
+    env = os.environ if environ is None else environ
+    value = env.get(variable, "")
+    if os.path.isabs(value):
+        return Path(value)
+    home = home_directory(env)
+    return None if home is None else home / fallback
 
 
 def default_config_path() -> Path | None:
@@ -222,9 +247,11 @@ def default_config_path() -> Path | None:
     ``$XDG_CONFIG_HOME/cbrig/config.toml`` (``~/.config``); the system's
     ``/etc/cbrig/config.toml``. None: the built-in defaults."""
     systemd = _first_directory("CONFIGURATION_DIRECTORY")
-    user = _xdg("XDG_CONFIG_HOME", ".config") / "cbrig" / CONFIG_NAME
+    user = xdg_directory("XDG_CONFIG_HOME", ".config")
     candidates = [systemd / CONFIG_NAME] if systemd is not None else []
-    for candidate in (*candidates, user, DEFAULT_PATH):
+    if user is not None:
+        candidates.append(user / "cbrig" / CONFIG_NAME)
+    for candidate in (*candidates, DEFAULT_PATH):
         if candidate.exists():
             return candidate
     return None
@@ -233,13 +260,16 @@ def default_config_path() -> Path | None:
 def default_state_dir() -> Path:
     """Where games and the card map go when the config does not say: under systemd the
     unit's ``$STATE_DIRECTORY``; ``/var/lib/cbrig`` for root or where it exists (the
-    rig); on a desktop ``$XDG_STATE_HOME/cbrig`` (``~/.local/state/cbrig``)."""
+    rig); on a desktop ``$XDG_STATE_HOME/cbrig`` (``~/.local/state/cbrig``), and
+    ``/var/lib/cbrig`` again for a user without a home directory (starting there then
+    says what cannot be written: set ``[state] directory``)."""
     systemd = _first_directory("STATE_DIRECTORY")
     if systemd is not None:
         return systemd
     if os.geteuid() == 0 or DEFAULT_STATE_DIR.is_dir():
         return DEFAULT_STATE_DIR
-    return _xdg("XDG_STATE_HOME", ".local/state") / "cbrig"
+    user = xdg_directory("XDG_STATE_HOME", ".local/state")
+    return DEFAULT_STATE_DIR if user is None else user / "cbrig"
 
 
 def default_config() -> RigConfig:
@@ -351,10 +381,19 @@ class _Builder:
         if "\0" in value:
             self.check.fail("a path cannot hold a NUL character", section, key)
             return default
-        return self.resolve(value)
+        return self.resolve(value, section, key) or default
 
-    def resolve(self, value: str) -> Path:
-        path = Path(value).expanduser()
+    def resolve(self, value: str, *where: str) -> Path | None:
+        """`value` as an absolute path (``~`` expanded, relative to the config's
+        directory); None, with a problem at `where`, for ``~`` without a home."""
+        path = Path(value)
+        if value.startswith("~"):
+            try:
+                path = path.expanduser()
+            except RuntimeError:
+                self.check.fail(f"{value!r} starts with ~, but there is {NO_HOME}",
+                                *where)
+                return None
         return path if path.is_absolute() else (self.base / path).resolve()
 
     # sections --------------------------------------------------------------------------
@@ -433,7 +472,9 @@ class _Builder:
             elif value.startswith("default:"):
                 data[role] = value
             elif value.strip():
-                path = self.resolve(value)
+                path = self.resolve(value, s, "data", role)
+                if path is None:
+                    continue
                 if not path.is_file():
                     self.check.fail(f"no such file: {path}", s, "data", role)
                 data[role] = str(path)
