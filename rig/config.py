@@ -56,6 +56,8 @@ LOG_LEVELS = ("debug", "info", "warning", "error")
 I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
 UART_PINS = {14: "UART TXD", 15: "UART RXD"}
 MAX_BCM = 27
+MAX_PORT = 1024
+"""The longest reader port accepted: it goes into every reader message in the log."""
 DEFAULTS_SOURCE = "<defaults>"
 
 
@@ -628,6 +630,10 @@ def _port(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     value = b.get(t, s, k, str, d)
     if not value.strip():
         b.check.fail("empty port", s, k)
+        return d
+    if len(value) > MAX_PORT:
+        b.check.fail(f"{len(value)} characters is too long for a serial port (a device "
+                     "path, or a pyserial URL such as rfc2217://host:port)", s, k)
         return d
     return value
 
