@@ -163,6 +163,19 @@ def _describe_os_error(action: str, path: Path, exc: OSError) -> str:
     return f"cannot {action} journal {path}: {why}"
 
 
+def _space_needed(exc: OSError, directory: Path, needed: int, what: str) -> str:
+    """For a full disk: how much the write needed and how much is free (a journal takes
+    ``PREALLOCATE`` bytes at once, so "full" can mean 40 KiB free); "" otherwise."""
+    if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        return ""
+    try:
+        stat = os.statvfs(directory)
+        free = f", {stat.f_bavail * stat.f_frsize // 1024} KiB free"
+    except OSError:
+        free = ""
+    return f" ({what} {-(-needed // 1024)} KiB{free}: free some space)"
+
+
 def _make_private(fd: int) -> None:
     """Narrow an open file to ``FILE_MODE`` if others may read it (never widen it)."""
     mode = os.fstat(fd).st_mode & 0o777
@@ -496,7 +509,9 @@ class Journal:
             os.close(fd)
             with contextlib.suppress(OSError):
                 os.unlink(path)
-            raise JournalWriteError(_describe_os_error("create", path, exc), exc.errno) from exc
+            message = _describe_os_error("create", path, exc) + _space_needed(
+                exc, path.parent, allocated, "a new game needs")
+            raise JournalWriteError(message, exc.errno) from exc
         return cls(path, fd, full, [], len(line), allocated)
 
     @classmethod
@@ -609,7 +624,9 @@ class Journal:
             if written != len(line):
                 raise OSError(errno.ENOSPC, f"short write ({written} of {len(line)} bytes)")
         except OSError as exc:
-            message = _describe_os_error("write to", self.path, exc)
+            message = _describe_os_error("write to", self.path, exc) + _space_needed(
+                exc, self.path.parent, max(len(line), _rounded_up(self._size + len(line) + 1)
+                                           - self._allocated), "the game needs")
             self._roll_back(message)
             raise JournalWriteError(message, exc.errno) from exc
         job = _Fsync(fd)

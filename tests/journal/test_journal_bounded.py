@@ -88,3 +88,30 @@ def test_a_line_too_long_is_never_written(tmp_path: Path):
     with Journal.create(tmp_path / "j.jsonl", HEADER) as journal, \
             pytest.raises(ValueError, match="longer than"):
         journal.append({"kind": "note", "text": "x" * MAX_LINE})
+
+
+def test_a_full_disk_says_how_much_a_new_game_needs(tmp_path: Path, monkeypatch):
+    """40 KiB free, 64 KiB reserved: START said "the disk is full" and nothing more."""
+    import errno
+
+    from rig import journal as journal_module
+    from rig.journal import PREALLOCATE, JournalWriteError
+
+    real_statvfs = os.statvfs
+
+    class Full:
+        f_frsize = 4096
+        f_bavail = 10  # 40 KiB
+
+    def write(fd: int, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(journal_module.os, "write", write)
+    monkeypatch.setattr(journal_module.os, "statvfs",
+                        lambda p: Full() if Path(p) == tmp_path else real_statvfs(p))
+    with pytest.raises(JournalWriteError) as caught:
+        Journal.create(tmp_path / "current.jsonl", HEADER)
+    message = str(caught.value)
+    assert f"a new game needs {PREALLOCATE // 1024} KiB" in message
+    assert "40 KiB free" in message
+    assert not (tmp_path / "current.jsonl").exists()
