@@ -14,7 +14,9 @@
 # exits 1). Running it again upgrades the program and leaves everything else as it is.
 #
 # Boot options (on /boot/firmware/config.txt and cmdline.txt): I2C on at 400 kHz, the
-# UART on, no login console on the UART. The change is shown first, each file is
+# UART on, no login console on the UART; i2c-dev in /etc/modules (and loaded now); on a
+# Raspberry Pi 5 (/proc/device-tree/model) uart0 on and the reader's port in
+# /etc/cbrig/config.toml set to /dev/ttyAMA0. The change is shown first, each file is
 # backed up once as <file>.cbrig-backup, and you are told when a reboot is needed.
 #
 # Options:
@@ -165,10 +167,12 @@ boot_options() {
              "not set; see docs/INSTALL.md, step 1"
         return
     fi
-    "$PYTHON" "$SRC/systemd/bootconfig.py" "$dir" || status=$?
+    local files=(--model "$DESTDIR/proc/device-tree/model" --modules "$DESTDIR/etc/modules"
+                 --rig-config "$DESTDIR$CONFIG" "$dir")
+    "$PYTHON" "$SRC/systemd/bootconfig.py" "${files[@]}" || status=$?
     case "$status" in
         0) return ;;
-        3) ;;
+        3|4) ;;
         *) echo "install.sh: cannot check the boot options in $dir" >&2; exit 1 ;;
     esac
     if [ "$DRY_RUN" = 1 ]; then
@@ -187,13 +191,24 @@ boot_options() {
         fi
     fi
     status=0
-    "$PYTHON" "$SRC/systemd/bootconfig.py" --apply --no-diff "$dir" || status=$?
+    "$PYTHON" "$SRC/systemd/bootconfig.py" --apply --no-diff "${files[@]}" || status=$?
     case "$status" in
         3) REBOOT=1 ;;
-        0) ;;
+        0|4) ;;
         *) echo "install.sh: could not set the boot options in $dir" >&2; exit 1 ;;
     esac
+    # /etc/modules loads i2c-dev from the next boot; load it now too (raspi-config's
+    # do_i2c does the same), so /dev/i2c-1 is there without waiting for a reboot.
+    host modprobe i2c-dev || echo "warning: could not load i2c-dev now (it loads at boot)" >&2
 }
+
+say "config: $CONFIG"
+run install -d -m 0755 "$DESTDIR$CONFIG_DIR"
+if [ -e "$DESTDIR$CONFIG" ]; then
+    echo "keeping the existing $CONFIG"
+else
+    run install -m 0644 "$SRC/wiring/config.toml" "$DESTDIR$CONFIG"
+fi
 
 boot_options
 
@@ -222,14 +237,6 @@ if [ -n "$DESTDIR" ]; then
     run install -d -m 0750 "$DESTDIR$STATE_DIR"
 else
     run install -d -m 0750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATE_DIR"
-fi
-
-say "config: $CONFIG"
-run install -d -m 0755 "$DESTDIR$CONFIG_DIR"
-if [ -e "$DESTDIR$CONFIG" ]; then
-    echo "keeping the existing $CONFIG"
-else
-    run install -m 0644 "$SRC/wiring/config.toml" "$DESTDIR$CONFIG"
 fi
 
 say "documentation: $PREFIX/doc"
