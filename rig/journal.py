@@ -155,7 +155,8 @@ def _describe_os_error(action: str, path: Path, exc: OSError) -> str:
         errno.EPERM: "operation not permitted",
         errno.EIO: "input/output error (failing SD card or disk?)",
         errno.EEXIST: "the file already exists",
-        errno.ENOENT: "the directory does not exist",
+        errno.ENOENT: "the directory does not exist"
+        if action == "create" or action.startswith("make") else "the file does not exist",
     }
     if exc.errno == errno.ENOTDIR and exc.strerror and exc.filename:
         return f"cannot {action} journal {path}: {exc.strerror}"

@@ -115,3 +115,22 @@ def test_a_full_disk_says_how_much_a_new_game_needs(tmp_path: Path, monkeypatch)
     assert f"a new game needs {PREALLOCATE // 1024} KiB" in message
     assert "40 KiB free" in message
     assert not (tmp_path / "current.jsonl").exists()
+
+
+def test_replay_of_a_missing_file_says_the_file_does_not_exist(tmp_path: Path):
+    import subprocess
+    import sys
+
+    missing = tmp_path / "nonexistent.jsonl"
+    result = subprocess.run([sys.executable, "-m", "rig.cli", "replay", str(missing)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 1
+    assert f"{missing}: the file does not exist" in result.stderr
+    assert "directory" not in result.stderr
+
+
+def test_creating_in_a_missing_directory_says_the_directory_does_not_exist(tmp_path: Path):
+    from rig.journal import JournalWriteError
+
+    with pytest.raises(JournalWriteError, match="the directory does not exist"):
+        Journal.create(tmp_path / "gone" / "current.jsonl", HEADER)
