@@ -294,7 +294,14 @@ def load_config(path: str | Path | None = None, *, check_game: bool = True) -> R
     if path is None:
         path = default_config_path()
         if path is None:
-            return default_config()
+            config = default_config()
+            backend, problem = environment_pin_factory()
+            if problem is not None:
+                raise ConfigError([problem])
+            if backend is None:
+                return config
+            return RigConfig(**{**{name: getattr(config, name) for name in fields(RigConfig)},
+                                "pins": PinsConfig(backend=backend)})
     path = Path(path)
     source = str(path)
     try:
@@ -689,12 +696,43 @@ def _pin(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     return value
 
 
+PIN_FACTORY_VARIABLE = "GPIOZERO_PIN_FACTORY"
+"""gpiozero's own choice of backend. The rig always passes its pin factory explicitly
+(a silent fallback hides a missing backend), so gpiozero never reads it; the rig does:
+it chooses the backend when the config does not (``[pins] backend`` in the file wins).
+Under systemd it is only set by a drop-in (``Environment=``)."""
+
+
+def environment_pin_factory() -> tuple[str | None, Problem | None]:
+    """The backend ``$GPIOZERO_PIN_FACTORY`` names (None if unset or empty), or the
+    problem with a name the rig cannot use."""
+    raw = os.environ.get(PIN_FACTORY_VARIABLE, "").strip()
+    if not raw:
+        return None, None
+    if raw.lower() in PIN_BACKENDS:
+        return raw.lower(), None
+    return None, Problem(f"${PIN_FACTORY_VARIABLE}", None, "pins.backend",
+                         f"{raw!r} is not one of {_choices(PIN_BACKENDS)} (set it to one "
+                         "of them, or unset it; [pins] backend in the config wins)")
+
+
+def _backend_default(b: _Builder) -> str:
+    pins = b.data.get("pins")
+    if isinstance(pins, dict) and "backend" in pins:
+        return DEFAULT_PIN_FACTORY  # the file says; the environment is not looked at
+    backend, problem = environment_pin_factory()
+    if problem is not None:
+        b.check.problems.append(problem)
+    return backend or DEFAULT_PIN_FACTORY
+
+
 def _edges(value: int) -> str:
     return f"{value} is not 4 (one click per full cycle) or 2 (half cycle)"
 
 
 FIELDS: dict[str, dict[str, _Field]] = {
-    "pins": {"backend": _pick(PIN_BACKENDS), **{name: _Field(_pin) for name in PIN_NAMES}},
+    "pins": {"backend": _Field(_pick(PIN_BACKENDS).read, _backend_default),
+             **{name: _Field(_pin) for name in PIN_NAMES}},
     "encoder": {
         "edges_per_detent": _one_of((2, 4), _edges),
         "hi_reverse": _flag(),
