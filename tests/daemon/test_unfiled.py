@@ -9,18 +9,15 @@ rig goes on, at GAME OVER as at the next start.
 from __future__ import annotations
 
 import os
-import random
 import subprocess
 import sys
 from pathlib import Path
 
 from hardware.events import KnobLongPress, KnobPress, KnobTurn
-from rig.autopilot import gestures_for
 from rig.config import load_config
 from rig.daemon import Daemon
-from rig.setup_menu import SetupChoice
-from tests.daemon.helpers import write_config
-from tests.daemon.test_journal_faults import WITHOUT_WRITE_OVERRIDE, Quiet
+from tests.daemon.helpers import start_daemon, up_then_stop, write_config
+from tests.daemon.test_journal_faults import WITHOUT_WRITE_OVERRIDE, Quiet, play_to_game_over
 from tests.system_tools import require_command
 
 
@@ -33,23 +30,10 @@ def _finished_game(tmp_path: Path) -> tuple[object, Path]:
     daemon = Daemon(config=config, notifier=Quiet())
     try:
         daemon.start()
-        _play_to_game_over(daemon)
+        play_to_game_over(daemon)
     finally:
         daemon.stop()
     return config, config_path
-
-
-def _play_to_game_over(daemon: Daemon) -> None:
-    assert daemon.app is not None and daemon.loop is not None
-    daemon.app.controller = daemon._start_game(SetupChoice(
-        game="bumpem", players=2, levels=("human", "human")))
-    daemon.app.menu = None
-    controller = daemon.app.controller
-    rng = random.Random(9)
-    while not controller.session.state.is_terminal():
-        for gesture in gestures_for(controller, rng):
-            daemon.loop.step(gesture)
-            daemon.loop.run_due()
 
 
 def _press_start(daemon: Daemon) -> None:
@@ -90,7 +74,7 @@ def test_game_over_then_start_when_games_cannot_be_filed(tmp_path):
     daemon = Daemon(config=config, notifier=Quiet())
     try:
         daemon.start()
-        _play_to_game_over(daemon)
+        play_to_game_over(daemon)
         finished = config.state.current.read_bytes().rstrip(b"\0")
         daemon.loop.step(KnobLongPress("hi"))  # GAME OVER -> setup menu
         shown = daemon.app.screen().plain()
@@ -132,14 +116,7 @@ def test_a_restart_with_games_not_writable_comes_up_and_says_how_to_fix_it(tmp_p
                    *command]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, env={**os.environ, "HOME": str(tmp_path)})
-    err = ""
-    assert process.stderr is not None
-    for line in process.stderr:
-        err += line
-        if "rig up" in line:
-            break
-    process.terminate()
-    err += process.communicate(timeout=30)[1]
+    err = up_then_stop(process)
     games.chmod(0o700)
     assert process.returncode == 0, err
     assert "Traceback" not in err
@@ -152,17 +129,8 @@ def test_a_restart_with_games_not_writable_comes_up_and_says_how_to_fix_it(tmp_p
 def test_a_restart_with_games_a_file_gives_no_remount_hint(tmp_path):
     config, config_path = _finished_game(tmp_path)
     config.state.games.write_text("")
-    result = subprocess.Popen([sys.executable, "-m", "rig.cli", "run", "--config",
-                               str(config_path)], stdout=subprocess.PIPE,
-                              stderr=subprocess.PIPE, text=True)
-    err = ""
-    assert result.stderr is not None
-    for line in result.stderr:
-        err += line
-        if "rig up" in line:
-            break
-    result.terminate()
-    err += result.communicate(timeout=30)[1]
+    result = start_daemon(config_path, None)
+    err = up_then_stop(result)
     assert result.returncode == 0, err
     assert "remount" not in err
     assert "not a directory" in err and str(config.state.games) in err
