@@ -52,6 +52,8 @@ if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed 
 
 log = logging.getLogger(__name__)
 
+UNFILED = "unfiled-"
+"""Prefix of a journal kept in the state directory because games/ could not take it."""
 EXIT_FAILED = 1
 EXIT_HARDWARE = 69
 """EX_UNAVAILABLE: the hardware could not be set up; restarting will not mend it."""
@@ -377,15 +379,30 @@ class Daemon(Record):
 
         games = self.config.state.games
         try:
-            return archive(current, games, name=name), ""
+            filed = archive(current, games, name=name)
         except JournalWriteError as exc:
             problem = exc
-        beside = archive(current, current.parent, name=f"unfiled-{name}")
+        else:
+            self._file_kept(current.parent, games)
+            return filed, ""
+        beside = archive(current, current.parent, name=f"{UNFILED}{name}")
         fix = _filing_fix(games, problem)
-        log.error("%s not filed: %s; kept as %s. Fix: %s, then move %s into %s",
-                  what, problem, beside, fix, beside.name, games)
+        log.error("%s not filed: %s; kept as %s. Fix: %s (it is filed at the end of the "
+                  "next game)", what, problem, beside, fix)
         return beside, (f"{what} not filed: {games} {_filing_why(problem)}. Kept as "
                         f"{beside}. Fix: {fix}")
+
+    def _file_kept(self, state: Path, games: Path) -> None:
+        """games/ takes journals again: file the ones kept beside it meanwhile."""
+        from rig.journal import JournalWriteError, archive
+
+        for kept in sorted(state.glob(f"{UNFILED}*.jsonl")):
+            try:
+                filed = archive(kept, games, name=kept.name[len(UNFILED):])
+            except JournalWriteError as exc:
+                log.error("kept game %s still not filed: %s", kept, exc)
+                return
+            log.info("kept game %s filed as %s", kept, filed)
 
     def _emit(self, event: object) -> None:
         """What the hardware threads call: note outages in the log, then enqueue."""

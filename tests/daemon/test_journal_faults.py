@@ -181,14 +181,16 @@ def daemon_at_game_over(tmp_path):
         daemon.stop()
 
 
-def play_to_game_over(daemon: Daemon) -> None:
-    """Start a 2-player game of Bump 'Em on a started daemon and play it to GAME OVER
-    through the daemon's own loop."""
+def play_to_game_over(daemon: Daemon, start: bool = True) -> None:
+    """Start a 2-player game of Bump 'Em on a started daemon (or take the one started)
+    and play it to GAME OVER through the daemon's own loop."""
     assert daemon.app is not None and daemon.loop is not None
-    daemon.app.controller = daemon._start_game(SetupChoice(
-        game="bumpem", players=2, levels=("human", "human")))
-    daemon.app.menu = None
+    if start:
+        daemon.app.controller = daemon._start_game(SetupChoice(
+            game="bumpem", players=2, levels=("human", "human")))
+        daemon.app.menu = None
     controller = daemon.app.controller
+    assert controller is not None
     rng = random.Random(9)
     while not controller.session.state.is_terminal():
         for gesture in gestures_for(controller, rng):

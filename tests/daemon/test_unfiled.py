@@ -134,3 +134,24 @@ def test_a_restart_with_games_a_file_gives_no_remount_hint(tmp_path):
     assert result.returncode == 0, err
     assert "remount" not in err
     assert "not a directory" in err and str(config.state.games) in err
+
+
+def test_kept_games_are_filed_once_games_takes_them_again(tmp_path):
+    config, _ = _finished_game(tmp_path)
+    config.state.games.write_text("")
+    daemon = Daemon(config=config, notifier=Quiet())
+    try:
+        daemon.start()
+        (kept,) = _kept_beside(config)
+        first = kept.read_bytes()
+        config.state.games.unlink()  # the owner followed the advice
+        _press_start(daemon)
+        play_to_game_over(daemon, start=False)
+        daemon.loop.step(KnobLongPress("hi"))  # type: ignore[union-attr]
+        assert daemon.app is not None and "not filed" not in daemon.app.screen().plain()
+    finally:
+        daemon.stop()
+    assert _kept_beside(config) == []
+    filed = sorted(config.state.games.glob("*.jsonl"))
+    assert len(filed) == 2 and first in [p.read_bytes() for p in filed]
+    assert not any(p.name.startswith("unfiled-") for p in filed)
