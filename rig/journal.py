@@ -44,7 +44,7 @@ Durability rules:
   leaving the file untouched for a person to inspect.
 * **Reading is bounded**, whatever the file's length (a journal followed by a GiB of
   zeros once took 1 GB of memory): lines are read up to the first NUL byte, and past it
-  at most ``TAIL_LIMIT`` bytes are searched for more data (see ``_read_bounded``); a line
+  at most ``TAIL_LIMIT`` bytes are searched for more data (see ``_Scanner``); a line
   longer than ``MAX_LINE`` is damage, and none is ever written.
 
 The state directory holds ``current.jsonl`` for the game in progress and ``games/`` for
@@ -256,43 +256,8 @@ def parse_journal(data: bytes, source: str = "<journal>") -> JournalContents:
     line. A torn or corrupt last line is reported in the result's ``recovery`` (and left
     out of ``entries``); ``good_size`` is where the file should be cut.
     """
-    data = data.rstrip(b"\0")
-    first_end = data.find(b"\n")
-    if not data:
-        raise JournalError(f"{source}: empty file, no journal header")
-    if first_end < 0:
-        raise JournalError(f"{source}:1: the header line is incomplete (no newline)")
-    header, why = _parse_line(data[:first_end])
-    if why is None:
-        why = _check_header(header)
-    if why is not None:
-        raise JournalError(f"{source}:1: bad journal header: {why}")
-
-    entries: list[dict[str, Any]] = []
-    pos = first_end + 1
-    line_no = 1
-    while pos < len(data):
-        line_no += 1
-        end = data.find(b"\n", pos)
-        if end < 0:
-            # A torn write: always the last line, since nothing follows it.
-            dropped = len(data) - pos
-            recovery = Recovery(dropped, line_no, f"incomplete line ({dropped} bytes, no newline)")
-            return JournalContents(header, entries, pos, recovery)
-        obj, why = _parse_line(data[pos:end])
-        if why is None:
-            why = _check_entry(obj, len(entries) + 1)
-        if why is not None:
-            if end + 1 < len(data):
-                raise JournalError(
-                    f"{source}:{line_no}: damaged line before the end of the journal: {why}; "
-                    "the file was left untouched"
-                )
-            recovery = Recovery(len(data) - pos, line_no, why)
-            return JournalContents(header, entries, pos, recovery)
-        entries.append(obj["action"])
-        pos = end + 1
-    return JournalContents(header, entries, len(data), Recovery())
+    return _Scanner(lambda offset, count: data[offset:offset + count], len(data),
+                    source).scan()
 
 
 def read_journal(path: str | os.PathLike[str]) -> JournalContents:
@@ -301,76 +266,204 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
         try:
-            data, _ = _read_bounded(fd, str(path))
+            return _scan_file(fd, str(path))
         finally:
             os.close(fd)
     except OSError as exc:
         raise JournalError(_describe_os_error("read", path, exc)) from exc
-    return parse_journal(data, str(path))
 
 
-def _read_bounded(fd: int, source: str) -> tuple[bytes, bool]:
-    """The bytes of an open journal that can hold its lines, read without holding more
-    than the lines, a chunk and a bounded look-ahead, whatever the file's length; and
-    whether they reach the end of the file.
-
-    Lines are read until the first NUL byte (a JSON line never holds one: it is the
-    zero tail, or damage). From there the next non-zero byte is looked for, at most
-    ``TAIL_LIMIT`` bytes on (holes are skipped with ``SEEK_DATA``): none, and the lines
-    before are the journal. Found, the zeros and up to ``MAX_LINE + TAIL_LIMIT`` bytes
-    after them are kept, for :func:`parse_journal` to tell a torn last line from damage.
-    A line longer than ``MAX_LINE`` is no journal line: ``JournalError``.
-    """
-    size = os.fstat(fd).st_size
-    buf = bytearray()
-    pos = line_start = 0
-    found_nul = False
-    while pos < size and not found_nul:
-        chunk = os.pread(fd, _CHUNK, pos)
-        if not chunk:
-            break
-        nul = chunk.find(b"\0")
-        found_nul = nul >= 0
-        part = chunk[:nul] if found_nul else chunk
-        buf += part
-        pos += len(part)
-        newline = buf.rfind(b"\n", line_start)
-        if newline >= 0:
-            line_start = newline + 1
-        if len(buf) - line_start > MAX_LINE:
-            line_no = buf.count(b"\n") + 1
-            raise JournalError(f"{source}:{line_no}: a line longer than "
-                               f"{MAX_LINE} bytes, not a journal line; the file was left "
-                               "untouched")
-    if not found_nul:
-        return bytes(buf), True
-    after = _next_data(fd, pos, size)
-    if after is None:
-        return bytes(buf), True
-    window = os.pread(fd, min(size - after, MAX_LINE + TAIL_LIMIT), after)
-    return bytes(buf) + bytes(after - pos) + window, after + len(window) >= size
-
-
-def _next_data(fd: int, pos: int, size: int) -> int | None:
-    """The offset of the first non-zero byte at or after `pos`, looking at most
-    ``TAIL_LIMIT`` bytes on; None if there is none that near."""
-    limit = min(size, pos + TAIL_LIMIT)
-    while pos < limit:
+def _scan_file(fd: int, source: str) -> JournalContents:
+    """:func:`parse_journal` of an open file, read as the scan goes (``os.pread``)."""
+    def seek_data(offset: int) -> int | None:
         try:
-            pos = os.lseek(fd, pos, os.SEEK_DATA)  # skips holes: a sparse tail is free
+            return os.lseek(fd, offset, os.SEEK_DATA)  # skips holes: a sparse tail is free
         except OSError as exc:
             if exc.errno == errno.ENXIO:
                 return None  # holes only, to the end
-        if pos >= limit:
-            return None
-        chunk = os.pread(fd, min(_CHUNK, limit - pos), pos)
-        if not chunk:
-            return None
-        rest = chunk.lstrip(b"\0")
-        if rest:
-            return pos + len(chunk) - len(rest)
-        pos += len(chunk)
-    return None
+            return offset  # no SEEK_DATA here: read on
+
+    return _Scanner(lambda offset, count: os.pread(fd, count, offset),
+                    os.fstat(fd).st_size, source, seek_data).scan()
+
+
+class _Scanner:
+    """Validates a journal line by line, reading only what it looks at: the lines, a
+    chunk, and past the last good line at most ``TAIL_LIMIT`` bytes, whatever the file's
+    length (a journal followed by a GiB of zeros, or of garbage, once took 1 GB of
+    memory). Reading stops at the first line that is not a journal line, at the first
+    NUL byte (a JSON line never holds one: the zero tail, or damage) and at a line
+    longer than ``MAX_LINE``; from there it looks ahead only to tell a torn last line
+    (cut, and reported in ``Recovery``) from damage before the end (``JournalError``).
+    """
+
+    def __init__(self, read_at: Any, size: int, source: str, seek_data: Any = None) -> None:
+        self.read_at = read_at
+        self.size = size
+        self.source = source
+        self.seek_data = seek_data
+        self.start = 0
+        self.data = b""
+        """The bytes of the file from ``start`` that are read and still needed."""
+
+    def _fill(self, pos: int, length: int) -> None:
+        """Have [pos, pos + length) in ``data`` (or up to the end of the file)."""
+        end = min(self.size, pos + length)
+        if self.start <= pos and end <= self.start + len(self.data):
+            return
+        if self.start <= pos <= self.start + len(self.data):
+            self.data = self.data[pos - self.start:]
+        else:
+            self.data = b""
+        self.start = pos
+        while self.start + len(self.data) < end:
+            chunk = self.read_at(self.start + len(self.data),
+                                 max(_CHUNK, end - self.start - len(self.data)))
+            if not chunk:
+                self.size = self.start + len(self.data)  # the file is shorter than it said
+                return
+            self.data += chunk
+
+    def _stop(self, pos: int, limit: int) -> tuple[int, bytes]:
+        """The first newline or NUL at or after `pos`, looking at most `limit` bytes:
+        (its offset, the byte), or (where the look ended, b"") at the end of the file or
+        of the limit."""
+        scanned = pos
+        end = min(self.size, pos + limit)
+        while scanned < end:
+            self._fill(pos, scanned - pos + 1)
+            window_end = min(end, self.start + len(self.data))
+            if window_end <= scanned:
+                break
+            newline = self.data.find(b"\n", scanned - self.start, window_end - self.start)
+            nul = self.data.find(b"\0", scanned - self.start, window_end - self.start)
+            found = [i for i in (newline, nul) if i >= 0]
+            if found:
+                at = min(found)
+                return self.start + at, self.data[at:at + 1]
+            scanned = window_end
+        return min(scanned, self.size), b""
+
+    def _text(self, pos: int, end: int) -> bytes:
+        self._fill(pos, end - pos)
+        return self.data[pos - self.start:end - self.start]
+
+    def next_data(self, pos: int) -> int | None:
+        """The offset of the first non-zero byte at or after `pos`, looking at most
+        ``TAIL_LIMIT`` bytes on; None if there is none that near."""
+        limit = min(self.size, pos + TAIL_LIMIT)
+        while pos < limit:
+            if self.seek_data is not None:
+                found = self.seek_data(pos)
+                if found is None or found >= limit:
+                    return None
+                pos = found
+            chunk = self.read_at(pos, min(_CHUNK, limit - pos))
+            if not chunk:
+                return None
+            rest = chunk.lstrip(b"\0")
+            if rest:
+                return pos + len(chunk) - len(rest)
+            pos += len(chunk)
+        return None
+
+    def _last_data(self, pos: int, limit: int) -> int:
+        """One past the last non-zero byte of [pos, pos + limit) (the end of the file
+        reached)."""
+        end = min(self.size, pos + limit)
+        return pos + len(self._text(pos, end).rstrip(b"\0"))
+
+    def scan(self) -> JournalContents:
+        source = self.source
+        pos, kind = self._stop(0, MAX_LINE + 1)
+        if kind != b"\n":
+            if pos == 0 and self.next_data(0) is None:
+                raise JournalError(f"{source}: empty file, no journal header")
+            if pos > MAX_LINE:
+                raise JournalError(f"{source}:1: a line longer than {MAX_LINE} bytes, not a "
+                                   "journal header; the file was left untouched")
+            raise JournalError(f"{source}:1: the header line is incomplete (no newline)")
+        header, why = _parse_line(self._text(0, pos))
+        if why is None:
+            why = _check_header(header)
+        if why is not None:
+            raise JournalError(f"{source}:1: bad journal header: {why}")
+        entries: list[dict[str, Any]] = []
+        pos += 1
+        line_no = 1
+        data, base, nul = b"", 0, -1
+        while True:
+            line_no += 1
+            # The usual line, whole in the bytes read already, before their first NUL.
+            if data is not self.data:
+                data, base = self.data, self.start
+                nul = data.find(b"\0", pos - base)
+                if nul < 0:
+                    nul = len(data)
+            at = pos - base
+            newline = data.find(b"\n", at, nul)
+            if 0 <= newline - at <= MAX_LINE:
+                obj, why = _parse_line(data[at:newline])
+                if why is None:
+                    why = _check_entry(obj, len(entries) + 1)
+                if why is None:
+                    entries.append(obj["action"])
+                    pos = base + newline + 1
+                    continue
+            end, kind = self._stop(pos, MAX_LINE + 1)
+            if kind == b"\n":
+                obj, why = _parse_line(self._text(pos, end))
+                if why is None:
+                    why = _check_entry(obj, len(entries) + 1)
+                if why is None:
+                    entries.append(obj["action"])
+                    pos = end + 1
+                    continue
+                return self._bad_line(header, entries, pos, end, line_no, why)
+            if end - pos > MAX_LINE:
+                raise JournalError(f"{source}:{line_no}: a line longer than {MAX_LINE} "
+                                   "bytes, not a journal line; the file was left untouched")
+            after = end if kind == b"\0" else None
+            if after is not None:
+                after = self.next_data(end)
+            if after is None:  # the end of the file, or only zeros from here on
+                if end == pos:
+                    return JournalContents(header, entries, pos, Recovery())
+                dropped = end - pos  # a torn write: always the last line
+                return JournalContents(header, entries, pos, Recovery(
+                    dropped, line_no, f"incomplete line ({dropped} bytes, no newline)"))
+            # zeros inside a line, then more: a torn write (a later block written, an
+            # earlier one not), or damage; its newline decides
+            newline, kind = self._stop_newline(after, pos + MAX_LINE + TAIL_LIMIT)
+            if kind == b"\n":
+                why = _parse_line(self._text(pos, newline))[1] or "NUL bytes in the line"
+                return self._bad_line(header, entries, pos, newline, line_no, why)
+            if newline >= self.size or self.next_data(newline) is None:
+                dropped = self._last_data(pos, newline - pos) - pos
+                return JournalContents(header, entries, pos, Recovery(
+                    dropped, line_no, f"incomplete line ({dropped} bytes, no newline)"))
+            raise JournalError(f"{source}:{line_no}: damaged line (NUL bytes, then more than "
+                               f"{MAX_LINE + TAIL_LIMIT} bytes without a newline); the file "
+                               "was left untouched")
+
+    def _stop_newline(self, pos: int, limit_end: int) -> tuple[int, bytes]:
+        """The first newline at or after `pos` before `limit_end` (NUL bytes skipped)."""
+        while pos < min(self.size, limit_end):
+            at, kind = self._stop(pos, limit_end - pos)
+            if kind != b"\0":
+                return at, kind
+            pos = at + 1
+        return min(pos, self.size), b""
+
+    def _bad_line(self, header: dict[str, Any], entries: list[dict[str, Any]], pos: int,
+                  end: int, line_no: int, why: str) -> JournalContents:
+        """A line that is not a good journal line, ending at `end` (its newline): the
+        last line (nothing but zeros after it), cut; damage otherwise."""
+        if self.next_data(end + 1) is not None:
+            raise JournalError(
+                f"{self.source}:{line_no}: damaged line before the end of the journal: "
+                f"{why}; the file was left untouched")
+        return JournalContents(header, entries, pos, Recovery(end + 1 - pos, line_no, why))
 
 
 def data_sync(fd: int) -> None:
@@ -534,14 +627,8 @@ class Journal:
             raise JournalWriteError(_describe_os_error("open", path, exc), exc.errno) from exc
         try:
             _make_private(fd)
-            data, whole = _read_bounded(fd, str(path))
-            contents = parse_journal(data, str(path))
+            contents = _scan_file(fd, str(path))
             allocated = os.fstat(fd).st_size
-            if not contents.recovery.clean and not whole:
-                raise JournalError(
-                    f"{path}:{contents.recovery.line}: damaged line ({contents.recovery.reason})"
-                    f" followed by more than {TAIL_LIMIT} bytes not read; the file was left "
-                    "untouched")
             if not contents.recovery.clean:
                 allocated = contents.good_size
                 try:

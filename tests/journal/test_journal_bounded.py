@@ -134,3 +134,23 @@ def test_creating_in_a_missing_directory_says_the_directory_does_not_exist(tmp_p
 
     with pytest.raises(JournalWriteError, match="the directory does not exist"):
         Journal.create(tmp_path / "gone" / "current.jsonl", HEADER)
+
+
+def test_garbage_lines_after_the_journal_are_not_read_whole(tmp_path: Path):
+    """Reading stops at the first line that is not a journal line: what follows is only
+    looked at far enough to tell damage (an error, file untouched) from a torn end."""
+    path = tmp_path / "current.jsonl"
+    good = make_journal(path)
+    garbage = b"x\n" * (8 * (1 << 20))  # 16 MiB of lines that are no journal lines
+    path.write_bytes(good + garbage)
+    def refused() -> JournalError:
+        try:
+            Journal.open(path)
+        except JournalError as exc:
+            return exc
+        raise AssertionError("opened")
+
+    error, peak = peak_allocation(refused)
+    assert f":{len(ACTIONS) + 2}: damaged line" in str(error)
+    assert peak < BOUND, f"{peak} bytes allocated"
+    assert path.read_bytes() == good + garbage
