@@ -69,11 +69,14 @@ class StartRefused(Exception):
     exit_code = EXIT_FAILED
     short = "Cannot start."
     """A few words for the display (the log has the whole message)."""
+    drawn = True
+    """Say it on the display (not when the display is another daemon's)."""
 
 
 class StateBusy(StartRefused):
     exit_code = EXIT_BUSY
     short = "Another cbrig runs."
+    drawn = False  # the running one owns the display
 
 
 class HardwareUnavailable(StartRefused):
@@ -525,6 +528,9 @@ class Daemon(Record):
         self.notifier.stopping()
         if self.web is not None:
             self.web.stop()
+        if refused is not None and not refused.drawn:
+            self.hardware_log.flush()
+            return  # nothing of ours was opened but the lock attempt
         goodbye = render(goodbye_screen() if refused is None else refused_screen(refused))
         if refused is not None and self.display is None and self.hardware is None:
             try:  # refused before the display was built (state, lock, journal)

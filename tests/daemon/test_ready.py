@@ -72,3 +72,28 @@ def test_the_unit_does_not_restart_a_hardware_failure():
 
     prevent = directives(UNIT.read_text())[("Service", "RestartPreventExitStatus")][0]
     assert str(EXIT_HARDWARE) in prevent.split()
+
+
+def test_a_second_daemon_refused_leaves_the_first_ones_display_alone(tmp_path):
+    """Another cbrig runs the rig (and its OLED): the refused one must not draw NO START
+    over the game on the screen."""
+    import subprocess
+    import sys
+
+    from rig.daemon import EXIT_BUSY, Daemon
+    from tests.daemon.test_journal_faults import Quiet
+
+    config_path = write_config(tmp_path, game="tenfour", players=3, display="png")
+    config = load_config(config_path)
+    first = Daemon(config=config, notifier=Quiet())
+    try:
+        first.start()
+        screens = config.state.directory / "screens"
+        before = {p.name: p.read_bytes() for p in screens.iterdir()}
+        second = subprocess.run([sys.executable, "-m", "rig.cli", "run", "--config",
+                                 str(config_path)], capture_output=True, text=True,
+                                timeout=60)
+        assert second.returncode == EXIT_BUSY, second.stderr
+        assert {p.name: p.read_bytes() for p in screens.iterdir()} == before
+    finally:
+        first.stop()
