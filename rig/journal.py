@@ -324,10 +324,10 @@ class _Scanner:
                 return
             self.data += chunk
 
-    def _stop(self, pos: int, limit: int) -> tuple[int, bytes]:
-        """The first newline or NUL at or after `pos`, looking at most `limit` bytes:
-        (its offset, the byte), or (where the look ended, b"") at the end of the file or
-        of the limit."""
+    def _stop(self, pos: int, limit: int, nul: bool = True) -> tuple[int, bytes]:
+        """The first newline (or NUL, with `nul`) at or after `pos`, looking at most
+        `limit` bytes: (its offset, the byte), or (where the look ended, b"") at the end
+        of the file or of the limit."""
         scanned = pos
         end = min(self.size, pos + limit)
         while scanned < end:
@@ -336,8 +336,9 @@ class _Scanner:
             if window_end <= scanned:
                 break
             newline = self.data.find(b"\n", scanned - self.start, window_end - self.start)
-            nul = self.data.find(b"\0", scanned - self.start, window_end - self.start)
-            found = [i for i in (newline, nul) if i >= 0]
+            zero = self.data.find(b"\0", scanned - self.start, window_end - self.start) \
+                if nul else -1
+            found = [i for i in (newline, zero) if i >= 0]
             if found:
                 at = min(found)
                 return self.start + at, self.data[at:at + 1]
@@ -434,7 +435,7 @@ class _Scanner:
                     dropped, line_no, f"incomplete line ({dropped} bytes, no newline)"))
             # zeros inside a line, then more: a torn write (a later block written, an
             # earlier one not), or damage; its newline decides
-            newline, kind = self._stop_newline(after, pos + MAX_LINE + TAIL_LIMIT)
+            newline, kind = self._stop(after, pos + MAX_LINE + TAIL_LIMIT - after, nul=False)
             if kind == b"\n":
                 why = _parse_line(self._text(pos, newline))[1] or "NUL bytes in the line"
                 return self._bad_line(header, entries, pos, newline, line_no, why)
@@ -445,15 +446,6 @@ class _Scanner:
             raise JournalError(f"{source}:{line_no}: damaged line (NUL bytes, then more than "
                                f"{MAX_LINE + TAIL_LIMIT} bytes without a newline); the file "
                                "was left untouched")
-
-    def _stop_newline(self, pos: int, limit_end: int) -> tuple[int, bytes]:
-        """The first newline at or after `pos` before `limit_end` (NUL bytes skipped)."""
-        while pos < min(self.size, limit_end):
-            at, kind = self._stop(pos, limit_end - pos)
-            if kind != b"\0":
-                return at, kind
-            pos = at + 1
-        return min(pos, self.size), b""
 
     def _bad_line(self, header: dict[str, Any], entries: list[dict[str, Any]], pos: int,
                   end: int, line_no: int, why: str) -> JournalContents:
