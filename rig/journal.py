@@ -43,9 +43,10 @@ Durability rules:
   last line cannot come from a power cut and raises ``JournalError`` naming the line,
   leaving the file untouched for a person to inspect.
 * **Reading is bounded**, whatever the file's length (a journal followed by a GiB of
-  zeros once took 1 GB of memory): lines are read up to the first NUL byte, and past it
-  at most ``TAIL_LIMIT`` bytes are searched for more data (see ``_Scanner``); a line
-  longer than ``MAX_LINE`` is damage, and none is ever written.
+  zeros once took 1 GB of memory): lines are read up to the first NUL byte or the first
+  line that is no journal line, and past it at most ``TAIL_LIMIT`` bytes are looked at
+  (see ``_Scanner``); a line longer than ``MAX_LINE`` is damage, and none is ever
+  written.
 
 The state directory holds ``current.jsonl`` for the game in progress and ``games/`` for
 finished games, moved there by ``archive``.
