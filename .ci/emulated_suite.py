@@ -87,6 +87,17 @@ long as natively. The suite's timeouts sized for a native machine scale by it
 (tests/slowdown.py); a hang still fails, only later."""
 
 
+def suite_recipe(arch: emulation.Arch) -> rootfs.Recipe:
+    """The root file system the suite runs in for `arch`."""
+    return rootfs.Recipe(arch=arch.debian,
+                         packages=SUITE_PACKAGES + SOURCE_BUILD_PACKAGES.get(arch.debian, ()))
+
+
+def required_tools(arch: emulation.Arch) -> dict[str, str]:
+    """Every command (-> Debian package) this job needs on the host for `arch`."""
+    return rootfs.build_tools(arch.debian) | emulation.tools(arch)
+
+
 def fail(message: str) -> int:
     print(f"emulated suite: FAILED: {message}", file=sys.stderr, flush=True)
     return 1
@@ -153,9 +164,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if os.geteuid() != 0:
         return fail("needs root (mmdebstrap, systemd-nspawn and binfmt_misc)")
-    tools, problem = find_commands({"mmdebstrap": "mmdebstrap",
-                                    "systemd-nspawn": "systemd-container",
-                                    f"qemu-{arch.qemu}-static": "qemu-user-static"})
+    tools, problem = find_commands(required_tools(arch))
     if problem:
         return fail(problem)
     try:
@@ -163,8 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     except emulation.EmulationError as exc:
         return fail(f"this machine cannot emulate {arch.debian}: {exc}")
 
-    recipe = rootfs.Recipe(arch=arch.debian, packages=SUITE_PACKAGES
-                           + SOURCE_BUILD_PACKAGES.get(arch.debian, ()))
+    recipe = suite_recipe(arch)
     cached = recipe.tarball().exists()
     try:
         tarball = rootfs.cached_tarball(recipe, tools["mmdebstrap"])

@@ -22,6 +22,7 @@ import random
 from collections import defaultdict
 from typing import Any
 
+from bench import progress
 from bench.frames import screen_kind
 from bench.latency import event_kind
 from bench.stats import percentile, rnd
@@ -135,6 +136,7 @@ def measure(quick: bool) -> dict[str, Any]:
     mismatches = 0
     frames = 0
     for driver in DRIVERS:
+        progress.say(f"  bus: {driver}, {len(GAMES) * len(seeds)} games")
         recorder = _Recorder(driver)
         for game, players in GAMES:
             for seed in seeds:

@@ -72,10 +72,20 @@ def measure_ms(rounds: int = ROUNDS) -> tuple[float, list[float]]:
     return median(times), times
 
 
-def measure(quick: bool) -> dict[str, Any]:
-    ms, rounds = measure_ms(5 if quick else ROUNDS)
+def summary(rounds: list[float], runs: list[float]) -> dict[str, Any]:
+    """The report's calibration: the median of several runs (each the median of its
+    rounds), taken at moments spread over the bench, so one slow or fast moment of a
+    shared machine does not set every ratio and the Pi estimate."""
+    ms = median(runs)
     return {
         "calibration_ms": rnd(ms),
+        "calibration_runs_ms": [rnd(t) for t in runs],
         "calibration_rounds_ms": [rnd(t) for t in rounds],
         "calibration_speed_vs_reference": rnd(REFERENCE_CALIBRATION_MS / ms),
     }
+
+
+def measure(quick: bool) -> dict[str, Any]:
+    """One run on its own (`python -m bench.calibration`)."""
+    ms, rounds = measure_ms(5 if quick else ROUNDS)
+    return summary(rounds, [ms])

@@ -22,10 +22,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bench import progress
     from bench.runner import run as run_bench
     from bench.runner import summary
 
-    report = run_bench(quick=args.quick, only=args.only, journal_dir=args.journal_dir)
+    progress.start()  # lines on stderr while it runs: a full run takes minutes
+    try:
+        report = run_bench(quick=args.quick, only=args.only, journal_dir=args.journal_dir)
+    finally:
+        progress.stop()
     if args.json:
         print(json.dumps(report, indent=2))
     else:

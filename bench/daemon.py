@@ -10,6 +10,13 @@
   from cached bytecode as on an installed rig (pip compiles .pyc at install) and nothing
   is written into the checkout; start_to_ready_without_bytecode_cache_* is one start
   with PYTHONDONTWRITEBYTECODE=1 and an empty prefix (every module compiled from source).
+* start_to_ready_oled_*: the same fresh start with an OLED configured (``[display]
+  driver = "ssd1306"``), as a rig has one: luma and the panel's driver are imported and
+  the panel initialised before READY. The I2C bus is the bench's stand-in: a module
+  ``smbus2`` put first on the child's PYTHONPATH that opens
+  :class:`hardware.display.fakebus.FakeSmbus2` (an SSD1306 on a fake bus, no decoding),
+  so the real luma interface and driver run; importing the stand-in replaces importing
+  the real smbus2 (both small).
 * import_seconds: one extra run under PYTHONPROFILEIMPORTTIME=1 lists every module the
   daemon imported by READY (its stderr up to the READY=1 datagram: the hardware's modules
   come after); a fresh interpreter then imports exactly those (top-level
@@ -42,10 +49,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from bench import progress
 from bench.stats import median, rnd
 
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 READY_TIMEOUT = 30.0
+
+OLED_SMBUS = '''"""The bench's smbus2: an SSD1306 on a fake I2C bus (bench/daemon.py)."""
+from hardware.display.fakebus import FakeSmbus2, fake_bus
+
+_module = FakeSmbus2(fake_bus("ssd1306", decode=False))
+SMBus = _module.SMBus
+i2c_msg = _module.i2c_msg
+'''
 
 CONFIG = """\
 [game]
@@ -61,7 +77,7 @@ backend = "mock"
 type = "none"
 
 [display]
-driver = "none"
+driver = "{display}"
 
 [state]
 directory = "{state}"
@@ -87,7 +103,14 @@ class Workdir:
         self.root = Path(tempfile.mkdtemp(prefix="cbrig-bench-"))
         self.state = self.root / "state"
         self.config = self.root / "config.toml"
-        self.config.write_text(CONFIG.format(state=self.state), encoding="utf-8")
+        self.config.write_text(CONFIG.format(state=self.state, display="none"),
+                               encoding="utf-8")
+        self.oled_config = self.root / "config-oled.toml"
+        self.oled_config.write_text(CONFIG.format(state=self.state, display="ssd1306"),
+                                    encoding="utf-8")
+        self.oled_path = self.root / "oled-bus"
+        self.oled_path.mkdir()
+        (self.oled_path / "smbus2.py").write_text(OLED_SMBUS, encoding="utf-8")
         self.socket_path = str(self.root / "notify")
         self.pycache = self.root / "pycache"
 
@@ -153,12 +176,20 @@ class Started:
 
 
 def start_daemon(work: Workdir, extra_env: dict[str, str] | None = None,
-                 stderr: Any = subprocess.DEVNULL, bytecode: bool = True) -> Started:
-    env = work.env(bytecode, NOTIFY_SOCKET=work.socket_path, **(extra_env or {}))
+                 stderr: Any = subprocess.DEVNULL, bytecode: bool = True,
+                 oled: bool = False) -> Started:
+    """Start `cbrig run` and wait for READY=1; with `oled`, an SSD1306 configured on the
+    bench's fake I2C bus (see the module docstring)."""
+    extra = dict(extra_env or {})
+    if oled:
+        extra["PYTHONPATH"] = os.pathsep.join(
+            p for p in (str(work.oled_path), os.environ.get("PYTHONPATH", "")) if p)
+    env = work.env(bytecode, NOTIFY_SOCKET=work.socket_path, **extra)
+    config = work.oled_config if oled else work.config
     with notify_socket(work.socket_path) as sock:
         sock.settimeout(0.25)
         started = time.perf_counter()
-        proc = subprocess.Popen([*cbrig_command(), "run", "--config", str(work.config)],
+        proc = subprocess.Popen([*cbrig_command(), "run", "--config", str(config)],
                                 env=env, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.DEVNULL, stderr=stderr)
         try:
@@ -362,6 +393,8 @@ def measure(quick: bool) -> dict[str, Any]:
     work = Workdir()
     try:
         journal = mid_game_journal(work.root)
+        progress.say(f"  daemon: {runs} starts each without and with an OLED, "
+                     f"{runs} resuming a game")
         work.reset_state()
         uncompiled = start_daemon(work, bytecode=False)  # also: no .pyc anywhere
         uncompiled.stop()
@@ -376,6 +409,15 @@ def measure(quick: bool) -> dict[str, Any]:
             fresh_cpu.append(daemon.cpu_seconds)
             fresh_rss = _status(daemon.proc.pid)["VmRSS"]
             daemon.stop()
+        start_daemon(work, oled=True).stop()  # warm-up: luma's bytecode too
+        oled = []
+        oled_cpu = []
+        for _ in range(runs):
+            work.reset_state()
+            daemon = start_daemon(work, oled=True)
+            oled.append(daemon.seconds)
+            oled_cpu.append(daemon.cpu_seconds)
+            daemon.stop()
         resumed = []
         resumed_cpu = []
         for i in range(runs):
@@ -387,6 +429,7 @@ def measure(quick: bool) -> dict[str, Any]:
                 daemon.stop()
         try:
             status = _status(daemon.proc.pid)
+            progress.say(f"  daemon: idle CPU over {window:g} s")
             idle = idle_cpu(daemon.proc.pid, window)
         finally:
             exit_code = daemon.stop()
@@ -394,6 +437,10 @@ def measure(quick: bool) -> dict[str, Any]:
             "start_to_ready_seconds": rnd(median(fresh)),
             "start_to_ready_runs": [rnd(s) for s in fresh],
             "start_to_ready_cpu_seconds": rnd(median(fresh_cpu)),
+            "start_to_ready_oled_seconds": rnd(median(oled)),
+            "start_to_ready_oled_cpu_seconds": rnd(median(oled_cpu)),
+            "start_to_ready_oled_runs": [rnd(s) for s in oled],
+
             "start_to_ready_without_bytecode_cache_seconds": rnd(uncompiled.seconds),
             "start_to_ready_without_bytecode_cache_cpu_seconds": rnd(uncompiled.cpu_seconds),
             "start_to_ready_resume_seconds": rnd(median(resumed)),
@@ -405,8 +452,9 @@ def measure(quick: bool) -> dict[str, Any]:
             **idle,
             "daemon_exit_code_on_sigterm": exit_code,
             "daemon_command": [*cbrig_command(), "run", "--config", "<mock config>"],
-            "mock_config": CONFIG.format(state="<temp dir>"),
+            "mock_config": CONFIG.format(state="<temp dir>", display="none"),
         }
+        progress.say("  daemon: import profile, then a whole game by --autoplay")
         out.update(import_profile(work))
         out.update(autoplay_peak(work))
         return out

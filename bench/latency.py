@@ -51,6 +51,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bench import progress
 from bench.stats import rnd, summary_ms
 from rig.registry import entries
 
@@ -269,7 +270,10 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
     try:
         for game_name, variant, players, quick_games, full_games, hints in RIG_CONFIGS:
             mine: dict[str, list[Any]] = defaultdict(list)
-            for seed in range(quick_games if quick else full_games):
+            games = quick_games if quick else full_games
+            for seed in range(games):
+                progress.say(f"  input to frame: {game_name} {players}p"
+                             f"{' with hints' if hints else ''}, game {seed + 1} of {games}")
                 play_game(game_name, variant, players, seed, base, mine, hints=hints,
                           max_inputs=QUICK_HINTED_INPUTS if quick and hints else None)
                 if not per_config:  # the first configuration, paired: the old way
@@ -319,6 +323,10 @@ def measure(quick: bool, journal_dir: Path | None = None) -> dict[str, Any]:
         "input_to_frame_hints_ms": summary_ms([t for _, t, _ in samples["hints_input"]]),
         "input_to_frame_hints_cpu_ms": summary_ms([p["cpu"] for _, _, p in
                                                    samples["hints_input"]]),
+        "input_to_frame_hints_fsync_ms": summary_ms([p["fsync"] for _, _, p in
+                                                     samples["hints_input"] if "fsync" in p]),
+        "input_to_frame_hints_without_fsync_ms": summary_ms(
+            [t - p.get("fsync", 0.0) for _, t, p in samples["hints_input"]]),
         "journal_share_of_journaled_inputs_p50": rnd(
             sorted(p["journal"] / t for _, t, p in journaled)[len(journaled) // 2])
         if journaled else 0.0,

@@ -85,15 +85,20 @@ class CardRemoved(Frozen):
 
 
 class FrameRejected(Frozen):
-    """A corrupt frame (bad checksum, framing error) was dropped."""
+    """Corrupt frames (bad checksum, framing error) were dropped: ``count`` of them, the
+    last for ``reason``. A reader reports the first of a burst at once and counts the
+    rest into one event (see :class:`hardware.rfid.reader.CardReader`), so a babbling
+    line cannot fill the rig's queue."""
 
-    __slots__ = ("reader", "reason")
+    __slots__ = ("count", "reader", "reason")
     reader: str
     reason: str
+    count: int
 
-    def __init__(self, reader: str, reason: str) -> None:
+    def __init__(self, reader: str, reason: str, count: int = 1) -> None:
         set_field(self, "reader", reader)
         set_field(self, "reason", reason)
+        set_field(self, "count", count)
 
 
 class ReaderStatus(Frozen):

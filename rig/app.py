@@ -52,6 +52,8 @@ class App:
                 self.menu = self._new_menu(self.defaults)
                 return
             self.controller.handle(event)
+            if self.controller.session.abandoned:
+                self._abandoned(self.controller)
             return
         if self.enrolling is not None:
             self.enrolling.handle(event)
@@ -87,6 +89,16 @@ class App:
                 return
             self.menu = None
             self.error = ""
+
+    def _abandoned(self, controller: Controller) -> None:
+        """The table abandoned the game (RULINGS G7): file it like a finished one and
+        say so on the setup menu (`finish_game` says instead if the filing failed)."""
+        from rig.controller import ABANDONED
+
+        self.controller = None
+        self.menu = self._new_menu(self.defaults)
+        self.error, self.error_page = ABANDONED, 0
+        self.finish_game(controller)
 
     def _page_error(self, event: object) -> bool:
         """The LO knob pages a reason too long for one screen (RULINGS G4: never cut);

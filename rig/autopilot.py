@@ -15,6 +15,7 @@ from engine.selfplay import Rng, sample_chance
 from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
 from rig.controller import Controller
 from rig.emulated import EMULATED_READER, EmulatedRig
+from rig.screen import page_count
 
 Pick = Callable[[State, list[Action]], Action]
 
@@ -42,6 +43,15 @@ def gestures_for(controller: Controller, rng: Rng, pick: Pick | None = None) -> 
     choice = pick(state, legal) if pick else legal[int(rng.random() * len(legal))]
     delta = controller.choices().index(choice) - controller.cursor
     return ([KnobTurn("hi", delta)] if delta else []) + [KnobPress("hi")]
+
+
+def read_on(controller: Controller) -> list[Any]:
+    """The presses that show the rest of the result or alert on screen, page by page, up
+    to its last page (a press there would dismiss it): how a watched game ends on its
+    whole last screen."""
+    if controller.alert is None:
+        return []
+    return [KnobPress("hi")] * (page_count(controller.screen()) - 1 - controller.page)
 
 
 def describe(gesture: Any) -> str:

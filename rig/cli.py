@@ -115,6 +115,13 @@ def _command(name: str, args: list[str]) -> int:
                                      formatter_class=HelpFormatter)
     module.add_arguments(parser)
     parsed = parser.parse_args(args[1:])
+    check = getattr(module, "check_arguments", None)
+    if check is not None:  # what argparse cannot see alone (a count for the chosen game)
+        try:
+            check(parsed)
+        except ValueError as exc:
+            print(f"cbrig {name}: {exc}", file=sys.stderr)
+            return 2
     from rig.commands import EXIT_CONFIG, ConfigRefused
 
     try:

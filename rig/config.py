@@ -68,12 +68,12 @@ class ConfigError(DataError):
 class GameConfig(Frozen):
     name: str = registry.DEFAULT_GAME
     """A registered game's name (rig.registry): "tenfour" or "bumpem" here."""
-    players: int = 2
+    players: int = registry.DEFAULT_PLAYERS
     variant: str = ""
     """Empty: the game's default (first) variant."""
     seats: tuple[str, ...] = ()
     """Colour names in seating order; empty: the board's first colours."""
-    levels: tuple[str, ...] = ("human", "human")
+    levels: tuple[str, ...] = ("human",) * registry.DEFAULT_PLAYERS
     """One per seat: "human" or a computer level, "easy", "medium" or "hard" ("random" and
     "strong" are the older names of easy and medium). Always `players` long."""
     hints: bool = True
@@ -432,7 +432,8 @@ class _Builder:
         t = self.table(s)
         d = GameConfig()
         name = self.choice(t, s, "name", registry.names(), d.name)
-        players = self.integer(t, s, "players", d.players, 2, 4, " players")
+        counts = registry.all_player_counts()
+        players = self.integer(t, s, "players", d.players, counts[0], counts[-1], " players")
         variant = self.get(t, s, "variant", str, d.variant)
         hints = self.get(t, s, "hints", bool, d.hints)
         hint_level = self.choice(t, s, "hint_level", COMPUTER_LEVELS + LEVEL_ALIASES,

@@ -28,7 +28,15 @@ from hardware.events import (
     KnobTurn,
     ReaderStatus,
 )
-from rig.corrections import CLOSE, STAY, TAKE_BACK, CorrectionMenu, Refusal
+from rig.corrections import (
+    ABANDON,
+    ABANDON_ROW,
+    CLOSE,
+    STAY,
+    TAKE_BACK,
+    CorrectionMenu,
+    Refusal,
+)
 from rig.journal import JournalError
 from rig.loop import Tick
 from rig.modes import (
@@ -50,9 +58,10 @@ from rig.modes import (
     next_mode,
     pending,
 )
+from rig.replay import describe_input
 from rig.screen import Part, Screen, page_count
 from rig.session import Session
-from rig.views import ALERT, DETAIL, RESULT, Fix, GameView, Notice, view_for
+from rig.views import ALERT, DETAIL, RESULT, ChanceInput, Fix, GameView, Notice, view_for
 
 log = logging.getLogger(__name__)
 
@@ -64,9 +73,14 @@ ends after the sample that crosses it: one sample is the least)."""
 SLICE_SAMPLES = 16
 """Most samples a slice runs (a clock that does not move, as in tests, ends it here)."""
 THINKING = "Wait: the computer is thinking"
+ABANDONED = "Game abandoned: filed with the finished games"
 
 
 Chooser = Callable[[State, list[Action]], Action]
+KNOB = (KnobPress, KnobTurn, KnobSpin)
+ACKNOWLEDGE = (*KNOB, CardPresented)
+"""What acknowledges a result screen: a person acting (lifting a card off the reader
+is not: the tap that made the result is one gesture with it)."""
 
 
 @dataclass
@@ -174,7 +188,7 @@ class Controller:
             self.display_ok = event.ok
             return
         if isinstance(event, FrameRejected):
-            self.rejected_frames += 1
+            self.rejected_frames += event.count
             return
         if isinstance(self.mode, Spinning):
             self._enter(SpinEnded())  # any input ends the animation and is then handled
@@ -183,8 +197,13 @@ class Controller:
             return
         if isinstance(event, KnobTurn) and self._turn_page(event):
             return
-        self.page = 0
         mode = self.mode
+        if isinstance(mode, Acknowledging):
+            if not isinstance(event, ACKNOWLEDGE):
+                return  # a card lifted off the reader: the table has not read this yet
+            if self._next_page():
+                return  # a press, flick or tap reads on: page 2 is never skipped
+        self.page = 0
         if isinstance(mode, Correcting):
             self._handle_correction(mode.menu, event)
             return
@@ -198,9 +217,16 @@ class Controller:
         """The one way the mode changes (the table of changes is `rig.modes.next_mode`)."""
         self.mode = next_mode(self.mode, trigger)
 
+    @property
+    def over(self) -> bool:
+        """The game takes no more input: won, or abandoned (RULINGS G7)."""
+        return self.session.abandoned or self.session.state.is_terminal()
+
     def _handle_game(self, event: object) -> None:
         state = self.session.state
-        if state.is_terminal():
+        if self.over:
+            if isinstance(event, KNOB):
+                self._refuse("Game over: long press for a new game")
             return
         if state.is_chance_node():
             self._handle_chance(event)
@@ -215,6 +241,13 @@ class Controller:
         if pages < 2 or (screen.menu and event.knob != "lo"):
             return False
         self.page = (self.page + event.steps) % pages
+        return True
+
+    def _next_page(self) -> bool:
+        """Show the next page of the screen, if it has one after this."""
+        if self.page + 1 >= page_count(self.screen()):
+            return False
+        self.page += 1
         return True
 
     def _handle_chance(self, event: object) -> None:
@@ -237,16 +270,28 @@ class Controller:
         elif isinstance(event, KnobSpin | KnobPress):
             if need.kind == "spin":
                 if event.knob != need.knob:
-                    self._refuse(f"Spin the {need.knob.upper()} knob")
+                    self._refuse(f"Spin the {need.knob.upper()} knob, not "
+                                 f"{event.knob.upper()}")
                     return
                 strength = event.strength if isinstance(event, KnobSpin) else 0.5
                 self._spin(strength)
             elif need.kind == "ticket" or (need.kind == "card" and self.options.virtual_deck):
                 if isinstance(event, KnobSpin):
+                    self._refuse(f"No spin now: {self._how_text(need)}")
                     return
                 self._apply(sample_chance(state.chance_outcomes(), self.rng))
             else:
                 self._refuse("Tap a Mike card on the reader")
+        elif isinstance(event, KnobTurn):
+            self._refuse(f"Not a turn: {self._how_text(need)}")
+
+    def _how_text(self, need: ChanceInput) -> str:
+        """What resolves this chance node, as an order ("flick the HI knob")."""
+        if need.kind == "spin":
+            return f"flick the {need.knob.upper()} knob"
+        if need.kind == "card" and not self.options.virtual_deck:
+            return "tap a Mike card"
+        return "press for a Mike card" if need.kind == "card" else "press for a ticket"
 
     def _deck_ids(self) -> frozenset[str]:
         """The card ids of the deck in use (a tag map enrolled for another deck may name
@@ -296,6 +341,8 @@ class Controller:
             self._apply(legal[min(self.cursor, len(legal) - 1)])
         elif isinstance(event, CardPresented):
             self._refuse(f"Not now: {self._waiting_for()}")
+        elif isinstance(event, KnobSpin):
+            self._refuse("No spin here: turn and press")
 
     def _apply(self, action: Action) -> bool:
         before = self._snapshot() if self.defer_sync else None
@@ -392,7 +439,7 @@ class Controller:
         self._thinking = None  # a search for the position before is dropped
         self._cursor_moved = False
         state = self.session.state
-        if state.is_terminal() or state.is_chance_node():
+        if self.over or state.is_chance_node():
             return
         self.choice_pending = self.seats[state.current_player()].chooser is not None
 
@@ -449,7 +496,7 @@ class Controller:
         state = self.session.state
         if isinstance(self.mode, Correcting):
             self._enter(CorrectionClosed())
-        elif not state.is_terminal():
+        elif not self.over:
             menu = CorrectionMenu(self.view, state, self._correction_rows(state))
             self._enter(CorrectionOpened(menu))
 
@@ -459,11 +506,18 @@ class Controller:
         last = self._take_back_offer()
         if last is not None:
             rows.append(Fix(f"Take back: {last}", take_back=True))
+        rows.append(ABANDON_ROW)
         return rows
 
     def _handle_correction(self, menu: CorrectionMenu, event: object) -> None:
         if isinstance(event, KnobTurn):
             menu.turn(event.knob, event.steps)
+            return
+        if isinstance(event, KnobSpin):
+            self._refuse("No spin in corrections: turn and press")
+            return
+        if isinstance(event, CardPresented):
+            self._refuse("Card not read: close this menu first")
             return
         if not isinstance(event, KnobPress):
             return
@@ -472,6 +526,8 @@ class Controller:
             self._enter(CorrectionClosed())
         elif outcome == TAKE_BACK:
             self._take_back()
+        elif outcome == ABANDON:
+            self._abandon()
         elif isinstance(outcome, Refusal):
             self._refuse(outcome.text)
         elif outcome != STAY and not isinstance(outcome, str) and self._apply(outcome):
@@ -489,17 +545,34 @@ class Controller:
         correction = last.KIND.startswith("correct")
         if before.is_chance_node() and not correction and self.tapped != session.steps:
             return None
-        return before.describe(last)
+        return describe_input(before, last)
+
+    def _journaled(self, write: Callable[[], None]) -> bool:
+        """Write the correction menu's own journal entry (a take-back, an abandon); if it
+        cannot be saved, nothing changes and the screen says why."""
+        try:
+            write()
+        except (JournalError, OSError) as exc:
+            self._refuse(f"NOT SAVED, input refused: {exc}")
+            return False
+        return True
 
     def _take_back(self) -> None:
         what = self._take_back_offer()
-        try:
-            self.session.take_back()
-        except (JournalError, OSError) as exc:
-            self._refuse(f"NOT SAVED, input refused: {exc}")
+        if not self._journaled(self.session.take_back):
             return
         self._enter(TakenBack())
         self.news = [Notice(f"Taken back: {what}")]
+        self._preselect()
+
+    def _abandon(self) -> None:
+        """Abandon the game once confirmed (RULINGS G7): journaled first; whoever runs
+        the rig (`rig.app.App`) then files it and goes back to the setup menu."""
+        if not self._journaled(self.session.abandon):
+            return
+        self._enter(CorrectionClosed())
+        self._enter(MomentArrived(None))
+        self.news = [Notice(ABANDONED, short="Game abandoned, filed")]
         self._preselect()
 
     # ---------------------------------------------------------------- output
@@ -541,6 +614,9 @@ class Controller:
         lines: list[Part] = [Part(n.text, "news", n.short) for n in self.news]
         if self.refusal is not None:
             lines.append(Part("! " + self.refusal.text, "refusal"))
+        if self.session.abandoned:
+            return Screen(title="GAME ABANDONED", lines=tuple(lines), status=status,
+                          footer="long press: new game", page=self.page)
         lines.extend(self.view.prompt_parts(state))
         if state.is_terminal():
             return Screen(title=title, lines=tuple(lines), status=status,
@@ -558,11 +634,21 @@ class Controller:
                 lines.append(Part("* marks the move the rig suggests", "hint",
                                   "* = suggested"))
         elif seat.chooser is not None:
-            thinking = "is thinking..." if self.choice_pending else "chose: press to play it"
-            lines.append(Part(f"Computer ({seat.level}) {thinking}", "cpu",
-                              "CPU thinking..." if self.choice_pending else "CPU chose:"))
+            lines.append(self._computer_part(seat.level, items))
         return Screen(title=title, lines=tuple(lines), menu=tuple(items),
                       cursor=self.cursor, status=status, page=self.page)
+
+    def _computer_part(self, level: str, items: list[str]) -> Part:
+        """What the computer seat is doing; once the knob leaves its choice, the line
+        says so and "*" marks its choice (``items`` is changed): a press plays what is
+        selected, never what the screen claims the computer chose."""
+        if self.choice_pending:
+            return Part(f"Computer ({level}) is thinking...", "cpu", "CPU thinking...")
+        if self.cursor == self.hinted:
+            return Part(f"Computer ({level}) chose: press to play it", "cpu", "CPU chose:")
+        items[self.hinted] = "* " + items[self.hinted]
+        return Part("Not the computer's choice (*): press plays this one", "cpu",
+                    "Not the CPU's choice (*)")
 
     def _how_to_resolve(self, state: State) -> Part | None:
         """How to make the draw, in words (a spin prompt names its knob itself)."""

@@ -1,8 +1,9 @@
 """The correction menu (RULINGS G5): everything the table can get out of step with.
 
 A long press opens it. The first list names every piece with where the rig thinks it
-is ("Red truck at R8"), then whose turn it is, the lost turns, a Hammer Up and, when
-there is one, the last menu choice or card tap to take back. A piece opens the places
+is ("Red truck at R8"), then whose turn it is, the lost turns, a Hammer Up, when there is
+one the last menu choice or card tap to take back, and abandoning the game (RULINGS G7,
+after a confirmation). A piece opens the places
 it may be set to, in board order, the cursor on where it stands now: the HI knob steps
 one place, the LO knob jumps a route or section. Every correction is an input like any
 other: journaled, and replayed.
@@ -19,6 +20,10 @@ from rig.views import CorrectionPlace, Fix, GameView
 CLOSE = "close"
 TAKE_BACK = "take back"
 STAY = "stay"
+ABANDON = "abandon"
+"""Abandon the game (RULINGS G7), once confirmed."""
+ABANDON_ROW = Fix("Abandon this game", options=(("Yes: abandon it (it is filed)", ABANDON),),
+                  question="Abandon this game? It is filed with the finished games")
 
 
 @dataclass(frozen=True)
@@ -28,7 +33,7 @@ class Refusal:
 
 Outcome = Action | Refusal | str
 """What a press asks of the controller: apply an action, refuse with a reason, or one of
-CLOSE, TAKE_BACK, STAY."""
+CLOSE, TAKE_BACK, STAY, ABANDON."""
 
 
 class CorrectionMenu:
@@ -55,6 +60,8 @@ class CorrectionMenu:
             return Part("FIX: which piece or turn?", "instruction", "FIX: what is wrong?")
         if self.open.piece:
             return Part(f"FIX: {self.open.words} to", "instruction", "FIX: set it to")
+        if self.open.question:
+            return Part(self.open.question, "instruction", self.open.question.split("?")[0] + "?")
         return Part(f"FIX: {self.open.words}", "instruction", "FIX: choose")
 
     def footer(self) -> str:
@@ -90,7 +97,7 @@ class CorrectionMenu:
         if row.action is not None:
             return row.action
         self.open = row
-        self.cursor = 0
+        self.cursor = len(row.options) if row.question else 0  # a confirmation: on Back
         if row.piece:
             self.places = self.view.correction_places(self.state, row.piece)
             self.current = self.view.current_place(self.state, row.piece)

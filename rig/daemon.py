@@ -255,7 +255,8 @@ class Daemon(Record):
             return None
         try:
             levels, hints = seats_from_header(session)
-            if session.state.is_terminal():
+            if session.state.is_terminal() or session.abandoned:
+                # finished, or abandoned before it was filed
                 self.not_resumed = self._archive(session)
                 return None
             controller = self._controller(session, levels, hints=hints)
@@ -341,9 +342,9 @@ class Daemon(Record):
                           chance_rng=rng, on_alert=self._alert, defer_sync=True)
 
     def _finish_game(self, controller: Controller) -> None:
-        """GAME OVER -> setup menu. Filing the journal must not crash the loop: if the
-        file was damaged or removed on disk meanwhile, or games/ cannot take it, say so
-        and go on."""
+        """GAME OVER (or an abandoned game) -> setup menu. Filing the journal must not
+        crash the loop: if the file was damaged or removed on disk meanwhile, or games/
+        cannot take it, say so and go on."""
         from rig.journal import JournalError
 
         try:
@@ -578,7 +579,7 @@ class HardwareLog:
         elif isinstance(event, ReaderStatus):
             self._outage(f"reader {event.reader}", event.connected, event.message)
         elif isinstance(event, FrameRejected):
-            self._rejected(event.reader, event.reason)
+            self._rejected(event.reader, event.reason, event.count)
 
     def _outage(self, part: str, ok: bool, message: str) -> None:
         with self._lock:
@@ -591,9 +592,9 @@ class HardwareLog:
         else:
             log.info("%s: %s", part, message)
 
-    def _rejected(self, reader: str, reason: str) -> None:
+    def _rejected(self, reader: str, reason: str, count: int = 1) -> None:
         with self._lock:
-            self._rejects += 1
+            self._rejects += count
             self._last_reason = f"reader {reader}: {reason}"
             now = self.clock()
             due = (self._rejects_logged_at is None

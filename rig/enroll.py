@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.events import CardPresented, KnobPress, KnobTurn, ReaderStatus
-from rig.screen import Screen, wrap
+from rig.screen import Part, Screen, page_count
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -115,9 +115,10 @@ SaveTags = Callable[[dict[str, str]], None]
 
 
 class EnrolScreen:
-    """Knobs and OLED: the screen names the next card, a tap enrols it. Turn to choose
-    Skip, Redo or Finish and press; at the end (or on Finish) the map is saved once and
-    a summary shown; a press there returns to the setup menu (``closed``)."""
+    """Knobs and OLED: the screen names the next card with its whole printed text (the
+    LO knob pages it when it needs more than one page), a tap enrols it. Turn (HI) to
+    choose Skip, Redo or Finish and press; at the end (or on Finish) the map is saved once
+    and a summary shown; a press there returns to the setup menu (``closed``)."""
 
     RUNNING = ("Skip this card", "Redo previous", "Finish")
     SUMMARY = ("Back to the menu",)
@@ -130,11 +131,18 @@ class EnrolScreen:
         self.finished = False
         self.closed = False
         self.saved_error = ""
+        self.page = 0
 
     def _options(self) -> tuple[str, ...]:
         return self.SUMMARY if self.finished else self.RUNNING
 
     def handle(self, event: object) -> None:
+        if isinstance(event, KnobTurn) and event.knob == "lo":
+            pages = page_count(self.screen())
+            if pages > 1:
+                self.page = (self.page + event.steps) % pages
+                return
+        self.page = 0
         if isinstance(event, CardPresented) and not self.finished:
             self.note = self.enrolment.tap(event.tag)
         elif isinstance(event, ReaderStatus):
@@ -185,10 +193,11 @@ class EnrolScreen:
         assert card is not None
         card_id, text = card
         position = f"{self.enrolment.index + 1}/{len(self.enrolment.cards)}"
-        lines = [*(wrap(text)[:2] if text != card_id else []), self.note or "Tap it on the reader"]
-        return Screen(title=f"ENROL CARDS {position}", big=card_id, lines=tuple(lines),
+        parts = [Part(text, "card")] if text != card_id else []
+        parts.append(Part(self.note or "Tap it on the reader", "instruction"))
+        return Screen(title=f"ENROL CARDS {position}", big=card_id, lines=tuple(parts),
                       menu=self._options(), cursor=self.cursor,
-                      footer="turn:skip redo finish")
+                      footer="turn:skip redo finish", page=self.page)
 
 
 # -- on a terminal: `cbrig cards enroll` ---------------------------------------------------

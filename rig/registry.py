@@ -42,6 +42,13 @@ if TYPE_CHECKING:
 
 DEFAULT_GAME = "tenfour"
 """The game a config without ``[game] name``, the setup menu and ``--game`` start with."""
+DEFAULT_PLAYERS = 3
+"""How many play when nothing says (the Pi's config and wiring/config.toml, so the setup
+menu's start; ``cbrig emulate``; ``cbrig demo``). Three is the smallest table at which
+both games play their standard rules: 10-Four for two is a variant of its own (two trucks
+each, no Bear In The Air: RULINGS T12), which a first game should not meet first; and
+three plays, and a watched demo ends, sooner than four. A test keeps every built-in
+game's default variant seating this many."""
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 """engine.players.LEVELS, spelled here so reading an entry imports no engine (a test
 keeps the two equal)."""
@@ -88,8 +95,9 @@ class LiveTools(Frozen):
     """The game's loaded board (drawn by its BoardTools.geometry)."""
     pieces: Callable[[Game, State], list[Piece]]
     """Every piece and its location id, in a fixed order."""
-    cards: Callable[[Game, list[str]], list[dict[str, JSON]]]
-    """The card tray: each card (or ticket) with its texts; `can` for the valid ones."""
+    cards: Callable[[Game, State, list[str]], list[dict[str, JSON]]]
+    """The card tray: each card (or ticket) with its texts; `can` for the valid ones,
+    `out` for those out of the pile (drawn since the last reshuffle)."""
 
 
 class PrintTools(Frozen):
@@ -209,6 +217,27 @@ class GameEntry(Frozen):
     def variants(self) -> tuple[str, ...]:
         return self.facts.variant_names
 
+    def players_problem(self, players: int, variant: str | None = None) -> str | None:
+        """Why `players` cannot play this game (in `variant`, if given), in words that
+        name the counts it is for; None when they can."""
+        counts = self.player_counts
+        whose = self.title
+        if variant is not None:
+            found = [v.players for v in self.facts.variants if v.name == variant]
+            if not found:
+                return (f"{self.title} has no variant {variant!r}; it has "
+                        f"{choice_words(self.variants)}")
+            counts, whose = found[0], f"{self.title}'s {variant} variant"
+        if players in counts:
+            return None
+        return f"{whose} is for {count_words(counts)} players, not {players}"
+
+    def level_problem(self, level: str) -> str | None:
+        """Why a seat of this game cannot be `level`, naming the levels it has; or None."""
+        if self.seats(level):
+            return None
+        return f"{level!r}; choose one of {', '.join(('human', *self.computer_levels))}"
+
     @property
     def player_counts(self) -> tuple[int, ...]:
         return self.facts.player_counts
@@ -236,6 +265,27 @@ class GameEntry(Frozen):
     @property
     def display_title(self) -> str:
         return self.short_title or self.title
+
+
+def count_words(counts: Sequence[int]) -> str:
+    """Player counts as people say them: "2 to 4", "3 or 4", "2"."""
+    ordered = sorted(set(counts))
+    if len(ordered) > 2 and ordered == list(range(ordered[0], ordered[-1] + 1)):
+        return f"{ordered[0]} to {ordered[-1]}"
+    return choice_words([str(n) for n in ordered])
+
+
+def choice_words(choices: Sequence[str]) -> str:
+    """"a", "a or b", "a, b or c"."""
+    if len(choices) < 2:
+        return "".join(choices)
+    return f"{', '.join(choices[:-1])} or {choices[-1]}"
+
+
+def all_player_counts() -> tuple[int, ...]:
+    """Every player count some registered game seats (what ``--players`` and the config's
+    ``players`` may be before the game is known)."""
+    return tuple(sorted({n for game in entries() for n in game.player_counts}))
 
 
 def read_facts(module: ModuleType, where: str) -> GameFacts:

@@ -4,8 +4,10 @@ The controller builds a `Screen` out of parts with roles (the title, the instruc
 now, the result of the last move, an alert, a menu, a footer); `fit` turns it into the
 rows every display shows (OLED, terminal, PNG, web), keeping within the budget of the
 small font: 21 characters by 8 lines. When the parts do not fit, `fit` uses each part's
-shorter wording, then pages the text (the footer says "1/2 turn: more"), and never
-drops a line silently (RULINGS G4). Menu items are wrapped whole, never cut.
+shorter wording, then pages the text (the footer says "1/2 turn: more", or "1/2 press:
+more" where a press reads on), and never drops a line silently (RULINGS G4). Menu items
+are wrapped whole, never cut, and a menu window with options off-screen marks its top or
+bottom row (`MORE_ABOVE`, `MORE_BELOW`).
 
 Keeping the screen a plain value lets the loop skip unchanged frames by comparing
 screens, and lets scripts and tests `expect` on text without reading pixels. The values
@@ -28,6 +30,14 @@ BIG_ROWS = 2
 """The big line (a spin, "MOVE 9") takes two rows of the small font."""
 MENU_WIDTH = COLUMNS - 2
 """Menu items are indented two columns ("> " marks the selected one)."""
+
+MORE_ABOVE = "\u25b2"
+"""Marks the top row of a menu window with options above it (a small up triangle)."""
+MORE_BELOW = "\u25bc"
+"""Marks the bottom row of a menu window with options below it."""
+MORE_BOTH = "\u25c6"
+"""Marks a one-row menu window with options above and below it."""
+MARKERS = (MORE_ABOVE, MORE_BELOW, MORE_BOTH)
 
 SHORTEN_FIRST = ("news", "result", "hint", "cpu", "warning", "refusal", "card",
                  "alert", "text", "instruction")
@@ -176,19 +186,47 @@ def menu_item_rows(item: str, selected: bool) -> list[Row]:
 
 def menu_window(menu: tuple[str, ...], cursor: int, budget: int) -> list[Row]:
     """Whole menu items around the cursor: the selected one, then its neighbours (one
-    after, one before, ...) while each fits whole."""
+    after, one before, ...) while each fits whole. When options are left out above or
+    below, the window's top or bottom row says so (`MORE_ABOVE`, `MORE_BELOW`): a menu
+    never hides that there are more (RULINGS G4)."""
     if not menu:
         return []
+    window, first, last = _window(menu, cursor, budget)
+    return _marked(window, above=first > 0, below=last < len(menu) - 1)
+
+
+def _marked(rows: list[Row], above: bool, below: bool) -> list[Row]:
+    """The marker goes in the indent: its first column, or the second beside the
+    cursor's ">"."""
+    if not (above or below):
+        return rows
+    rows = list(rows)
+    ends = [(0, MORE_ABOVE)] if above else []
+    ends += [(len(rows) - 1, MORE_BELOW)] if below else []
+    for index, mark in ends:
+        if above and below and len(rows) == 1:
+            mark = MORE_BOTH
+        row = rows[index]
+        text = (row.text[0] + mark if row.text.startswith(">") else mark + row.text[1]
+                ) + row.text[2:]
+        rows[index] = Row(text, row.highlighted)
+    return rows
+
+
+def _window(menu: tuple[str, ...], cursor: int, budget: int) -> tuple[list[Row], int, int]:
+    """The window's rows and the first and last item shown."""
     cursor = max(0, min(cursor, len(menu) - 1))
     rows = menu_item_rows(menu[cursor], True)
     top: list[Row] = []
     bottom: list[Row] = []
     before, after = cursor - 1, cursor + 1
+    first, last = cursor, cursor
     while before >= 0 or after < len(menu):
         if after < len(menu):
             item = menu_item_rows(menu[after], False)
             if len(rows) + len(top) + len(bottom) + len(item) <= budget:
                 bottom.extend(item)
+                last = after
                 after += 1
             else:
                 after = len(menu)
@@ -196,10 +234,11 @@ def menu_window(menu: tuple[str, ...], cursor: int, budget: int) -> list[Row]:
             item = menu_item_rows(menu[before], False)
             if len(rows) + len(top) + len(bottom) + len(item) <= budget:
                 top[:0] = item
+                first = before
                 before -= 1
             else:
                 before = -1
-    return top + rows + bottom
+    return top + rows + bottom, first, last
 
 
 @lru_cache(maxsize=256)
@@ -257,11 +296,14 @@ def _paged(screen: Screen, title: str, paragraphs: list[list[Row]], selected: in
     laid: list[tuple[Row, ...]] = []
     footers: list[str] = []
     knob = "lo " if screen.menu else ""
+    pressed = not screen.menu and screen.footer.startswith("press")
     for number, rows in enumerate(pages, start=1):
         window = menu_window(screen.menu, screen.cursor, budget - len(rows))
         laid.append(tuple(rows + window))
         last = f"{number}/{count} {screen.footer}"
-        if number < count or not screen.footer or len(last) > COLUMNS:
+        if number < count and pressed:
+            last = f"{number}/{count} press: more"  # a press reads on (Controller)
+        elif number < count or not screen.footer or len(last) > COLUMNS:
             last = f"{number}/{count} turn {knob}: more".replace(" :", ":")
         footers.append(last)
     return Fitted(title, screen.big, tuple(laid), tuple(footers), wordings)

@@ -14,7 +14,14 @@ from typing import Any
 
 from engine.api import Action, Event, Game, State
 from rig.journal import Journal, JournalError
-from rig.replay import effective_inputs, replay, replay_inputs, take_back_entry
+from rig.replay import (
+    abandon_entry,
+    abandoned,
+    effective_inputs,
+    replay,
+    replay_inputs,
+    take_back_entry,
+)
 
 
 @dataclass
@@ -36,6 +43,9 @@ class Session:
     last_action: Action | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
     """The inputs that stand (taken-back ones removed), as journaled."""
+    abandoned: bool = False
+    """The table abandoned this game (RULINGS G7): it takes no more input, and is
+    filed like a finished one."""
     _previous: State | None = field(default=None, init=False, repr=False)
     """The state before the last input that stands, when known (see state_before_last)."""
     _before: tuple[State, int, Action | None, State | None] | None = field(
@@ -66,6 +76,7 @@ class Session:
         steps = len(journal.entries)
         history = [dict(entry) for _, entry in effective_inputs(journal.entries)]
         return cls(game=game, state=state, journal=journal, steps=steps, history=history,
+                   abandoned=abandoned(journal.entries),
                    resumed=Resumed(steps=steps, dropped_bytes=recovery.dropped_bytes,
                                    reason=recovery.reason or ""))
 
@@ -79,6 +90,8 @@ class Session:
         fsync failed, that puts the state back and raises.
         """
         self.wait_durable()
+        if self.abandoned:
+            raise ValueError("the game was abandoned: it takes no more input")
         trial = self.state.clone()
         events = trial.apply(action, player)
         stored = action.to_json()
@@ -116,6 +129,17 @@ class Session:
         self._previous = None
         self.steps += 1
         self.last_action = None
+
+    def abandon(self) -> None:
+        """Abandon the game (RULINGS G7): journaled like any input, so a rig that stops
+        before filing it files it at the next start instead of resuming it."""
+        self.wait_durable()
+        if self.abandoned:
+            raise ValueError("the game is already abandoned")
+        if self.journal is not None:
+            self.journal.append(abandon_entry())
+        self.steps += 1
+        self.abandoned = True
 
     @property
     def saving(self) -> bool:

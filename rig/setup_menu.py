@@ -31,8 +31,8 @@ def _seatable(game: str, levels: tuple[str, ...]) -> tuple[str, ...]:
 
 class SetupChoice(Frozen):
     game: str = registry.DEFAULT_GAME
-    players: int = 4
-    levels: tuple[str, ...] = ("human",) * 4
+    players: int = registry.DEFAULT_PLAYERS
+    levels: tuple[str, ...] = ("human",) * registry.DEFAULT_PLAYERS
     hints: bool = False
     seats: tuple[str, ...] = ()
     """Colours in seating order; empty means the board's first colours."""

@@ -142,7 +142,9 @@ class TerminalScreen(FrameSink):
         if lines == self._painted and not force:
             return
         prefix = CLEAR_ALL if force or self._painted is None else HOME
-        self.stream.write(prefix + "".join(line + CLEAR_LINE + "\n" for line in lines)
+        # no newline after the last line: a picture as tall as the terminal (the full
+        # layout's 38 rows) would scroll its first row, the OLED's top border, away
+        self.stream.write(prefix + "\n".join(line + CLEAR_LINE for line in lines)
                           + CLEAR_BELOW)
         self.stream.flush()
         self._painted = lines
@@ -303,5 +305,5 @@ def interactive(rig: object, term: TerminalScreen, greeting: str = "") -> int:
             with contextlib.suppress(OSError):
                 os.close(end)
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
-        term.stream.write(SHOW_CURSOR)
+        term.stream.write("\n" + SHOW_CURSOR)  # what is printed next starts a line
         term.stream.flush()

@@ -63,13 +63,16 @@ class CorrectionPlace:
 @dataclass(frozen=True)
 class Fix:
     """A row of the correction menu: a piece (opens its places), a set of options
-    (opens them), a correction applied at once, or taking back the last input."""
+    (opens them), a correction applied at once, or taking back the last input. An
+    option is an action, or what the menu asks of the controller (`rig.corrections`:
+    ABANDON); a row with a ``question`` is a confirmation, its cursor starting on Back."""
 
     words: str
     piece: str = ""
     action: Action | None = None
-    options: tuple[tuple[str, Action], ...] = ()
+    options: tuple[tuple[str, Action | str], ...] = ()
     take_back: bool = False
+    question: str = ""
 
 
 class GameView(Protocol):

@@ -20,9 +20,10 @@ _OFF_TRACK: tuple[tuple[str, str, str], ...] = (
     # id prefix, printed label, words ("{n}" is the home-stretch step)
     ("pit:", "Pit", "pit"),
     ("finish:", "Finish", "finish"),
-    ("home:", "H{n}", "home stretch {n}"),
+    ("home:", "{n}", "home stretch {n}"),
 )
-"""The places off the track, in one table so the printed label and the words agree."""
+"""The places off the track, in one table so the printed label and the words agree (a
+home-stretch square prints its step under a HOME STRETCH caption: the screen's words)."""
 
 
 def _off_track(position_id: str, column: int) -> str:
@@ -33,7 +34,8 @@ def _off_track(position_id: str, column: int) -> str:
 
 
 def position_label(position_id: str) -> str:
-    """The short label printed on the board: "T35", "Pit", "H3", "Finish"."""
+    """The short label printed on the board: "T35", "Pit", "3" (a home-stretch step,
+    printed under HOME STRETCH), "Finish"."""
     return _off_track(position_id, 1)
 
 

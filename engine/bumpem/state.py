@@ -536,7 +536,7 @@ class _Describer:
         elif isinstance(action, Swap):
             return f"{self._own(action.car)}: swap with {self.piece_name(action.target)}"
         elif isinstance(action, Split):
-            second = self._own(action.other).partition(" ")[2]  # "car at T12"
+            second = self._own(action.other)  # "Red car at T12": the colour too
             first_to = self._landing(Forward(action.car, action.steps))
             second_to = self._landing(Forward(action.other, action.other_steps))
             return (f"{self._own(action.car)}: {action.steps} "
@@ -556,6 +556,16 @@ class _Describer:
         car = seat * rules.cars + int(number) - 1
         return car_at(colour, rules.position_id(seat, self.pos[car]))
 
+    def _slide_bumps(self, bumps: tuple[str, ...]) -> str:
+        """The cars an oil slide bumps, named so the table finds them: one in full
+        ("Red car at T1"), several by colour and place ("Green T25, Red T27")."""
+        if not bumps:
+            return ""
+        if len(bumps) == 1:
+            return f", bumps {self.piece_name(bumps[0])}"
+        return ", bumps " + ", ".join(self.piece_name(p).replace(" car at ", " ")
+                                      .replace(" car in ", " in ") for p in bumps)
+
     def _own(self, car: int) -> str:
         return self.piece_name(f"{self.game.rules.seats[self.turn]}:{car}")
 
@@ -574,8 +584,7 @@ class _Describer:
         """The move's telling effect, after where the car lands."""
         landing = action.to if isinstance(action, Enter) else self._landing(action)
         if action.slide:
-            bumped = f", bumps {len(action.bumps)}" if action.bumps else ""
-            return f", slides {destination_phrase(action.to)}{bumped}"
+            return f", slides {destination_phrase(action.to)}{self._slide_bumps(action.bumps)}"
         if action.bumps:
             victims = sorted({p.partition(":")[0].capitalize() for p in action.bumps})
             return ", bumps " + "+".join(victims)

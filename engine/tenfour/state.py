@@ -319,8 +319,9 @@ class TenFourState:
         if isinstance(action, PlaceSmokey):
             smokey = piece_name(g, action.smokey) if action.smokey else "a Smokey"
             return f"Put {smokey} {destination_phrase(g.board, action.trap)}"
-        if isinstance(action, DeclareTruck):
-            return f"{action.truck.capitalize()} truck" + (" (Hammer Up)" if action.hammer else "")
+        if isinstance(action, DeclareTruck):  # by where it stands, as the table finds it
+            where = self.truck_where(g.truck_index[action.truck])
+            return piece_at(g, action.truck, where) + (" (Hammer Up)" if action.hammer else "")
         if isinstance(action, ChooseTruck):
             truck = g.truck_index[action.truck]
             caught = ", caught!" if action.caught else ""

@@ -3,7 +3,8 @@
 Glyphs are 5x7 column bitmaps kept here as data: one hex byte per column, bit 0 is the
 top row. ``SMALL`` draws them in a 6x8 cell (21 characters x 8 lines on 128x64);
 ``LARGE`` and ``HUGE`` scale them 2x (12x16 cell, 10 x 4) and 3x (18x24 cell, 7 x 2) for
-big numbers and alerts. Characters outside ASCII 32-126 draw as ``?``.
+big numbers and alerts. Characters outside ASCII 32-126 draw as ``?``, but for the
+menu's scroll markers (small triangles).
 """
 
 from __future__ import annotations
@@ -128,6 +129,12 @@ def _parse(table: str) -> dict[str, tuple[int, ...]]:
 
 
 GLYPHS_5X7: dict[str, tuple[int, ...]] = _parse(_GLYPHS_5X7)
+MARKER_GLYPHS: dict[str, tuple[int, ...]] = {
+    "\u25b2": (0x10, 0x18, 0x1C, 0x18, 0x10),  # up triangle: a menu has more above
+    "\u25bc": (0x04, 0x0C, 0x1C, 0x0C, 0x04),  # down triangle: more below
+    "\u25c6": (0x08, 0x1C, 0x3E, 0x1C, 0x08),  # diamond: more above and below
+}
+"""Beyond ASCII: the menu's scroll markers (rig.screen.MARKERS), drawn by every font."""
 
 
 class Font(Frozen):
@@ -161,9 +168,10 @@ class Font(Frozen):
         return height // self.cell_height
 
 
-SMALL = Font("small", GLYPHS_5X7)
-LARGE = Font("large", GLYPHS_5X7, scale=2)
-HUGE = Font("huge", GLYPHS_5X7, scale=3)
+_DRAWN = {**GLYPHS_5X7, **MARKER_GLYPHS}
+SMALL = Font("small", _DRAWN)
+LARGE = Font("large", _DRAWN, scale=2)
+HUGE = Font("huge", _DRAWN, scale=3)
 FONTS = {f.name: f for f in (SMALL, LARGE, HUGE)}
 
 
@@ -246,6 +254,7 @@ __all__ = [
     "GLYPHS_5X7",
     "HUGE",
     "LARGE",
+    "MARKER_GLYPHS",
     "SMALL",
     "Font",
     "draw_centered",

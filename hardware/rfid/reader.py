@@ -9,7 +9,10 @@ read to a protocol (:class:`~hardware.rfid.rdm6300.Rdm6300Protocol` or
   ``removal_after`` seconds without frames (:class:`PresenceTracker`, injected clock).
   Each read blocks for at most ``read_timeout`` (the serial timeout), so removal is
   noticed within ``removal_after + read_timeout`` with no busy polling;
-* :class:`FrameRejected` for corrupt frames;
+* :class:`FrameRejected` for corrupt frames: the first at once, then at most one every
+  ``rejects_every`` seconds counting the ones between, and one before the next good frame,
+  so a line babbling noise (10 MB of STX bytes is 10 million cut-short frames) queues a
+  handful of events, not one a byte, and a tap right after it is read at once;
 * :class:`ReaderStatus` on connect, on loss (``SerialException``/``OSError``) and on
   reconnect. Reopening uses exponential backoff (``backoff_initial`` doubling up to
   ``backoff_max``); a card present when the port vanished is reported removed.
@@ -86,6 +89,7 @@ class CardReader:
         backoff_max: float = 10.0,
         clock: Clock = time.monotonic,
         opener: Opener = open_port,
+        rejects_every: float = 1.0,
     ) -> None:
         self.name = name
         self.url = url
@@ -111,6 +115,11 @@ class CardReader:
         self.connected: bool | None = None  # None until the first attempt
         self.outages = 0
         self.frames_rejected = 0
+        self.rejects_every = rejects_every
+        self._clock = clock
+        self._unreported = 0
+        self._last_reason = ""
+        self._reported_at: float | None = None
 
     # -- lifecycle ----------------------------------------------------------------------
     def start(self) -> CardReader:
@@ -168,11 +177,31 @@ class CardReader:
 
     def _lost(self, message: str) -> None:
         """Report an outage once (retries while still down stay quiet)."""
+        self._report_rejects()
         self.presence.clear()
         if self.connected is not False:
             self.outages += 1
             self._emit(ReaderStatus(self.name, False, message))
         self.connected = False
+
+    def _due(self) -> bool:
+        return (self._reported_at is None
+                or self._clock() - self._reported_at >= self.rejects_every)
+
+    def _rejected(self, reason: str) -> None:
+        """Count a rejected frame; report it now only if none was for `rejects_every`."""
+        self.frames_rejected += 1
+        self._unreported += 1
+        self._last_reason = reason
+        if self._due():
+            self._report_rejects()
+
+    def _report_rejects(self) -> None:
+        """One event for the rejections not yet reported (none if there are none)."""
+        if self._unreported:
+            count, self._unreported = self._unreported, 0
+            self._reported_at = self._clock()
+            self._emit(FrameRejected(self.name, self._last_reason, count))
 
     def _run(self) -> None:
         errors = _port_errors()
@@ -199,12 +228,14 @@ class CardReader:
             delay = self._backoff_initial
             for item in readings:
                 if isinstance(item, TagRead):
+                    self._report_rejects()  # in order: the noise, then the card
                     self.presence.seen(item.tag)
                 elif isinstance(item, Rejection):
-                    self.frames_rejected += 1
-                    self._emit(FrameRejected(self.name, item.reason))
+                    self._rejected(item.reason)
                 elif isinstance(item, Miss):
                     self.presence.miss()
+            if self._unreported and self._due():
+                self._report_rejects()
             self.presence.tick()
             if self._protocol.poll_interval > 0:
                 self._stop.wait(self._protocol.poll_interval)

@@ -101,10 +101,13 @@ def _track_space(spot: Any, xy: Point, side: float) -> Space:
 def _home_space(colour: str, step: int, xy: Point, side: float) -> Space:
     x, y = xy
     ident = f"home:{colour}:{step}"
-    label = fit_label(position_label(ident), x, y - side / 2 + 2.8, 2.8, side - 2, INK[colour],
-                      bold=True)
+    # read top to bottom, the square says what the screen says: "home stretch 3"
+    words = [fit_label(word, x, y - side / 2 + 2.2 + 2.3 * i, 2.0, side - 2, INK[colour],
+                       bold=True) for i, word in enumerate(("HOME", "STRETCH"))]
+    number = fit_label(position_label(ident), x, y + 2.0, 4.2, side - 2, INK[colour],
+                       bold=True)
     return Space(ident, "home", colour, "round", x, y, side, side, FILL[colour], INK[colour],
-                 0.8, labels=(label,), slots=((x, y + 1.5),))
+                 0.8, labels=(*words, number), slots=((x, y + 1.5),))
 
 
 def _finish_area(colour: str, entrance: Point, inward: Point, pitch: float,

@@ -8,11 +8,13 @@ from rig import registry
 from rig.controller import Seat
 
 
-def add_game_arguments(parser: argparse.ArgumentParser, default_players: int = 4) -> None:
+def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+    players = registry.DEFAULT_PLAYERS
     parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
                         help=registry.game_help())
-    parser.add_argument("--players", type=int, default=default_players,
-                        help=f"how many play, 2 to 4 (default {default_players})")
+    parser.add_argument("--players", type=int, default=players,
+                        help=f"how many play, {registry.count_words(registry.all_player_counts())}"
+                             f" (default {players}, as on the Pi)")
     parser.add_argument("--variant", default=None,
                         help="e.g. two-player for 10-Four with 2 players (chosen automatically)")
     parser.add_argument("--seed", type=int, default=None,
@@ -20,6 +22,30 @@ def add_game_arguments(parser: argparse.ArgumentParser, default_players: int = 4
     parser.add_argument("--seats", default=None,
                         help="per seat: human, easy, medium or hard, comma separated")
     parser.add_argument("--no-turbo", action="store_true", help="Bump 'Em without turbo")
+
+
+def check_game_arguments(args: argparse.Namespace) -> None:
+    """ValueError naming what the game registry allows, when --players, --variant or
+    --seats cannot make a game of --game: checked once the command line is parsed, before
+    a banner, a setup menu or a state directory."""
+    game = registry.entry(args.game)
+    problem = game.players_problem(args.players, args.variant or None)
+    if problem:
+        raise ValueError(problem)
+    if not args.seats:
+        return
+    levels = seat_levels(args)
+    if len(levels) != args.players:
+        raise ValueError(f"--seats names {len(levels)} seats for {args.players} players")
+    for seat, level in enumerate(levels, 1):
+        problem = game.level_problem(level)
+        if problem:
+            raise ValueError(f"--seats: seat {seat} is {problem}")
+
+
+def seat_levels(args: argparse.Namespace) -> tuple[str, ...]:
+    """--seats as a tuple of levels (empty when not given)."""
+    return tuple(s.strip() for s in args.seats.split(",")) if args.seats else ()
 
 
 def variant_for(args: argparse.Namespace) -> str | None:
@@ -35,17 +61,11 @@ def options_for(args: argparse.Namespace) -> dict[str, object]:
 def seats_for(args: argparse.Namespace, seed: int | None) -> list[Seat] | None:
     if not args.seats:
         return None
-    from engine.players import KNOWN, LEVELS
     from rig.computer import seat_for
     from rig.games import build_game
 
-    levels = [s.strip() for s in args.seats.split(",")]
-    if len(levels) != args.players:
-        raise ValueError(f"--seats names {len(levels)} seats for {args.players} players")
-    for level in levels:
-        if level != "human" and level not in KNOWN:
-            raise ValueError(f"--seats: unknown seat {level!r}; choose one of human, "
-                             f"{', '.join(LEVELS)}")
+    check_game_arguments(args)
+    levels = seat_levels(args)
     game = build_game(args.game, players=args.players, variant=variant_for(args),
                       options=options_for(args))
     return [seat_for(args.game, level, seed=(seed or 0) + i, game=game)

@@ -9,18 +9,30 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rig.commands._gameargs import add_game_arguments, options_for, seats_for, variant_for
+from rig.commands._gameargs import (
+    add_game_arguments,
+    check_game_arguments,
+    options_for,
+    seats_for,
+    variant_for,
+)
 
 if TYPE_CHECKING:
     from rig.emulated import EmulatedRig
     from rig.screen import Screen
 
 
+check_arguments = check_game_arguments
+"""Run by rig.cli right after parsing: bad --players, --variant or --seats are refused
+before anything starts."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_game_arguments(parser, default_players=3)
+    add_game_arguments(parser)
     parser.add_argument("--delay", type=float, default=None,
-                        help=f"seconds between gestures (default {PACE} on a terminal, "
-                             "0 when the output is not a terminal)")
+                        help=f"seconds between gestures (default on a terminal: the pace "
+                             f"that shows the game in {DEMO_SECONDS / 60:.0f} minutes, at most "
+                             f"{PACE}; 0 when the output is not a terminal)")
     parser.add_argument("--fast", action="store_true",
                         help="no pause between gestures and no spin animation time")
     parser.add_argument("--oled", action="store_true",
@@ -31,6 +43,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 PACE = 1.5
 """Seconds between a person's gestures: time to read the screen before the next one."""
+DEMO_SECONDS = 240.0
+"""How long a watched demo lasts at its default pace. A 10-Four game for three is
+about 200 gestures, a Bump 'Em game about 770 (most turns are a ticket press and a
+"cannot use"): at PACE after every gesture that was 6 and 19 minutes. The default pace
+fits the seeded game, played through unseen first, in four minutes; the transcript stays
+on the terminal to scroll back."""
+MIN_PACE = 0.25
+"""The fastest default pace: a game longer than DEMO_SECONDS / MIN_PACE gestures (960)
+runs over the four minutes rather than blur: 11 of 40 seeded Bump 'Em games for three,
+the longest 5.4 minutes (`python -m bench.demo_length`)."""
 
 
 def pace_for(args: argparse.Namespace, watched: bool) -> float:
@@ -47,47 +69,89 @@ def real_pause(seconds: float) -> None:
     threading.Event().wait(seconds)
 
 
-def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None) -> int:
-    from rig.autopilot import describe, gestures_for
-    from rig.emulated import new_emulated_rig
+def fitted_pace(gestures: int, animation: float) -> float:
+    """The default pace for a game of `gestures` whose spins animate for `animation`
+    seconds: the whole game in DEMO_SECONDS, never slower than PACE nor faster than
+    MIN_PACE."""
+    return max(MIN_PACE, min(PACE, (DEMO_SECONDS - animation) / max(1, gestures)))
+
+
+def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None,
+        watched: bool | None = None) -> int:
+    """Play the demo; `watched` (default: stdout is a terminal) paces it for a person,
+    and `pause` (default: real time) is how the paced demo waits."""
     from rig.games import GameSetupError, game_entry
     from rig.render import boxed, render_terminal
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    pace = pace_for(args, sys.stdout.isatty())
+    pace = pace_for(args, sys.stdout.isatty() if watched is None else watched)
     holder: list[EmulatedRig] = []
+    first: list[Screen] = []
 
     def show(screen: Screen) -> None:
-        animating = holder and holder[0].controller.animation is not None
-        if animating and not args.frames:
+        if not holder:  # the rig's first screen, shown after the banner
+            first[:] = [screen]
+            return
+        if holder[0].controller.animation is not None and not args.frames:
             return
         print(render_terminal(screen) if args.oled else boxed(screen), flush=True)
 
     try:
-        seats = seats_for(args, seed)
-        print(f"{game_entry(args.game).title}: {args.players} players, seed {seed}")
-        rig = new_emulated_rig(args.game, args.players, variant=variant_for(args), seed=seed,
-                               seats=seats, options=options_for(args), draw=show)
+        rig = _new_rig(args, seed, draw=show)
+        if pace and args.delay is None:
+            pace = fitted_pace(*_rehearse(args, seed))
     except (GameSetupError, ValueError) as exc:
         print(f"cbrig demo: {exc}", file=sys.stderr)
         return 2
+    print(f"{game_entry(args.game).title}: {args.players} players, seed {seed}"
+          + (f", {pace:.2g} s a gesture" if pace else ""))
     holder.append(rig)
+    for screen in first:
+        show(screen)
     if pace:
         rig.pause = pause or real_pause
-    rng = random.Random(seed)
-    gestures = 0
-    while not rig.session.state.is_terminal():
-        for gesture in gestures_for(rig.controller, rng):
-            text = describe(gesture)
-            if text:
-                print(f"$ {text}")
-            rig.loop.step(gesture)
-            rig.settle()
-            gestures += 1
-            if pace:
-                rig.wait(pace)
+    gestures = _play(rig, seed, pace, lambda text: print(f"$ {text}"))
     state = rig.session.state
     names = ", ".join(rig.session.game.seat_name(s) for s in state.winners())
     print(f"Game over after {gestures} gestures and {rig.session.steps} inputs: {names} won.")
     print("ADIOS, good buddies.")
     return 0
+
+
+def _new_rig(args: argparse.Namespace, seed: int,
+             draw: Callable[[Screen], object] | None = None) -> EmulatedRig:
+    from rig.emulated import new_emulated_rig
+
+    return new_emulated_rig(args.game, args.players, variant=variant_for(args), seed=seed,
+                            seats=seats_for(args, seed), options=options_for(args), draw=draw)
+
+
+def _rehearse(args: argparse.Namespace, seed: int) -> tuple[int, float]:
+    """Play the seeded game through unseen (well under a second with the default seats):
+    its gestures and its spin animations' seconds, for the pace that fits it."""
+    rig = _new_rig(args, seed)
+    animation: list[float] = []
+    rig.pause = animation.append
+    return _play(rig, seed, 0.0, None), sum(animation)
+
+
+def _play(rig: EmulatedRig, seed: int, pace: float,
+          say: Callable[[str], object] | None) -> int:
+    """Gesture through the whole game as the table would, `pace` seconds after each
+    gesture, and read the last screen to its last page; the number of gestures."""
+    from rig.autopilot import describe, gestures_for, read_on
+
+    rng = random.Random(seed)
+    gestures = 0
+    while not rig.session.state.is_terminal() or read_on(rig.controller):
+        more = read_on(rig.controller) if rig.session.state.is_terminal() else []
+        for gesture in more or gestures_for(rig.controller, rng):
+            text = describe(gesture)
+            if text and say is not None:
+                say(text)
+            rig.loop.step(gesture)
+            rig.settle()
+            gestures += 1
+            if pace:
+                rig.wait(pace)
+    return gestures

@@ -13,12 +13,23 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rig.commands._gameargs import add_game_arguments, options_for, variant_for
+from rig.commands._gameargs import (
+    add_game_arguments,
+    check_game_arguments,
+    options_for,
+    seat_levels,
+    variant_for,
+)
 
 if TYPE_CHECKING:
     from rig.config import GameConfig
     from rig.desk import DeskRig
     from rig.emulated import EmulatedRig
+
+
+check_arguments = check_game_arguments
+"""Run by rig.cli right after parsing: bad --players, --variant or --seats are refused
+before anything starts."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,9 +78,8 @@ def game_config(args: argparse.Namespace) -> GameConfig:
 
     from rig.config import GameConfig
 
-    levels = tuple(s.strip() for s in args.seats.split(",")) if args.seats else ()
-    if levels and len(levels) != args.players:
-        raise ValueError(f"--seats names {len(levels)} seats for {args.players} players")
+    check_game_arguments(args)
+    levels = seat_levels(args)
     return GameConfig(name=args.game, players=args.players, variant=variant_for(args) or "",
                       levels=levels or ("human",) * args.players, hints=args.hints,
                       options=MappingProxyType(options_for(args)))

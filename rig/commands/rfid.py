@@ -44,7 +44,8 @@ def describe(event: object) -> str | None:
     if isinstance(event, CardRemoved):
         return f"removed   {event.tag}"
     if isinstance(event, FrameRejected):
-        return f"rejected  {event.reason}"
+        times = f" (x{event.count})" if event.count > 1 else ""
+        return f"rejected  {event.reason}{times}"
     if isinstance(event, ReaderStatus):
         return f"reader    {event.message}"
     return None

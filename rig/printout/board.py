@@ -112,7 +112,7 @@ def _tile_page(doc: PdfDocument, geometry: BoardGeometry, plan: TilePlan, tile: 
     draw_board(geometry, _RegionCanvas(canvas, tile.region))
     doc.unclip(canvas)
     marks = PdfCanvas(doc.pdf, Page(w, h, origin))
-    _cut_marks(marks, tile)
+    _cut_marks(marks, tile, geometry)
     rows, columns = plan.grid
     plain = PdfCanvas(doc.pdf, Page(w, h))
     _footer(plain, plan.paper, [
@@ -126,25 +126,75 @@ def _tile_page(doc: PdfDocument, geometry: BoardGeometry, plan: TilePlan, tile: 
                                   - LABEL_BAND_MM + 0.5))
 
 
-def mark_points(tile: Tile) -> list[Point]:
-    """Board points of the registration marks on a tile: centred on each cut line, at
-    places that depend only on the shared edge, so both neighbours print them alike."""
+def mark_points(tile: Tile, geometry: BoardGeometry) -> list[Point]:
+    """Board points of the registration marks on a tile: three on each cut line, at
+    places that depend only on the shared edge and the board, so both neighbours print
+    them alike. Each is moved along its line, within its third, to where it covers
+    nothing drawn (else no word nor legend swatch): never over the legend or a name."""
     left, top, right, bottom = tile.region
     own_top = top if tile.cut_top is None else tile.cut_top
     own_bottom = bottom if tile.cut_bottom is None else tile.cut_bottom
     own_left = left if tile.cut_left is None else tile.cut_left
     own_right = right if tile.cut_right is None else tile.cut_right
+    tiers = _mark_obstacles(geometry)
     points: list[Point] = []
     for cut in (tile.cut_left, tile.cut_right):
         if cut is not None:
-            points += [(cut, own_top + y) for y in spread(3, own_bottom - own_top, 10)]
+            points += [(cut, y) for y in _clear_spots(own_top, own_bottom, cut, True, tiers)]
     for cut in (tile.cut_top, tile.cut_bottom):
         if cut is not None:
-            points += [(own_left + x, cut) for x in spread(3, own_right - own_left, 10)]
+            points += [(x, cut) for x in _clear_spots(own_left, own_right, cut, False, tiers)]
     return points
 
 
-def _cut_marks(canvas: PdfCanvas, tile: Tile) -> None:
+MARK_REACH = MARK_RADIUS * 1.6
+"""Half the size of a mark: the ends of its cross."""
+
+
+def _mark_obstacles(geometry: BoardGeometry) -> tuple[list[Box], list[Box]]:
+    """What a mark must not cover: first everything drawn (spaces, words, legend
+    swatches), then at least the words and swatches."""
+    from rig.boardart.geometry import LEGEND_SWATCH, legend_swatch
+
+    half = LEGEND_SWATCH / 2
+    swatches = [(x - half, y - half, x + half, y + half)
+                for x, y in (legend_swatch(geometry, i) for i in range(len(geometry.legend)))]
+    words = [label.box for label in geometry.all_labels()]
+    return [*words, *swatches, *(space.box for space in geometry.spaces)], [*words, *swatches]
+
+
+MARK_APART = 20.0
+"""The least distance between two marks on one cut line."""
+
+
+def _clear_spots(start: float, end: float, cut: float, vertical: bool,
+                 tiers: Sequence[Sequence[Box]]) -> list[float]:
+    """Three positions along a cut line from `start` to `end` (evenly spread, 10 mm from
+    the ends), each moved to the nearest place, MARK_APART from the others, where a mark
+    covers none of the first tier of obstacles it can avoid."""
+    def at(along: float) -> Point:
+        return (cut, along) if vertical else (along, cut)
+
+    lo, hi = start + MARK_REACH + 1, end - MARK_REACH - 1
+    candidates = [lo + k * 0.5 for k in range(int((hi - lo) * 2) + 1)]
+    placed: list[float] = []
+    for nominal in (start + offset for offset in spread(3, end - start, 10)):
+        nearest = sorted((c for c in candidates
+                          if all(abs(c - other) >= MARK_APART for other in placed)),
+                         key=lambda c: abs(c - nominal))
+        placed.append(next((c for boxes in tiers for c in nearest
+                            if not _covers(at(c), boxes)), nominal))
+    return placed
+
+
+def _covers(at: Point, boxes: Sequence[Box], pad: float = 0.8) -> bool:
+    x, y = at
+    r = MARK_REACH + pad
+    return any(b[0] < x + r and b[2] > x - r and b[1] < y + r and b[3] > y - r
+               for b in boxes)
+
+
+def _cut_marks(canvas: PdfCanvas, tile: Tile, geometry: BoardGeometry) -> None:
     left, top, right, bottom = tile.region
     for cut in (tile.cut_left, tile.cut_right):
         if cut is not None:
@@ -152,7 +202,7 @@ def _cut_marks(canvas: PdfCanvas, tile: Tile) -> None:
     for cut in (tile.cut_top, tile.cut_bottom):
         if cut is not None:
             canvas.line([(left, cut), (right, cut)], MARK_INK, 0.25, dashed=True)
-    for x, y in mark_points(tile):
+    for x, y in mark_points(tile, geometry):
         canvas.ellipse(x, y, MARK_RADIUS, MARK_RADIUS, None, MARK_INK, 0.3)
         canvas.line([(x - MARK_RADIUS * 1.6, y), (x + MARK_RADIUS * 1.6, y)], MARK_INK, 0.3)
         canvas.line([(x, y - MARK_RADIUS * 1.6), (x, y + MARK_RADIUS * 1.6)], MARK_INK, 0.3)

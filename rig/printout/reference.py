@@ -71,14 +71,27 @@ def tenfour_reference(game: Any) -> Sections:
             "A turn: draw, spin, choose either truck and move it; a truck on a Hammer Up "
             "space is declared before drawing (no card, Lo-Band). Both trucks home wins.",
         ]),
-        ("Cards and corrections", [
+        ("Cards", [
             "Each Mike card carries an RFID tag enrolled to its entry; a tag not enrolled, "
             "or a card already drawn since the last reshuffle, is refused and nothing "
             "changes.",
-            "When the table and the rig disagree, open the correction menu and set any "
-            "piece's place, whose turn it is, a lost turn or a pending Hammer Up.",
         ]),
+        corrections("any piece's place (Red truck at R8), whose turn it is, a lost turn or "
+                    "a pending Hammer Up", "card", spins=True),
     ]
+
+
+def corrections(what: str, card: str, spins: bool) -> tuple[str, Sequence[str]]:
+    """How to open the correction menu and take back (RULINGS G5), in a family's words."""
+    return ("Corrections and take-back", [
+        "When the table and the rig disagree, hold either knob down until the correction "
+        "menu opens (a long press); turn to a row and press. Another long press closes it.",
+        f"The menu sets {what}.",
+        f"Its last row, Take back, undoes the last move chosen, correction or {card} tapped "
+        f"({'never a spin, nor' if spins else 'never'} a {card} the rig drew itself). The "
+        "rig keeps every correction "
+        "and take-back with the game.",
+    ])
 
 
 def _ticket_lines(game: Any) -> list[str]:
@@ -98,8 +111,9 @@ def bumpem_reference(game: Any) -> Sections:
         ("The track", [
             f"A loop of {board.track_length} spaces (T1-T{board.track_length}), cars move "
             f"clockwise. Each colour has {board.cars_per_player} cars, a pit row beside its "
-            f"start, a home stretch of {board.home_length} spaces (H1-H{board.home_length}) "
-            "that leaves the track just before its start, and a finish area.",
+            f"start, a home stretch of {board.home_length} spaces (HOME STRETCH 1-"
+            f"{board.home_length}) that leaves the track just before its start, and a finish "
+            "area.",
         ]),
         ("Your turn", [
             "Draw a ticket (tap a ticket card or let the rig draw), then make one of the "
@@ -125,9 +139,10 @@ def bumpem_reference(game: Any) -> Sections:
             "entrance comes first). A zoom onto an occupied turbo space sets that car off "
             "in turn.",
         ]))
-    sections.append(("Winning and corrections", [
+    sections.append(("Winning", [
         "The first player with every car in the finish area wins.",
-        "When the table and the rig disagree, the correction menu sets any car's place or "
-        "whose turn it is; cars are named by where they stand (Red car at T35).",
     ]))
+    sections.append(corrections("any car's place (cars are named by where they stand: Red "
+                                "car at T35, Red car in home stretch 3) or whose turn it is",
+                                "ticket", spins=False))
     return sections

@@ -482,7 +482,7 @@ def print_reference(game_name: str, game: Any, path: str, paper: str, tile: bool
               align="left")
         y += step
     _text(canvas, "The rig keeps the true state and says what to do; the board is played "
-          "by hand (RULINGS.md, G1).", 15, h - 10, 2.6, GREY, align="left")
+          "by hand.", 15, h - 10, 2.6, GREY, align="left")
     doc.save()
     return f"quick reference, 1 page {paper.upper()} (text {size:.1f} mm)"
 

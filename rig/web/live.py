@@ -79,14 +79,15 @@ def bumpem_live() -> LiveTools:
 
 
 def _live(game_kind: type[G], state_kind: type[S], pieces: Callable[[G, S], list[Piece]],
-          cards: Callable[[G, list[str]], list[dict[str, Any]]]) -> LiveTools:
+          cards: Callable[[G, S, list[str]], list[dict[str, Any]]]) -> LiveTools:
     """Live-board tools from functions of the game's own classes (checked on each call)."""
     from rig.registry import LiveTools
 
     return LiveTools(
         board=lambda game: own(game, game_kind).board,
         pieces=lambda game, state: pieces(own(game, game_kind), own(state, state_kind)),
-        cards=lambda game, valid: cards(own(game, game_kind), valid))
+        cards=lambda game, state, valid: cards(own(game, game_kind), own(state, state_kind),
+                                               valid))
 
 
 def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
@@ -105,7 +106,7 @@ def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
 
 
 def _bumpem_pieces(game: BumpemGame, state: BumpemState) -> list[Piece]:
-    from engine.bumpem.names import colour_word, position_phrase
+    from engine.bumpem.names import car_at
 
     rules = game.rules
     pieces = []
@@ -114,8 +115,9 @@ def _bumpem_pieces(game: BumpemGame, state: BumpemState) -> list[Piece]:
         colour, ident = rules.seats[seat], rules.piece_id(car)
         number = ident.rsplit(":", 1)[-1]
         where = rules.position_id(seat, position)
-        pieces.append(Piece(ident, "car", colour, where, number,
-                            f"{colour_word(colour)} car {number} {position_phrase(where)}"))
+        # the marker keeps its number (cars sharing a pit stay apart on the drawing); the
+        # words are the screen's (G4: colour and place, never a bare number)
+        pieces.append(Piece(ident, "car", colour, where, number, car_at(colour, where)))
     return pieces
 
 
@@ -149,22 +151,28 @@ class LiveBoard:
         return out
 
 
-def card_tray(game: Game, valid: list[str]) -> list[dict[str, Any]]:
-    """The cards (or tickets) a person can tap, with their printed texts."""
-    return _tools(game).cards(game, valid)
+def card_tray(game: Game, state: State, valid: list[str]) -> list[dict[str, Any]]:
+    """The cards (or tickets) a person can tap, with their printed texts: `can` when the
+    reader would take it now (`valid`), `out` when it is out of the pile (drawn since the
+    last reshuffle), whether or not a card is asked."""
+    return _tools(game).cards(game, state, valid)
 
 
-def _tenfour_cards(game: TenFourGame, valid: list[str]) -> list[dict[str, Any]]:
+def _tenfour_cards(game: TenFourGame, state: TenFourState,
+                   valid: list[str]) -> list[dict[str, Any]]:
     return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
-             "copies": card.copies, "can": card.id in valid} for card in game.deck.cards]
+             "copies": card.copies, "can": card.id in valid, "out": left == 0}
+            for card, left in zip(game.deck.cards, state.pile, strict=True)]
 
 
-def _bumpem_tickets(game: BumpemGame, valid: list[str]) -> list[dict[str, Any]]:
+def _bumpem_tickets(game: BumpemGame, state: BumpemState,
+                    valid: list[str]) -> list[dict[str, Any]]:
     from engine.bumpem import TICKET_IDS
     from engine.bumpem.tickets import ticket_label
 
     tickets = game.tickets
+    left = state.deck if state.deck is not None else tickets.counts  # None: drawn uniformly
     return [{"id": ticket, "title": ticket_label(ticket), "band": "", "text": text,
-             "copies": count, "can": ticket in valid}
-            for ticket, count, text in zip(TICKET_IDS, tickets.counts, tickets.texts,
-                                           strict=True)]
+             "copies": count, "can": ticket in valid, "out": remaining == 0}
+            for ticket, count, text, remaining in zip(TICKET_IDS, tickets.counts,
+                                                      tickets.texts, left, strict=True)]

@@ -152,7 +152,7 @@ function setCards(cards) {
   if (!tray) return;
   tray.replaceChildren(...cards.map((card) => {
     const button = document.createElement("button");
-    button.className = "card" + (card.can ? "" : " spent");
+    button.className = "card" + (card.out ? " spent" : "") + (card.can ? " can" : "");
     button.dataset.card = card.id;
     const band = card.band ? `${card.band.toUpperCase()} band` : "";
     const copies = card.copies > 1 ? ` x${card.copies}` : "";
@@ -160,14 +160,22 @@ function setCards(cards) {
     button.querySelector(".band").textContent = band + copies;
     button.querySelector("b").textContent = card.title;
     button.querySelector(".text").textContent = card.text;
-    button.title = card.can ? "tap this card on the reader" : "drawn since the last reshuffle";
+    button.title = card.out ? "out of the pile: drawn since the last reshuffle"
+      : card.can ? "tap this card on the reader" : "no card is asked now";
     button.addEventListener("click", () => post({ type: "tap", card: card.id }));
     return button;
   }));
   const hint = $("#tray-hint");
-  if (hint) hint.textContent = cards.length
-    ? "Tap a card on the reader: click it (dimmed cards are out of the pile)."
-    : "The tray fills when a game starts.";
+  if (hint) hint.textContent = trayHint(cards);
+}
+
+function trayHint(cards) {
+  // says only what is true now: whether a card is asked, and what a dimmed card means
+  if (!cards.length) return "The tray fills when a game starts.";
+  const dimmed = cards.some((card) => card.out) ? " Dimmed cards are out of the pile." : "";
+  return cards.some((card) => card.can)
+    ? "Tap a card on the reader: click it." + dimmed
+    : "No card is asked now: the screen says when to tap one." + dimmed;
 }
 
 // ---------------------------------------------------------------- the live board

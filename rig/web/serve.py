@@ -113,7 +113,7 @@ class BoardPublisher:
             self._game, self.board = game, LiveBoard(game)
             self._publish("boardsvg", self.board.svg)
         self._publish("pieces", json.dumps(self.board.pieces(state)))
-        self._publish("cards", json.dumps(card_tray(game, valid_cards(controller))))
+        self._publish("cards", json.dumps(card_tray(game, state, valid_cards(controller))))
 
     def _publish(self, topic: str, data: str) -> None:
         if self._sent.get(topic) != data:

@@ -6,14 +6,33 @@ POST only posts hardware events to the rig's loop, as a knob's callback would. W
 `post=None` (the Pi's live board) the server is read-only: there is no input route.
 
 Inputs must come as `application/json` from the page's own origin: a page elsewhere
-cannot make a browser send that without a CORS preflight, which is never granted.
+cannot make a browser send that without a CORS preflight, which is never granted. On the
+desk (the one with inputs) every request must also name the served address as its Host:
+a site whose DNS name was re-pointed at this machine (DNS rebinding) sends its own name,
+so it is answered 421 and never reaches the rig.
+
+A flood of connections must not knock the game over (the live board may listen on the
+table's whole network): connections are capped in all and per client address, the ones
+past a cap are answered 503 at once and closed, an idle one is closed after
+`idle_seconds`, and while fewer than `fd_reserve` file descriptors are free the server
+does not accept at all, so the journal, the serial port and the I2C bus can always be
+opened. The accept loop waits in `select` (and, when held back, on a condition): it never
+polls, so a flood costs CPU only per connection made.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import ipaddress
 import json
 import logging
+import os
 import re
+import selectors
+import socket
+import sys
+import threading
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -37,12 +56,105 @@ KNOBS = ("hi", "lo")
 MAX_BODY = 512
 KEEPALIVE_SECONDS = 15.0
 READER = "emulated"
+MAX_CONNECTIONS = 32
+"""Open connections in all: a table's phones hold one event stream each, plus a few
+short requests; a thread each."""
+PER_CLIENT = 12
+"""Open connections from one address: a browser opens at most 6 to a host, so two
+browsers on one machine fit, and one flooding address cannot take every place."""
+IDLE_SECONDS = 20.0
+"""A connection that sends nothing (or cannot take what is sent) for this long is closed;
+an event stream sends a keep-alive every KEEPALIVE_SECONDS, so a live page never idles."""
+FD_RESERVE = 64
+"""File descriptors always left free for the game: journal, directory syncs, archive,
+serial port, I2C bus, GPIO chip, lazily imported modules."""
+RECHECK_SECONDS = 5.0
+"""Held back for want of descriptors, look again after this long even if no connection
+closed (something else may have released some)."""
+BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+        b"Content-Length: 24\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
+        b"too many open pages here")
+CONTENT_LENGTH = re.compile(r"[0-9]+")
 
 Post = Callable[[object], None]
 
 
 class InputError(ValueError):
     """A POSTed input that is not one the rig's hardware could make."""
+
+
+class RequestError(ValueError):
+    """A request no page of the rig sends: the status to answer and why."""
+
+    def __init__(self, status: HTTPStatus, why: str) -> None:
+        super().__init__(why)
+        self.status = status
+
+
+def free_descriptors() -> int | None:
+    """File descriptors this process may still open (None: no limit, or no /proc)."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        used = len(os.listdir("/proc/self/fd")) - 1  # less the listing's own
+    except OSError:
+        return None
+    return int(soft) - used
+
+
+def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(name)
+    except ValueError:
+        return None
+
+
+def host_allowed(host: str | None, served: tuple[str, int]) -> bool:
+    """Whether a request's Host names the address this server listens on: its own IP
+    (any IP of the machine when it listens on all), "localhost" for a loopback or
+    wildcard listener, and the machine's own names for a wildcard one; with the port.
+    A rebound DNS name (evil.example pointed at us) is none of these."""
+    if not host:
+        return False
+    try:
+        parts = urlsplit("//" + host)
+        name, port = parts.hostname, parts.port
+    except ValueError:
+        return False
+    if not name or parts.username is not None or parts.path or (port or 80) != served[1]:
+        return False
+    listen = _ip(served[0])
+    wildcard = listen is not None and listen.is_unspecified
+    asked = _ip(name)
+    if asked is not None:
+        return wildcard or asked == listen
+    name = name.rstrip(".").lower()
+    if name == "localhost":
+        return wildcard or (listen is not None and listen.is_loopback)
+    if not wildcard:
+        return False
+    machine = socket.gethostname().lower()
+    return name in {machine, f"{machine}.local", socket.getfqdn().lower()}
+
+
+def body_length(headers: Any) -> int:
+    """The declared length of a POST's body: one plain decimal Content-Length (RFC 9110
+    8.6), at most MAX_BODY; no chunked bodies."""
+    if headers.get("Transfer-Encoding") is not None:
+        raise RequestError(HTTPStatus.BAD_REQUEST, "an input is sent with a Content-Length")
+    values = headers.get_all("Content-Length") or []
+    if not values:
+        raise RequestError(HTTPStatus.LENGTH_REQUIRED, "an input needs a Content-Length")
+    text = values[0].strip()
+    if len(set(values)) != 1 or not CONTENT_LENGTH.fullmatch(text):
+        raise RequestError(HTTPStatus.BAD_REQUEST, "Content-Length is one whole number")
+    if len(text) > 9 or not 0 < int(text) <= MAX_BODY:
+        raise RequestError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                           "an input is a small JSON object")
+    return int(text)
 
 
 def events_for(body: Any) -> list[object]:
@@ -81,18 +193,185 @@ def events_for(body: Any) -> list[object]:
 class RigServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    request_queue_size = 64
 
-    def __init__(self, address: tuple[str, int], hub: Hub, post: Post | None) -> None:
+    def __init__(self, address: tuple[str, int], hub: Hub, post: Post | None, *,
+                 max_connections: int = MAX_CONNECTIONS, per_client: int = PER_CLIENT,
+                 idle_seconds: float = IDLE_SECONDS, fd_reserve: int = FD_RESERVE) -> None:
+        if _ip(address[0]) is not None and ":" in address[0]:
+            self.address_family = socket.AF_INET6
+        self._wake_r, self._wake_w = socket.socketpair()  # before: a failed bind closes
         super().__init__(address, Handler)
         self.hub = hub
         self.post = post
+        self.check_host = post is not None
+        """Only the desk takes inputs; the read-only board answers to any name a
+        phone was given for the Pi (a router's DNS name, say)."""
+        self.max_connections = max_connections
+        self.per_client = per_client
+        self.idle_seconds = idle_seconds
+        self.fd_reserve = fd_reserve
+        self.recheck_seconds = RECHECK_SECONDS
         self.stopping = False
+        self.loops = self.accepted = self.refused = self.paused = 0
+        """Turns of the accept loop and what each did (tests count them: no spinning)."""
+        self._changed = threading.Condition()
+        self._clients: dict[str, int] = {}
+        self._serving = False
+        self._holding = False
+        self._done = threading.Event()
+
+    def server_bind(self) -> None:
+        """An IPv6 listener on "::" takes IPv4 phones too (one dual-stack socket)."""
+        if self.address_family == socket.AF_INET6:
+            with contextlib.suppress(OSError):
+                self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        super().server_bind()
 
     @property
     def url(self) -> str:
+        name, port = self.served
+        return f"http://[{name}]:{port}/" if ":" in name else f"http://{name}:{port}/"
+
+    @property
+    def served(self) -> tuple[str, int]:
+        """The address and port listened on."""
         host, port = self.server_address[:2]
-        name = host.decode() if isinstance(host, bytes) else str(host)
-        return f"http://{name}:{port}/"
+        return (host.decode() if isinstance(host, bytes | bytearray) else str(host)), int(port)
+
+    @property
+    def open_connections(self) -> int:
+        with self._changed:
+            return sum(self._clients.values())
+
+    def wait_for(self, predicate: Callable[[], bool], timeout: float) -> bool:
+        """Wait until `predicate` holds (checked whenever a connection comes or goes)."""
+        with self._changed:
+            return self._changed.wait_for(predicate, timeout)
+
+    def serve_forever(self, poll_interval: float = 0.5) -> None:
+        """Accept until `stop`: wait in select on the listening socket and a wake-up
+        socket (no poll interval), and while descriptors are short wait for a connection
+        to close instead of accepting."""
+        with self._changed:
+            if self.stopping:
+                self._done.set()
+                return
+            self._serving = True
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(self.socket, selectors.EVENT_READ)
+                selector.register(self._wake_r, selectors.EVENT_READ)
+                while not self.stopping:
+                    self.loops += 1
+                    if not self._room_for_one():
+                        continue
+                    for key, _ in selector.select():
+                        if key.fileobj is self.socket and not self.stopping:
+                            self._accept_one()
+        finally:
+            self._done.set()
+
+    def _room_for_one(self) -> bool:
+        """Whether a descriptor can be spent on accepting; if not, hold back."""
+        free = free_descriptors()
+        if free is None or free > self.fd_reserve:
+            if self._holding:
+                self._holding = False
+                log.info("web: accepting connections again")
+            return True
+        self._hold_back(f"{free} file descriptors left ({self.fd_reserve} kept for the game)")
+        return False
+
+    def _hold_back(self, why: str) -> None:
+        """Wait (not spin) until a connection closes, `stop`, or `recheck_seconds`; said
+        once per spell in the log (an SD card should not take a line every recheck)."""
+        self.paused += 1
+        if not self._holding:
+            self._holding = True
+            log.warning("web: %s: not accepting until a page closes", why)
+        with self._changed:
+            self._changed.notify_all()
+            if not self.stopping:
+                self._changed.wait(self.recheck_seconds)
+
+    def _accept_one(self) -> None:
+        try:
+            request, client_address = self.get_request()
+        except OSError as exc:
+            if exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
+                self._hold_back(f"cannot accept: {exc.strerror}")
+            return  # otherwise the client gave up first (ECONNABORTED): nothing to do
+        try:
+            self.process_request(request, client_address)
+        except Exception:
+            self.handle_error(request, client_address)
+            self.shutdown_request(request)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread for the connection, or 503 and close when a cap is reached."""
+        client = str(client_address[0])
+        with self._changed:
+            room = (sum(self._clients.values()) < self.max_connections
+                    and self._clients.get(client, 0) < self.per_client)
+            if room:
+                self._clients[client] = self._clients.get(client, 0) + 1
+                self.accepted += 1
+            else:
+                self.refused += 1
+            self._changed.notify_all()
+        if not room:
+            request.setblocking(False)  # an empty send buffer takes it; never wait here
+            with contextlib.suppress(OSError):
+                request.send(BUSY)
+            self.shutdown_request(request)
+            return
+        thread = threading.Thread(target=self._connection, args=(request, client_address),
+                                  name="web-page", daemon=True)
+        try:
+            thread.start()
+        except BaseException:  # no thread to be had: the place is free again
+            self._release(client)
+            raise
+
+    def _connection(self, request: Any, client_address: Any) -> None:
+        try:
+            self.process_request_thread(request, client_address)
+        finally:
+            self._release(str(client_address[0]))
+
+    def _release(self, client: str) -> None:
+        """A connection of `client` is over: its place is free (and the loop is told)."""
+        with self._changed:
+            self._clients[client] -= 1
+            if not self._clients[client]:
+                del self._clients[client]
+            self._changed.notify_all()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Into the rig's log, not socketserver's traceback on stderr. A page that went
+        away mid-answer (reset, broken pipe, timed out) is normal: one debug line."""
+        error = sys.exc_info()[1]
+        if isinstance(error, ConnectionError | TimeoutError):
+            log.debug("web: %s went away: %s", client_address, error)
+            return
+        log.warning("web: request from %s failed", client_address, exc_info=True)
+
+    def shutdown(self) -> None:
+        """Stop the accept loop and wait for it (without its poll interval)."""
+        with self._changed:
+            self.stopping = True
+            serving = self._serving
+            self._changed.notify_all()
+        with contextlib.suppress(OSError):
+            self._wake_w.send(b"x")
+        if serving:
+            self._done.wait()
+
+    def server_close(self) -> None:
+        super().server_close()
+        self._wake_r.close()
+        self._wake_w.close()
 
     def stop(self) -> None:
         self.stopping = True
@@ -105,7 +384,21 @@ class Handler(BaseHTTPRequestHandler):
     server: RigServer
     protocol_version = "HTTP/1.1"
 
+    def setup(self) -> None:
+        super().setup()
+        self.connection.settimeout(self.server.idle_seconds)  # each read and write
+
+    def _misdirected(self) -> bool:
+        """Answer 421 to a Host that is not the served address (see host_allowed)."""
+        if not self.server.check_host or host_allowed(self.headers.get("Host"),
+                                                      self.server.served):
+            return False
+        self._fail(HTTPStatus.MISDIRECTED_REQUEST, "this rig answers to its own address only")
+        return True
+
     def do_GET(self) -> None:
+        if self._misdirected():
+            return
         path = urlsplit(self.path).path
         if path == "/events":
             self._events()
@@ -128,6 +421,8 @@ class Handler(BaseHTTPRequestHandler):
         self._send(HTTPStatus.OK, data, content_type)
 
     def do_POST(self) -> None:
+        if self._misdirected():
+            return
         if urlsplit(self.path).path != "/input" or self.server.post is None:
             self._fail(HTTPStatus.NOT_FOUND, "no input here: the board is read-only")
             return
@@ -138,9 +433,10 @@ class Handler(BaseHTTPRequestHandler):
         if origin is not None and urlsplit(origin).netloc != self.headers.get("Host"):
             self._fail(HTTPStatus.FORBIDDEN, "inputs come from the rig's own page")
             return
-        length = int(self.headers.get("Content-Length") or 0)
-        if not 0 < length <= MAX_BODY:
-            self._fail(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "an input is a small JSON object")
+        try:
+            length = body_length(self.headers)
+        except RequestError as exc:
+            self._fail(exc.status, str(exc))
             return
         try:
             events = events_for(json.loads(self.rfile.read(length)))
@@ -177,11 +473,16 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         if data:
             self.wfile.write(data)
 
     def _fail(self, status: HTTPStatus, why: str) -> None:
+        """Answer and close: a refused request's body, unread, must not be taken for
+        the next request on the connection."""
+        self.close_connection = True
         self._send(status, why.encode(), "text/plain; charset=utf-8")
 
     def log_message(self, format: str, *args: Any) -> None:

@@ -34,6 +34,14 @@ ARCHES = {
 }
 
 
+def tools(arch: Arch) -> dict[str, str]:
+    """The commands (command -> Debian package) that run `arch`'s binaries here in a
+    container: qemu (registered with binfmt_misc, mounted with `mount` when the machine
+    has not) and systemd-nspawn."""
+    return {f"qemu-{arch.qemu}-static": "qemu-user-static",
+            "systemd-nspawn": "systemd-container", "mount": "mount"}
+
+
 class EmulationError(RuntimeError):
     """This machine cannot run the architecture's binaries; the message says why."""
 

@@ -71,6 +71,38 @@ def host_arch() -> str:
     return result.stdout.strip()
 
 
+def build_tools(arch: str, host: str | None = None) -> dict[str, str]:
+    """The commands (command -> Debian package) a build of an `arch` root file system
+    needs on this host.
+
+    mmdebstrap's own Debian dependencies do not cover a foreign architecture: it refuses
+    one ("install arch-test for foreign architecture support") unless its recommended
+    arch-test is there, and the suite installs with --no-install-recommends. So arch-test
+    is named here whenever `arch` is not the host's; a machine that never built one
+    before (no cache) then gets it with mmdebstrap.
+    """
+    tools = {"mmdebstrap": "mmdebstrap"}
+    if arch != (host or host_arch()):
+        tools["arch-test"] = "arch-test"
+    return tools
+
+
+def simulate(recipe: Recipe, mmdebstrap: str) -> str:
+    """Why mmdebstrap would refuse to build `recipe` here, or "" if it accepts it.
+
+    `--simulate` resolves the packages and checks foreign-architecture support, and
+    installs nothing: a check of a cold build's prerequisites that no cache can hide.
+    """
+    command = [mmdebstrap, "--simulate", f"--variant={recipe.variant}",
+               f"--architectures={recipe.arch}", f"--include={','.join(recipe.packages)}",
+               recipe.suite, "/dev/null"]
+    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode == 0:
+        return ""
+    tail = (result.stdout + result.stderr).strip().splitlines()[-10:]
+    return f"mmdebstrap --simulate failed (exit {result.returncode}): " + "\n".join(tail)
+
+
 def cached_tarball(recipe: Recipe, mmdebstrap: str, log: Path | None = None) -> Path:
     """The recipe's tarball, built first if the cache does not hold it yet.
 

@@ -85,9 +85,9 @@ def machine() -> Iterator[Container]:
     if os.geteuid() != 0:
         pytest.fail("the appliance test boots a container with systemd-nspawn, which needs "
                     "root: run the suite as root", pytrace=False)
-    tools = require_commands({"mmdebstrap": "mmdebstrap",
-                              "systemd-nspawn": "systemd-container", "nsenter": "util-linux"})
     recipe = rootfs.Recipe(arch=rootfs.host_arch(), packages=PACKAGES)
+    tools = require_commands(rootfs.build_tools(recipe.arch) | {
+        "systemd-nspawn": "systemd-container", "nsenter": "util-linux"})
     try:
         tarball = rootfs.cached_tarball(recipe, tools["mmdebstrap"])
     except rootfs.RootfsError as exc:

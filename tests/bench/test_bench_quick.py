@@ -1,15 +1,16 @@
 """`python -m bench --quick --json` runs and reports every figure with a sane type.
 
-Not a timed test: nothing here asserts a speed (CI machines vary); docs/PERFORMANCE.md
-holds the budget and `cbrig bench` checks it. The exit code must be the gate's: in a
-quick run only the counted (load-robust) bus targets decide it, and a missed one makes
-it 1, which this test accepts as long as the report says which target was missed.
+No timing in the test itself: the bench measures, and its gate judges what this machine
+can judge (bus bits counted, CPU figures at the reference machine's speed through the
+in-process calibration, memory; wall figures are reported, not gated). The run must
+pass that gate: a missed target fails the suite, naming the target.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.slowdown import scaled
+from tests.slowdown import scaled, slowdown
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_KEYS = {"tenfour/standard/3p", "tenfour/standard/4p", "tenfour/two-player/2p",
@@ -32,14 +33,48 @@ def _no_nan(token: str) -> Any:
 
 
 @pytest.fixture(scope="module")
-def report() -> dict[str, Any]:
-    result = subprocess.run([sys.executable, "-m", "bench", "--quick", "--json"], cwd=ROOT,
-                            capture_output=True, text=True, timeout=scaled(300), check=False)
-    assert result.returncode in (0, 1), result.stderr
-    data = json.loads(result.stdout, parse_constant=_no_nan)
+def run() -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "bench", "--quick", "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=scaled(300), check=False)
+
+
+@pytest.fixture(scope="module")
+def report(run: subprocess.CompletedProcess[str]) -> dict[str, Any]:
+    assert run.returncode in (0, 1), run.stderr
+    data = json.loads(run.stdout, parse_constant=_no_nan)
     assert isinstance(data, dict)
-    assert data["gate"]["exit_code"] == result.returncode
+    assert data["gate"]["exit_code"] == run.returncode
     return data
+
+
+def judged_here(report: dict[str, Any]) -> list[str]:
+    """The gated targets this run can speak for. Natively, all of them. Under qemu-user
+    (the emulated ARM job, slowdown > 1) only the counted ones: qemu translates each
+    kind of work at its own cost (imports and system calls against the yardstick's pure
+    Python), so the calibration ratio does not carry over, and the resident memory it
+    reports includes its own translation cache: neither is a Pi's figure."""
+    gated: list[str] = report["gate"]["gated"]
+    if slowdown() == 1:
+        return gated
+    return [key for key in gated if report["targets"][key]["kind"] == "counted"]
+
+
+def test_the_bench_passes_its_gate(report: dict[str, Any]) -> None:
+    judged = judged_here(report)
+    assert any(report["targets"][key]["kind"] == "counted" for key in judged)
+    missed = {key: report["targets"][key] for key in judged
+              if not report["targets"][key]["met"]}
+    assert not missed, f"bench targets missed: {missed}"
+
+
+def test_it_says_how_far_it_has_got(run: subprocess.CompletedProcess[str]) -> None:
+    lines = [line for line in run.stderr.splitlines() if line.startswith("bench [")]
+    sections = ("engine", "input_to_frame", "frame_render", "bus", "daemon")
+    for number, name in enumerate(sections, 1):
+        assert any(f"[{number}/5] {name} (" in line for line in lines), run.stderr
+        assert any(f"[{number}/5] {name} done in" in line for line in lines), run.stderr
+    assert any("input to frame: tenfour" in line for line in lines)
+    assert lines[-1].split("] ", 1)[1].startswith("done in")
 
 
 def positive(value: Any) -> bool:
@@ -83,7 +118,8 @@ def test_engine(report: dict[str, Any]) -> None:
 def test_input_to_frame(report: dict[str, Any]) -> None:
     for key in ("input_to_frame_ms", "input_to_frame_without_fsync_ms",
                 "input_to_frame_cpu_ms", "input_to_frame_hints_ms",
-                "input_to_frame_hints_cpu_ms", "journal_append_ms",
+                "input_to_frame_hints_cpu_ms", "input_to_frame_hints_fsync_ms",
+                "input_to_frame_hints_without_fsync_ms", "journal_append_ms",
                 "fsync_ms", "spin_animation_tick_to_frame_ms", "spin_animation_tick_cpu_ms",
                 "input_to_frame_bus_ms_400khz", "spin_animation_tick_bus_ms_400khz"):
         check_percentiles(report[key])
@@ -108,6 +144,7 @@ def test_frame_render(report: dict[str, Any]) -> None:
 def test_daemon(report: dict[str, Any]) -> None:
     for key in ("start_to_ready_seconds", "start_to_ready_resume_seconds", "import_seconds",
                 "start_to_ready_cpu_seconds", "start_to_ready_resume_cpu_seconds",
+                "start_to_ready_oled_seconds", "start_to_ready_oled_cpu_seconds",
                 "import_cpu_seconds",
                 "interpreter_startup_seconds", "rss_mb", "rss_peak_mb", "autoplay_peak_rss_mb"):
         assert positive(report[key]), key
@@ -115,6 +152,7 @@ def test_daemon(report: dict[str, Any]) -> None:
     assert non_negative(report["idle_wakeups_per_second"])
     assert report["idle_window_seconds"] >= 1.5
     assert len(report["start_to_ready_runs"]) >= 3
+    assert len(report["start_to_ready_oled_runs"]) == len(report["start_to_ready_runs"])
     assert report["daemon_exit_code_on_sigterm"] == 0
     assert report["autoplay_exit_code"] == 0 and report["autoplay_inputs"] > 0
     assert isinstance(report["import_heaviest_ms"], dict) and report["import_heaviest_ms"]
@@ -151,6 +189,9 @@ def test_bus(report: dict[str, Any]) -> None:
 def test_calibration(report: dict[str, Any]) -> None:
     assert positive(report["calibration_ms"])
     assert len(report["calibration_rounds_ms"]) >= 5
+    runs = report["calibration_runs_ms"]  # one before each section, one at the end
+    assert len(runs) == 6 and all(positive(v) for v in runs)
+    assert report["calibration_ms"] == pytest.approx(statistics.median(runs), rel=0.01)
     assert positive(report["calibration_speed_vs_reference"])
     ratios = report["calibration_ratios"]
     assert {"input_to_frame_cpu_ms_p99", "start_to_ready_cpu_ms"} <= set(ratios)
@@ -165,6 +206,7 @@ def test_targets_gate_and_estimate(report: dict[str, Any]) -> None:
                             "input_to_frame_cpu_ms.p99", "input_to_frame_hints_ms.p99",
                             "input_to_frame_hints_cpu_ms.p99",
                             "start_to_ready_seconds", "start_to_ready_cpu_seconds",
+                            "start_to_ready_oled_cpu_seconds",
                             "idle_cpu_percent", "rss_mb",
                             "bus_spin_tick_share_of_full_frame_max",
                             "bus_input_share_of_full_frame_p50"}
@@ -174,14 +216,24 @@ def test_targets_gate_and_estimate(report: dict[str, Any]) -> None:
     shares = (report["bus_spin_tick_share_of_full_frame_max"],
               report["bus_input_share_of_full_frame_p50"])
     assert targets["bus_spin_tick_share_of_full_frame_max"]["met"] == (shares[0] <= 0.25)
-    assert targets["bus_input_share_of_full_frame_p50"]["met"] == (shares[1] <= 0.5)
+    assert targets["bus_input_share_of_full_frame_p50"]["met"] == (shares[1] <= 0.51)
+    # CPU figures are judged at the reference machine's speed, by this run's yardstick
+    slower = report["calibration_ms"] / 4.5
+    for key in ("input_to_frame_cpu_ms.p99", "start_to_ready_oled_cpu_seconds"):
+        check = targets[key]
+        assert check["kind"] == "cpu"
+        assert check["at_reference_speed"] == pytest.approx(check["value"] / slower, rel=0.01)
+        assert check["met"] == (check["at_reference_speed"] < float(check["target"][2:]))
+    wall = targets["input_to_frame_ms.p99"]
+    assert not wall["gated"] and wall["disk_sync_ms_p99"] == report["fsync_ms"]["p99"]
     # the worse controller decides
     assert shares[1] == max(v["all_inputs"]["share_of_full_frame_p50"]
                             for v in report["bus_per_input"].values())
     gate = report["gate"]
-    # a quick run gates only on what is counted, not timed
-    assert gate["gated"] == ["bus_spin_tick_share_of_full_frame_max",
-                             "bus_input_share_of_full_frame_p50"]
+    # every target but the wall-clock ones, in a quick run too
+    assert gate["gated"] == [k for k in targets if k not in
+                             ("input_to_frame_ms.p99", "input_to_frame_hints_ms.p99",
+                              "start_to_ready_seconds")]
     assert gate["missed"] == [k for k in gate["gated"] if not targets[k]["met"]]
     estimate = report["pi_zero_2w_estimate"]
     assert estimate["factor"] == pytest.approx(

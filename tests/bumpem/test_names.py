@@ -13,7 +13,7 @@ def test_a_car_is_named_by_where_it_stands() -> None:
     assert car_at("blue", "finish:blue") == "Blue car in finish"
     assert position_name("home:red:3") == "home stretch 3"
     assert [position_label(p) for p in ("T7", "pit:red", "home:red:2", "finish:red")] == [
-        "T7", "Pit", "H2", "Finish"]
+        "T7", "Pit", "2", "Finish"]  # a home step prints under HOME STRETCH (issue 27)
 
 
 def test_positions_sort_in_board_order_from_a_start() -> None:

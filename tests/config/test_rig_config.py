@@ -46,8 +46,8 @@ def problems_of(text: str, tmp_path: Path) -> list[tuple[int | None, str, str]]:
 def test_defaults_are_a_working_rig() -> None:
     config = default_config()
     assert config.game.name == "tenfour"
-    assert config.game.players == 2
-    assert config.game.levels == ("human", "human")
+    assert config.game.players == 3  # registry.DEFAULT_PLAYERS (issue 27: one default)
+    assert config.game.levels == ("human", "human", "human")
     assert config.game.computer_seats == {}
     assert config.pins.backend == "lgpio"
     used = config.pins.used()
@@ -183,7 +183,8 @@ def test_display_address_forms(tmp_path: Path, written: str) -> None:
         ('[game]\nseats = ["Red", 3]\n', 2, "game.seats", "colour names"),
         ('[game]\nplayers = 3\nseats = ["Red", "Blue"]\n', 3, "game.seats", "2 seats named for 3"),
         ('[game]\nlevels = ["human", "expert"]\n', 2, "game.levels", "seat 2: 'expert'"),
-        ('[game]\nlevels = ["human", "human", "strong"]\n', 2, "game.levels", "3 levels for 2"),
+        ('[game]\nlevels = ["human", "human", "human", "strong"]\n', 2, "game.levels",
+         "4 levels for 3"),
         ('[game]\nhint_level = "human"\n', 2, "game.hint_level", "is not one of 'easy'"),
         ("[game]\nthink_ms = 0\n", 2, "game.think_ms", "out of range"),
         ('[game]\nvariant = 3\n', 2, "game.variant", "expected a string"),
@@ -426,7 +427,8 @@ def test_cbrig_config_check_syntax_error_is_located(
 def test_cbrig_config_check_ok_prints_a_summary(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = write(tmp_path, '[game]\nlevels = ["human", "strong"]\n[reader]\ntype = "none"\n')
+    path = write(tmp_path, '[game]\nplayers = 2\nlevels = ["human", "strong"]\n'
+                           '[reader]\ntype = "none"\n')
     assert main(["config", "check", str(path)]) == 0
     out, _ = capsys.readouterr()
     assert out.splitlines()[0] == f"{path}: OK"

@@ -39,6 +39,16 @@ def write_config(directory: Path, game: str = "bumpem", players: int = 2,
     return path
 
 
+class Quiet:
+    """A notifier that says nothing (no systemd here), for a Daemon built in-process."""
+
+    def ready(self, status: str | None = None) -> None: ...
+    def status(self, text: str) -> None: ...
+    def watchdog(self) -> None: ...
+    def watchdog_interval(self) -> None: return None
+    def stopping(self) -> None: ...
+
+
 class NotifySocket:
     """The datagram socket systemd would give the service as NOTIFY_SOCKET."""
 

@@ -23,18 +23,8 @@ from rig.autopilot import gestures_for
 from rig.config import load_config
 from rig.daemon import EXIT_BUSY, EXIT_UNWRITABLE, Daemon
 from rig.setup_menu import SetupChoice
-from tests.daemon.helpers import start_daemon, up_then_stop, write_config
+from tests.daemon.helpers import Quiet, start_daemon, up_then_stop, write_config
 from tests.system_tools import require_command
-
-
-class Quiet:
-    """A notifier that says nothing (no systemd here)."""
-
-    def ready(self, status: str | None = None) -> None: ...
-    def status(self, text: str) -> None: ...
-    def watchdog(self) -> None: ...
-    def watchdog_interval(self) -> None: return None
-    def stopping(self) -> None: ...
 
 
 def _config(tmp_path: Path, game: str = "tenfour", players: int = 3) -> Any:

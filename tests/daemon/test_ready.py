@@ -81,7 +81,7 @@ def test_a_second_daemon_refused_leaves_the_first_ones_display_alone(tmp_path):
     import sys
 
     from rig.daemon import EXIT_BUSY, Daemon
-    from tests.daemon.test_journal_faults import Quiet
+    from tests.daemon.helpers import Quiet
 
     config_path = write_config(tmp_path, game="tenfour", players=3, display="png")
     config = load_config(config_path)

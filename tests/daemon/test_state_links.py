@@ -15,8 +15,8 @@ from rig.daemon import Daemon, load_card_map
 from rig.enroll import save_card_map
 from rig.journal import Journal, JournalError, atomic_write
 from rig.setup_menu import SetupChoice
-from tests.daemon.helpers import write_config
-from tests.daemon.test_journal_faults import Quiet, _journal_in_progress
+from tests.daemon.helpers import Quiet, write_config
+from tests.daemon.test_journal_faults import _journal_in_progress
 
 
 def _config(tmp_path: Path):  # type: ignore[no-untyped-def]

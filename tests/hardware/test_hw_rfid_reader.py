@@ -199,3 +199,42 @@ def test_bad_url_is_reported_and_retried_not_fatal(q) -> None:
         assert "nosuchscheme" in status.message
         assert r._thread is not None and r._thread.is_alive()
     assert r.outages == 1
+
+
+FLOOD = 256 * 1024
+
+
+def test_a_flood_of_stx_is_one_rejection_and_a_count_then_taps_work(reader, pty_port, q) -> None:
+    """A babbling line (STX after STX, each a frame cut short) must not queue an event per
+    byte: the first rejection is reported, the rest are counted into one event that comes
+    before the next good frame; that frame is read at once."""
+    for _ in range(FLOOD // 4096):
+        pty_port.write(bytes([0x02]) * 4096)
+    pty_port.write(CARD_A)
+    first = q.get(timeout=TIMEOUT)
+    rest = q.get(timeout=TIMEOUT)
+    assert q.get(timeout=TIMEOUT) == CardPresented("0003887558", "deck")
+    assert q.empty()
+    assert isinstance(first, FrameRejected) and first.count == 1
+    assert isinstance(rest, FrameRejected) and "cut short" in rest.reason
+    # every STX but the very first cut a frame short (the card's STX included)
+    assert first.count + rest.count == FLOOD == reader.frames_rejected
+
+
+def test_rejections_are_reported_again_once_the_interval_has_passed(reader, pty_port, q,
+                                                                     clock) -> None:
+    bad = CARD_A[:11] + b"00" + CARD_A[13:]
+    pty_port.write(bad)
+    assert q.get(timeout=TIMEOUT) == FrameRejected("deck", "checksum 00 != CB")
+    pty_port.write(bad * 3)
+    pty_port.write(CARD_B)  # sync point
+    assert q.get(timeout=TIMEOUT) == FrameRejected("deck", "checksum 00 != CB", count=3)
+    assert q.get(timeout=TIMEOUT) == CardPresented("0000000042", "deck")
+    clock.advance(reader.rejects_every)  # card B is gone too (no frames for that long)
+    pty_port.write(bad * 2)  # the interval has passed: the first is reported at once
+    events = {q.get(timeout=TIMEOUT), q.get(timeout=TIMEOUT)}
+    assert events == {FrameRejected("deck", "checksum 00 != CB"),
+                      CardRemoved("0000000042", "deck")}
+    clock.advance(reader.rejects_every)  # a quiet line: the second's count comes by itself
+    assert q.get(timeout=TIMEOUT) == FrameRejected("deck", "checksum 00 != CB")
+    assert reader.frames_rejected == 6

@@ -89,8 +89,7 @@ def test_the_journal_reader_names_a_deep_line():
 def test_the_daemon_sets_a_deep_journal_aside_and_ignores_a_deep_card_map(tmp_path):
     from rig.config import load_config
     from rig.daemon import Daemon
-    from tests.daemon.helpers import write_config
-    from tests.daemon.test_journal_faults import Quiet
+    from tests.daemon.helpers import Quiet, write_config
 
     config = load_config(write_config(tmp_path, game="tenfour", players=3))
     config.state.directory.mkdir(parents=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+import pytest
+
 from rig.commands import demo
 
 
@@ -43,3 +45,31 @@ def test_fast_demo_never_pauses(capsys):
     assert demo.run(_args("--game", "bumpem", "--players", "2", "--seed", "3", "--fast"),
                     pause=pauses.append) == 0
     assert pauses == []
+
+
+def test_a_watched_demo_ends_in_a_few_minutes(capsys):
+    """A Bump 'Em game is some 770 gestures: at 1.5 s each the demo took 19 minutes
+    (bench.demo_length). The default pace fits the seeded game in DEMO_SECONDS, never
+    slower than PACE; only a game too long for MIN_PACE runs over, by what MIN_PACE
+    costs. Durations are the sums of the recorded pauses: nothing is waited for."""
+    from bench.demo_length import demo_minutes
+
+    for game, seed in (("bumpem", 1), ("bumpem", 4), ("tenfour", 2)):
+        minutes, gestures = demo_minutes(["--game", game, "--seed", str(seed)])
+        allowed = max(demo.DEMO_SECONDS, demo.MIN_PACE * gestures) / 60
+        assert 1.0 <= minutes <= allowed + 0.01, (game, seed, minutes, gestures)
+        assert minutes < 6, (game, seed, minutes)
+        old, _ = demo_minutes(["--game", game, "--seed", str(seed), "--delay",
+                               str(demo.PACE)])
+        assert old > minutes  # the fixed pace of before took longer
+    capsys.readouterr()
+
+
+def test_an_explicit_delay_is_kept(capsys):
+    pauses: list[float] = []
+    args = _args("--game", "bumpem", "--seed", "1", "--delay", "1.5")
+    assert demo.run(args, pause=pauses.append, watched=True) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Bump 'Em: 3 players, seed 1, 1.5 s a gesture\n+---")  # banner first
+    gestures = int(out.split("Game over after ")[1].split()[0])
+    assert sum(pauses) == pytest.approx(1.5 * gestures)  # Bump 'Em has no spins

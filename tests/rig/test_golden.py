@@ -13,6 +13,7 @@ from PIL import Image, ImageChops
 
 from hardware.display.oled import OledDisplay, dummy_device_factory
 from rig.render import render, rows
+from rig.screen import MORE_BELOW
 from tests.rig.screens import KEY_SCREENS
 from tests.rig.test_screen_audit import check_fits
 
@@ -42,4 +43,4 @@ def test_the_selected_menu_item_is_shown_whole():
     text = rows(KEY_SCREENS["police"])
     assert "> Smokey 1 in the" in text
     assert "  Bear Trap on" in text
-    assert "  Yellow: 10 to Y19" in text
+    assert f"{MORE_BELOW} Yellow: 10 to Y19" in text, "and says that more options follow"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hardware.events import KnobPress, KnobTurn
 from rig.games import build_game
-from rig.setup_menu import SetupMenu, colour_sets
+from rig.setup_menu import SetupChoice, SetupMenu, colour_sets
 
 
 def _press_row(menu: SetupMenu, label: str) -> None:
@@ -14,7 +14,7 @@ def _press_row(menu: SetupMenu, label: str) -> None:
 
 
 def test_choosing_bumpem_three_players_other_colours_and_a_computer_seat():
-    menu = SetupMenu()
+    menu = SetupMenu(SetupChoice(players=4, levels=("human",) * 4))  # round 4 -> 2 -> 3
     _press_row(menu, "Game:")
     assert menu.choice.game == "bumpem"
     _press_row(menu, "Players:")
@@ -63,7 +63,7 @@ def test_a_start_error_is_shown_whole_page_by_page_and_logged(caplog):
 
     from rig.app import App
     from rig.screen import fit, page_count
-    from tests.rig.test_screen_audit import check_fits, squash
+    from tests.rig.test_screen_audit import MENU_ROW, check_fits, squash
 
     where = "/var/lib/cbrig/a/rather/long/state/directory/for/this/rig/current.jsonl"
 
@@ -83,7 +83,7 @@ def test_a_start_error_is_shown_whole_page_by_page_and_logged(caplog):
     shown = ""
     for _ in range(pages):
         body, _ = fit(app.screen()).page(app.screen().page)
-        shown += " ".join(row.text for row in body if not row.text.startswith(("> ", "  ")))
+        shown += " ".join(row.text for row in body if not row.text.startswith(MENU_ROW))
         app.handle(KnobTurn("lo", 1))
     assert squash(f"Cannot start: [Errno 13] Permission denied: '{where}'") in squash(shown)
     assert app.screen().page == 0, "the LO knob pages round to the first page"

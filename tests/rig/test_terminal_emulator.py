@@ -13,7 +13,7 @@ from rig.config import GameConfig
 from rig.desk import DeskRig, desk_config, start_desk, valid_cards
 from rig.render import render
 from rig.screen import Screen
-from rig.terminal import TerminalScreen, compose, layout_for
+from rig.terminal import KEYS_FULL, TerminalScreen, compose, layout_for
 from tests.rig.ptyscreen import PtyProgram
 
 EMULATE = [sys.executable, "-m", "rig.cli", "emulate", "--players", "2", "--seed", "5"]
@@ -234,3 +234,44 @@ def test_journal_without_a_script_says_where_games_are_kept(tmp_path, capsys):
     assert main(["emulate", "--journal", str(tmp_path / "game.jsonl")]) == 2
     assert "--state DIR" in capsys.readouterr().err
     assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_the_full_layout_keeps_its_top_border_in_a_real_terminal(tmp_path):
+    """At 130x38 the first picture (the OLED, the keys and the greeting) fills every row:
+    painted with a newline after the last row, the terminal scrolled the OLED's top
+    border away. tmux is the terminal here; its screen is read with capture-pane."""
+    import shlex
+    import subprocess
+    import threading
+    import time
+
+    from tests.system_tools import require_command
+
+    tmux = require_command("tmux", "tmux")
+    socket = str(tmp_path / "tmux.sock")
+    command = " ".join(shlex.quote(part) for part in [
+        "env", "-u", "COLUMNS", "-u", "LINES",  # the suite's fixed 80x24 (tests/conftest.py)
+        f"XDG_STATE_HOME={tmp_path}", "TERM=xterm", *EMULATE])
+    config = tmp_path / "tmux.conf"
+    config.write_text("set -g status off\n")  # all 38 rows are the program's
+    base = [tmux, "-S", socket, "-f", str(config)]
+    subprocess.run([*base, "new-session", "-d", "-x", "130", "-y", "38", "-s", "rig", command],
+                   check=True, cwd=Path(__file__).resolve().parents[2])
+
+    def pane() -> list[str]:
+        result = subprocess.run([*base, "capture-pane", "-p", "-t", "rig"],
+                                capture_output=True, text=True, check=True)
+        return result.stdout.split("\n")
+
+    try:
+        deadline = time.monotonic() + 30
+        rows = pane()
+        while not any(KEYS_FULL[-1] in row for row in rows):  # the full layout's keys
+            assert time.monotonic() < deadline, "never painted:\n" + "\n".join(rows)
+            threading.Event().wait(0.05)
+            rows = pane()
+        assert rows[0].startswith("\u250c\u2500"), "the top border scrolled away:\n" + \
+            "\n".join(rows)
+        assert any("Games are kept in" in row for row in rows)  # the greeting, still shown
+    finally:
+        subprocess.run([*base, "kill-server"], capture_output=True, check=False)

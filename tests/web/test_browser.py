@@ -22,16 +22,12 @@ from PIL import Image
 from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
 from rig.autopilot import gestures_for
 from rig.config import GameConfig
-from rig.desk import DeskRig, desk_config
-from rig.loop import Stop
+from rig.desk import desk_config
 from rig.render import render
 from rig.web.live import LiveBoard
 from rig.web.serve import WebDesk
-from tests.system_tools import require_commands
+from tests.web.conftest import serving
 
-CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run", "--window-size=1500,1100")
 README_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "web-rig.png"
 """Rewritten when UPDATE_GOLDEN=1 (as the golden screens are); look at it after."""
 
@@ -50,40 +46,11 @@ return Array.from(document.querySelectorAll('#pieces .piece')).map(g => ({
 
 
 @pytest.fixture
-def browser(tmp_path: Path) -> Iterator[object]:
-    tools = require_commands({"chromium": "chromium", "chromedriver": "chromium-driver"})
-    os.environ.setdefault("SE_AVOID_STATS", "true")  # the driver is given: no downloads
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = tools["chromium"]
-    for flag in CHROMIUM_FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
-    driver = webdriver.Chrome(service=Service(tools["chromedriver"]), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-
-
-@pytest.fixture
 def desk(tmp_path: Path) -> Iterator[WebDesk]:
     config = desk_config(GameConfig(name="tenfour", players=2, levels=("human", "human")),
                          tmp_path / "state")
-    rig = DeskRig(config=config, seed=5, signals=False)
-    web = WebDesk(rig, "127.0.0.1", 0)
-    web.start()
-    assert rig.loop is not None
-    loop = threading.Thread(target=rig.serve, name="rig-loop")
-    loop.start()
-    try:
+    with serving(config, seed=5) as web:
         yield web
-    finally:
-        rig.loop.post(Stop())
-        loop.join(timeout=10)
-        web.stop()
 
 
 def _wait(driver: object, condition: object, what: str, timeout: float = 20) -> None:
