@@ -37,12 +37,13 @@ from tests.appliance import emulation, rootfs  # noqa: E402
 from tests.system_tools import find_commands  # noqa: E402
 
 SUITE_PACKAGES = ("python3", "python3-venv", "git", "ca-certificates", "systemd",
-                  "shellcheck", "poppler-utils")
+                  "shellcheck", "poppler-utils", "espeak-ng", "sox", "alsa-utils")
 """What the suite needs inside: Python and the tools its tests get through
 tests/system_tools.py. Built into the cached root file system so each run does not
 install them again; one missing here is still installed by the test that needs it.
-No Chromium: the browser tests are deselected here (DESELECTED), and it is the largest
-part of the build."""
+The voice's three (what systemd/install.sh installs on a Pi) are here because the voice
+tests synthesize real audio on the Pi's architecture. No Chromium: the browser tests are
+deselected here (DESELECTED), and it is the largest part of the build."""
 
 SOURCE_BUILD_PACKAGES = {
     "armhf": ("build-essential", "python3-dev", "libjpeg62-turbo-dev", "zlib1g-dev",
@@ -59,6 +60,9 @@ DESELECTED = {
                "--single-process of SIGTRAP after minutes: qemu-user lacks the ptrace and "
                "signal handling its sandbox and crash handler use), so chromedriver never "
                "answers; the x86 job runs them, and the page is the same JavaScript on a Pi",
+    "case": "the printable enclosure is built on a desktop, never on a Pi: its CAD library "
+            "(the case extra, manifold3d) is pulled into the test extra on x86_64 only; the "
+            "x86 job runs them",
 }
 """Markers (pyproject.toml) the emulated job deselects, each with why: printed, never
 silent. The rest of the suite runs."""

@@ -6,7 +6,8 @@ import argparse
 import json
 from pathlib import Path
 
-SECTION_NAMES = ("calibration", "engine", "input_to_frame", "frame_render", "bus", "daemon")
+SECTION_NAMES = ("calibration", "engine", "input_to_frame", "frame_render", "bus", "daemon",
+                 "voice")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench import bus, calibration, daemon, engine_speed, frames, latency, progress
+from bench import bus, calibration, daemon, engine_speed, frames, latency, progress, voice
 from bench.machine import machine_info, pin_to_one_core
 from bench.stats import rnd
 
@@ -80,6 +80,7 @@ SECTIONS: tuple[tuple[str, Callable[..., dict[str, Any]], str], ...] = (
     ("frame_render", frames.measure, frames.METHOD),
     ("bus", bus.measure, bus.METHOD),
     ("daemon", daemon.measure, daemon.METHOD),
+    ("voice", voice.measure, voice.METHOD),
 )
 
 CPU_FIGURES: dict[str, tuple[str, ...]] = {
@@ -261,7 +262,11 @@ def run(quick: bool = False, only: list[str] | None = None,
                        "sched_setaffinity; the daemons it starts inherit the pin",
         "gate": "; ".join(f"{kind}: {text}" for kind, text in KINDS.items()),
     }
-    report["calibration_ratios"] = calibration_ratios(report)
+    if "calibration_ms" in report:
+        report["calibration_ratios"] = calibration_ratios(report)
+    voice_estimate = voice.pi_estimate(report)
+    if voice_estimate is not None:
+        report["voice"]["pi_zero_2w_estimate"] = voice_estimate
     if not only:
         report["targets"] = _check(report)
         report["pi_zero_2w_estimate"] = pi_zero_estimate(report)
@@ -310,6 +315,7 @@ def summary(report: dict[str, Any]) -> str:
                 lines.append(f"    {cause:<15} median {block['bytes_p50']:>6} bytes "
                              f"({block['share_of_full_frame_p50']:.0%} of a frame), "
                              f"{block['ms_p50']['400kHz']} ms at 400 kHz")
+    lines += voice.summary_lines(report)
     for key, check in report.get("targets", {}).items():
         lines.append(target_line(key, check))
     return "\n".join(lines)

@@ -123,6 +123,18 @@ class DisplayStatus(Frozen):
         set_field(self, "message", message)
 
 
+class SoundStatus(Frozen):
+    """The sound output failed (``ok`` False: no device, no synthesizer) or is back."""
+
+    __slots__ = ("message", "ok")
+    ok: bool
+    message: str
+
+    def __init__(self, ok: bool, message: str = "") -> None:
+        set_field(self, "ok", ok)
+        set_field(self, "message", message)
+
+
 HardwareEvent = (
     KnobTurn
     | KnobSpin
@@ -133,6 +145,7 @@ HardwareEvent = (
     | FrameRejected
     | ReaderStatus
     | DisplayStatus
+    | SoundStatus
 )
 
 Emit = Callable[[HardwareEvent], None]
@@ -151,4 +164,6 @@ __all__ = [
     "KnobSpin",
     "KnobTurn",
     "ReaderStatus",
+    "SoundStatus",
 ]
+

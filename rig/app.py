@@ -14,6 +14,7 @@ from rig.setup_menu import SetupChoice, SetupMenu
 if TYPE_CHECKING:  # the game modules load after READY (rig.daemon): types only here
     from rig.controller import Controller
     from rig.enroll import EnrolScreen
+    from rig.voicecontrol import VoiceControl
 
 ENROL = "Enrol cards"
 log = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ class App:
         controller: Controller | None = None,
         defaults: SetupChoice | None = None,
         enrol: Callable[[SetupChoice], EnrolScreen] | None = None,
+        voice: VoiceControl | None = None,
     ) -> None:
         self.start_game = start_game
         self.finish_game = finish_game
@@ -36,13 +38,16 @@ class App:
         self.defaults = defaults
         self.enrol = enrol
         """Builds the "Enrol cards" screen for the menu's game; None: no reader."""
+        self.voice = voice
+        """Voice on/off and volume on the setup menu (None: no voice rows)."""
         self.enrolling: EnrolScreen | None = None
         self.menu: SetupMenu | None = None if controller else self._new_menu(defaults)
         self.error = ""
         self.error_page = 0
 
     def _new_menu(self, choice: SetupChoice | None) -> SetupMenu:
-        return SetupMenu(choice, actions=(ENROL,) if self.enrol is not None else ())
+        return SetupMenu(choice, actions=(ENROL,) if self.enrol is not None else (),
+                         voice=self.voice)
 
     def handle(self, event: object) -> None:
         if self.controller is not None:

@@ -18,7 +18,7 @@ docs/INSTALL.md). On any computer you can play it in a terminal, with no hardwar
 
 EPILOG = """Play it without hardware:  emulate, demo, simulate
 Set up a rig:              config, rfid, cards, selftest, run
-After a game, or to print: replay, board, print
+After a game, or to print: replay, board, print, case
 For developers:            bench
 
 Each command has its own help: cbrig COMMAND --help.
@@ -41,6 +41,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rfid": ("rfid", "the reader wiring check: print each card held on it"),
     "selftest": ("selftest", "walk through every knob, button, the reader, screen and buzzer"),
     "bench": ("bench", "measure the performance budget (for developers)"),
+    "case": ("case", "build the printable enclosure: parts, bill of materials, pictures"),
 }
 
 

@@ -6,7 +6,9 @@ once, as a :class:`ConfigError` (a ``DataError`` of :class:`~engine.errors.Probl
 
 Sections: ``[game]`` (with ``[game.data]`` file overrides and ``[game.options]`` rule
 options), ``[pins]`` (BCM numbers), ``[encoder]``, ``[reader]``, ``[display]``,
-``[state]``, ``[daemon]`` and ``[web]`` (the read-only live board, off by default).
+``[state]``, ``[daemon]``, ``[web]`` (the read-only live board, off by default) and
+``[case]`` (what the printed enclosure holds: ``cbrig case build``, docs/CASE.md)
+and ``[voice]`` (the spoken announcements, rig.voice).
 ``dump_config`` writes a config back as TOML that loads to the same ``RigConfig``.
 """
 
@@ -33,6 +35,7 @@ from hardware.pins import (
     PIN_FACTORIES,
 )
 from rig import registry
+from rig.speech import EVENTS as VOICE_EVENTS
 
 DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
@@ -53,6 +56,8 @@ DISPLAY_DRIVERS = ("ssd1306", "sh1106", "terminal", "png", "none")
 I2C_DRIVERS = ("ssd1306", "sh1106")
 ROTATIONS = (0, 90, 180, 270)
 LOG_LEVELS = ("debug", "info", "warning", "error")
+CASE_PIS = ("zero2w", "pi3", "pi4", "pi5")
+"""The Pis the printed case fits (their `choice` in wiring/parts.toml)."""
 I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
 UART_PINS = {14: "UART TXD", 15: "UART RXD"}
 MAX_BCM = 27
@@ -188,6 +193,38 @@ class WebConfig(Frozen):
     port: int = 8411
 
 
+class CaseConfig(Frozen):
+    """What the printed enclosure holds (``cbrig case build``); the rig itself ignores it.
+    The display, reader, buzzer and LED come from their own sections."""
+
+    pi: str = "zero2w"
+    speaker: bool = False
+    """A 40 mm speaker behind a grille and its MAX98357A amplifier (the rig's voice)."""
+
+
+VOICE_EFFECTS = ("radio", "plain")
+_VOICE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+_-]*$")
+
+
+class VoiceConfig(Frozen):
+    """The spoken announcements (RULINGS G6; rig.voice, docs/VOICE.md)."""
+
+    enabled: bool = True
+    """Where the rig has a sound output it speaks (on by default; the setup menu too)."""
+    volume: int = 80
+    """Percent of full scale (0 to 100)."""
+    rate: int = 165
+    """Words a minute (80 to 450; espeak-ng's own default is 175)."""
+    voice: str = "en-us"
+    """An espeak-ng voice (``espeak-ng --voices=en`` lists them)."""
+    events: tuple[str, ...] = VOICE_EVENTS
+    """Which moments are spoken: turn, card, move, police, alert, winner, refusal."""
+    effect: str = "radio"
+    """"radio" (a CB radio: 300-3,000 Hz, squelch, roger beep; needs sox) or "plain"."""
+    device: str = "default"
+    """The ALSA output aplay plays on: "default", "plughw:1,0", "plughw:MAX98357A"..."""
+
+
 class RigConfig(Frozen):
     game: GameConfig = field(default_factory=GameConfig)
     pins: PinsConfig = field(default_factory=PinsConfig)
@@ -197,6 +234,8 @@ class RigConfig(Frozen):
     state: StateConfig = field(default_factory=StateConfig)
     daemon: DaemonConfig = field(default_factory=DaemonConfig)
     web: WebConfig = field(default_factory=WebConfig)
+    case: CaseConfig = field(default_factory=CaseConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
     source: str = DEFAULTS_SOURCE
     """The file this came from."""
 
@@ -204,6 +243,8 @@ class RigConfig(Frozen):
 SECTIONS: dict[str, type[Frozen]] = {
     "game": GameConfig, "pins": PinsConfig, "encoder": EncoderConfig, "reader": ReaderConfig,
     "display": DisplayConfig, "state": StateConfig, "daemon": DaemonConfig, "web": WebConfig,
+    "case": CaseConfig,
+    "voice": VoiceConfig,
 }
 
 
@@ -419,13 +460,16 @@ class _Builder:
         display: DisplayConfig = self.section("display")
         daemon: DaemonConfig = self.section("daemon")
         web: WebConfig = self.section("web")
+        case: CaseConfig = self.section("case")
+        voice: VoiceConfig = self.section("voice")
         self.cross_check(pins, reader, display)
         if self.check.problems:
             ordered = sorted(self.check.problems,
                              key=lambda p: (p.line is None, p.line or 0))  # stable: file order
             raise ConfigError(ordered)
         return RigConfig(game=game, pins=pins, encoder=encoder, reader=reader, display=display,
-                         state=state, daemon=daemon, web=web, source=self.check.source)
+                         state=state, daemon=daemon, web=web, case=case, voice=voice,
+                         source=self.check.source)
 
     def game(self) -> GameConfig:
         s = "game"
@@ -727,6 +771,29 @@ def _backend_default(b: _Builder) -> str:
     return backend or DEFAULT_PIN_FACTORY
 
 
+def _voice_events(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+    value = b.get(t, s, k, list, None)
+    if value is None:
+        return d
+    wrong = [e for e in value if e not in VOICE_EVENTS]
+    if wrong:
+        b.check.fail(f"{wrong[0]!r} is not one of {_choices(VOICE_EVENTS)}"
+                     + (_suggest(wrong[0], VOICE_EVENTS) if isinstance(wrong[0], str) else ""),
+                     s, k)
+        return d
+    return tuple(value)
+
+
+def _name(what: str, pattern: re.Pattern[str]) -> Read:
+    def read(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+        value = b.get(t, s, k, str, d)
+        if not pattern.match(value):
+            b.check.fail(f"{value!r} is not {what}", s, k)
+            return d
+        return value
+    return read
+
+
 def _edges(value: int) -> str:
     return f"{value} is not 4 (one click per full cycle) or 2 (half cycle)"
 
@@ -763,6 +830,17 @@ FIELDS: dict[str, dict[str, _Field]] = {
     },
     "daemon": {"watchdog": _flag(), "log_level": _pick(LOG_LEVELS)},
     "web": {"address": _Field(_ip_address), "enabled": _flag(), "port": _number(1, 65535)},
+    "case": {"pi": _pick(CASE_PIS), "speaker": _flag()},
+    "voice": {
+        "enabled": _flag(),
+        "volume": _number(0, 100, " %"),
+        "rate": _number(80, 450, " words a minute"),
+        "voice": _Field(_name("an espeak-ng voice name such as en-us", _VOICE_NAME)),
+        "events": _Field(_voice_events),
+        "effect": _pick(VOICE_EFFECTS),
+        "device": _Field(_name("an ALSA device name such as default or plughw:1,0",
+                               re.compile(r"^[A-Za-z0-9_:,.=-]+$"))),
+    },
 }
 """Each section's fields in the order they are checked (which orders the problems of one
 line); a field's reader records any problem and gives the default instead."""
@@ -845,8 +923,10 @@ def dump_config(config: RigConfig) -> str:
 
 
 __all__ = [
+    "CASE_PIS",
     "DEFAULT_PATH",
     "DEFAULT_STATE_DIR",
+    "CaseConfig",
     "ConfigError",
     "DaemonConfig",
     "DisplayConfig",
@@ -856,6 +936,7 @@ __all__ = [
     "ReaderConfig",
     "RigConfig",
     "StateConfig",
+    "VoiceConfig",
     "WebConfig",
     "config_to_dict",
     "default_config",

@@ -27,6 +27,7 @@ from hardware.events import (
     KnobSpin,
     KnobTurn,
     ReaderStatus,
+    SoundStatus,
 )
 from rig.corrections import (
     ABANDON,
@@ -155,6 +156,7 @@ class Controller:
         """The step of the last card tapped on the reader (it may be taken back)."""
         self.reader_ok = True
         self.display_ok = True
+        self.sound_ok = True
         self.rejected_frames = 0
         self.forced_spin: int | None = None
         self.defer_sync = defer_sync
@@ -186,6 +188,9 @@ class Controller:
             return
         if isinstance(event, DisplayStatus):
             self.display_ok = event.ok
+            return
+        if isinstance(event, SoundStatus):
+            self.sound_ok = event.ok  # said on the screen: "no sound"
             return
         if isinstance(event, FrameRejected):
             self.rejected_frames += event.count
@@ -672,6 +677,8 @@ class Controller:
         flags = []
         if not self.reader_ok:
             flags.append("no reader")
+        if not self.sound_ok:
+            flags.append("no sound")
         return ",".join(flags)
 
     # ------------------------------------------- the mode, as tools and tests read it

@@ -131,6 +131,14 @@ class Daemon(Record):
     """Why a game on disk was not resumed (said on the setup menu)."""
     web: Any = None
     """The live board server when [web] is on (rig.web is not imported otherwise)."""
+    voice_control: Any = None
+    """Voice on/off and volume, as the setup menu sets them (rig.voicecontrol)."""
+    narrator: Any = None
+    """Says each frame (rig.voice), built after READY; None: the rig is silent."""
+    sound_backend: Any = None
+    """Where the voice plays (tests give a mock); None: aplay on [voice] device."""
+    voice_note: str = ""
+    """Where the voice is heard, or why not, in one sentence (the desk says it once)."""
 
     # ------------------------------------------------------------- start-up
     def start(self) -> None:
@@ -145,9 +153,14 @@ class Daemon(Record):
         self.lock_fd = lock_state_directory(state.directory)
         self.cards = load_card_map(self.config.reader.cards)
         resumed = self._resume()
+        from rig.voicecontrol import VoiceControl
+
+        self.voice_control = VoiceControl(self.config.voice.enabled, self.config.voice.volume,
+                                          path=state.directory / "voice.conf")
         self.app = App(self._start_game, self._finish_game, controller=resumed,
                        defaults=self._defaults(),
-                       enrol=self._enrol if self.config.reader.type != "none" else None)
+                       enrol=self._enrol if self.config.reader.type != "none" else None,
+                       voice=self.voice_control)
         if self.not_resumed:
             self.app.error = self.not_resumed
         # The frame is rendered while the input's fsync runs and shown once it is done.
@@ -171,6 +184,48 @@ class Daemon(Record):
         self.notifier.ready(status=status)
         collector.resume_frozen()  # paused by `cbrig run` for the start (rig.collector)
         self._load_game_modules()
+        self._start_voice()
+
+    def _start_voice(self) -> None:
+        """After READY: the voice (rig.voice), saying from the screen shown now on. No
+        sound card at all on the default device is a rig built without sound: silent,
+        said once in the log; any other fault is logged and noted on the screen."""
+        from rig.voice import build_narrator, sound_card_present
+
+        settings = self.config.voice
+        if self.sound_backend is None and settings.device == "default" \
+                and not sound_card_present():
+            log.info("voice: no sound card, the rig stays silent")
+            self.voice_note = "Voice: no sound output here, the rig is silent."
+            return
+        assert self.loop is not None and self.app is not None
+        from hardware.events import SoundStatus
+
+        loop, app = self.loop, self.app
+
+        def game() -> str:
+            return app.controller.session.game.name if app.controller is not None else ""
+
+        self.narrator = build_narrator(
+            settings, self.config.state.directory / "voice", game,
+            on_fault=lambda why: loop.post(SoundStatus(False, why)),
+            on_recovered=lambda: loop.post(SoundStatus(True)),
+            backend=self.sound_backend, control=self.voice_control)
+        loop.on_frame = self._speak
+        if app.controller is not None:  # a resumed game: its phrases rendered ahead
+            self.narrator.warm(app.controller.session.game, game())
+        self.voice_note = getattr(self.sound_backend, "note", "") or \
+            f"Voice: speaking on the {settings.device} sound output."
+        self._speak(app.screen())
+
+    def _speak(self, screen: Screen) -> None:
+        """The frame just shown, to the voice: it only hands the screen over."""
+        try:
+            self.narrator.post(screen)
+        except Exception as exc:  # the voice must never stop the game
+            log.error("voice off after an error: %s", exc)
+            assert self.loop is not None
+            self.loop.on_frame = None
 
     def _load_game_modules(self) -> None:
         """After READY: import what starting a game needs (the controller, the session,
@@ -321,6 +376,8 @@ class Daemon(Record):
         session = Session.start(game, self.config.state.current,
                                 {"created": created, "levels": list(choice.levels),
                                  "hints": choice.hints})
+        if self.narrator is not None:
+            self.narrator.warm(game, choice.game)  # its cards rendered ahead, niced
         return self._controller(session, choice.levels, choice.hints)
 
     def _controller(self, session: Session, levels: tuple[str, ...],
@@ -529,6 +586,8 @@ class Daemon(Record):
         self.notifier.stopping()
         if self.web is not None:
             self.web.stop()
+        if self.narrator is not None:
+            self.narrator.close()
         if refused is not None and not refused.drawn:
             self.hardware_log.flush()
             return  # nothing of ours was opened but the lock attempt

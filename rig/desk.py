@@ -166,11 +166,13 @@ def start_desk(rig: DeskRig, new: bool) -> str:
     rig.start()
     steps = rig.unfinished()
     if steps is not None:
-        return (f"Picked up the unfinished game from {current} ({steps} inputs); "
+        said = (f"Picked up the unfinished game from {current} ({steps} inputs); "
                 "--new starts over.")
-    if aside is not None:
-        return f"Started over; the unfinished game was kept as {aside}."
-    return f"Games are kept in {rig.config.state.directory}."
+    elif aside is not None:
+        said = f"Started over; the unfinished game was kept as {aside}."
+    else:
+        said = f"Games are kept in {rig.config.state.directory}."
+    return f"{said} {rig.voice_note}".strip()
 
 
 def valid_cards(controller: Controller) -> list[str]:

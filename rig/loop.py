@@ -86,6 +86,9 @@ class RigLoop:
         self._last_beat = clock()
         self._knob_clocks: set[GestureClock] = set()
         """The gesture clocks whose raw inputs came here: their deadlines are ours."""
+        self.on_frame: Callable[[Screen], Any] | None = None
+        """Told each new screen once it is shown (the voice says it: rig.voice); it must
+        only hand work over, never wait."""
 
     def post(self, event: object) -> None:
         """Thread-safe: the only thing hardware callbacks may do."""
@@ -107,6 +110,8 @@ class RigLoop:
                 self.draw(screen)
             self._last_screen = screen
             self.stats.renders += 1
+            if self.on_frame is not None:
+                self.on_frame(screen)
         else:
             self.stats.screens_unchanged += 1
         return screen

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.record import Frozen, replace
 from hardware.events import KnobPress, KnobTurn
 from rig import registry
 from rig.screen import Screen
+
+if TYPE_CHECKING:
+    from rig.voicecontrol import VoiceControl
 
 ALIASES = registry.OLD_LEVEL_NAMES
 """Older level names a config may still give: shown and stepped on as their level."""
@@ -49,12 +54,21 @@ class SetupMenu:
     the last row, one turn back from the top; pressing an action sets
     ``requested`` to its label for the app to act on."""
 
-    def __init__(self, choice: SetupChoice | None = None, actions: tuple[str, ...] = ()) -> None:
+    def __init__(self, choice: SetupChoice | None = None, actions: tuple[str, ...] = (),
+                 voice: VoiceControl | None = None) -> None:
         self.choice = choice or SetupChoice()
         self.cursor = 0
         self.started: SetupChoice | None = None
         self.actions = actions
         self.requested: str | None = None
+        self.voice = voice
+        """Voice on/off and volume rows (RULINGS G6), where the rig has a voice."""
+
+    def voice_rows(self) -> list[str]:
+        if self.voice is None:
+            return []
+        return [f"Voice: {'on' if self.voice.enabled else 'off'}",
+                f"Volume: {self.voice.volume}%"]
 
     def items(self) -> list[str]:
         c = self.choice
@@ -63,7 +77,8 @@ class SetupMenu:
                 "Colours: " + " ".join(colour[:3] for colour in colours)]
         rows += [f"{colours[i].capitalize()}: {ALIASES.get(c.levels[i], c.levels[i])}"
                  for i in range(c.players)]
-        rows += [f"Hints: {'on' if c.hints else 'off'}", *self.actions, "START"]
+        rows += [f"Hints: {'on' if c.hints else 'off'}", *self.voice_rows(), *self.actions,
+                 "START"]
         return rows
 
     def handle(self, event: object) -> None:
@@ -81,7 +96,12 @@ class SetupMenu:
         if index >= first_action:
             self.requested = self.actions[index - first_action]
             return
-        count -= len(self.actions)  # the rows below as if there were no actions
+        voice_first = first_action - len(self.voice_rows())
+        if index >= voice_first and self.voice is not None:
+            (self.voice.toggle if index == voice_first else self.voice.louder)()
+            return
+        count -= len(self.actions) + len(self.voice_rows())  # the rows below as if there
+        # were no actions and no voice rows
         c = self.choice
         if index == 0:
             games = list(registry.names())

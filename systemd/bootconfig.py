@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """The Raspberry Pi boot options the rig needs, set by systemd/install.sh.
 
-    bootconfig.py [--apply] [--no-diff] [--backup-suffix SUFFIX] [--model FILE]
-                  [--modules FILE] [--rig-config FILE] BOOT_DIR
+    bootconfig.py [--apply] [--no-diff] [--amplifier] [--backup-suffix SUFFIX]
+                  [--model FILE] [--modules FILE] [--rig-config FILE] BOOT_DIR
 
 BOOT_DIR holds ``config.txt`` and ``cmdline.txt`` (``/boot/firmware`` on Bookworm). The
 rig needs I2C on at 400 kHz (the OLED: a full frame in ~23 ms instead of ~92 ms), the
 UART on (the card reader) and no login console on the UART (it would swallow the
-reader's bytes). With ``--modules`` (``/etc/modules``) it also has ``i2c-dev`` loaded at
-boot, as raspi-config's ``do_i2c`` does: without it ``/dev/i2c-1`` may not appear (the
-installer also loads it at once with modprobe).
+reader's bytes). With ``--amplifier`` also the MAX98357A I2S amplifier's overlay
+(``dtoverlay=max98357a``: the voice on a Pi without a jack, wiring/README.md). With
+``--modules`` (``/etc/modules``) it also has ``i2c-dev`` loaded at boot, as
+raspi-config's ``do_i2c`` does: without it ``/dev/i2c-1`` may not appear (the installer
+also loads it at once with modprobe).
 
 On a Raspberry Pi 5 (``--model``, default ``/proc/device-tree/model``), ``/dev/serial0``
 is the debug connector's UART (``ttyAMA10``); GPIO14/15 are ``uart0``: it adds
@@ -51,6 +53,8 @@ MARK = "# cb-rig (systemd/install.sh): I2C at 400 kHz for the OLED, the UART for
 ON = {"on", "true", "yes", "okay", "1"}
 SERIAL_CONSOLE = re.compile(r"^console=(serial\d|ttyAMA\d+|ttyS\d+)(,.*)?$")
 ALIASES = {"i2c": "i2c_arm", "i2c_baudrate": "i2c_arm_baudrate"}
+AMPLIFIER_OVERLAY = "max98357a"
+AMPLIFIER_MARK = "# cb-rig (systemd/install.sh): the MAX98357A I2S amplifier for the voice"
 
 
 @dataclass(frozen=True)
@@ -103,6 +107,30 @@ def effective_settings(text: str) -> dict[str, str]:
 def is_pi5(model: str) -> bool:
     """``model`` (``/proc/device-tree/model``) names a board with the RP1 chip."""
     return PI5_MODEL.search(model) is not None
+
+
+def overlays(text: str) -> set[str]:
+    """The device tree overlays loaded for every board (unconditional lines)."""
+    found: set[str] = set()
+    unconditional = True
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if line.startswith("[") and line.endswith("]"):
+            unconditional = line.lower() == "[all]"
+        elif unconditional and line.startswith("dtoverlay="):
+            found.add(line.split("=", 1)[1].split(",")[0].strip().lower())
+    return found
+
+
+def amplifier_txt(text: str) -> str:
+    """``text`` with the I2S amplifier's overlay under ``[all]`` (unchanged if loaded)."""
+    if AMPLIFIER_OVERLAY in overlays(text):
+        return text
+    out = text if not text or text.endswith("\n") else text + "\n"
+    lines = [AMPLIFIER_MARK, f"dtoverlay={AMPLIFIER_OVERLAY}"]
+    if _last_section(text) != "[all]":
+        lines.insert(0, "[all]")
+    return out + "\n".join(lines) + "\n"
 
 
 def config_txt(text: str, pi5: bool = False) -> str:
@@ -206,13 +234,17 @@ def read_model(path: Path) -> str:
 
 
 def plan(boot_dir: Path, model: str = "", modules: Path | None = None,
-         rig_config: Path | None = None) -> list[Edit]:
+         rig_config: Path | None = None, amplifier: bool = False) -> list[Edit]:
     """The edits for both files of ``boot_dir`` (a missing file is an error), for
-    ``modules`` (made if missing) and, on a Pi 5, for ``rig_config`` if it exists."""
+    ``modules`` (made if missing) and, on a Pi 5, for ``rig_config`` if it exists;
+    ``amplifier``: the I2S amplifier's overlay too."""
     pi5 = is_pi5(model)
+
+    def config(text: str) -> str:
+        return amplifier_txt(config_txt(text, pi5)) if amplifier else config_txt(text, pi5)
+
     edits = []
-    for name, edit in (("config.txt", lambda t: config_txt(t, pi5)),
-                       ("cmdline.txt", cmdline_txt)):
+    for name, edit in (("config.txt", config), ("cmdline.txt", cmdline_txt)):
         path = boot_dir / name
         before = path.read_text(encoding="utf-8")
         edits.append(Edit(path, before, edit(before)))
@@ -246,6 +278,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("boot_dir", type=Path, help="the directory of config.txt and cmdline.txt")
     parser.add_argument("--apply", action="store_true", help="write the change (else: show it)")
     parser.add_argument("--no-diff", action="store_true", help="do not print the diff")
+    parser.add_argument("--amplifier", action="store_true",
+                        help="also load the MAX98357A I2S amplifier's overlay (the voice)")
     parser.add_argument("--backup-suffix", default=".cbrig-backup",
                         help="backup file name suffix (default .cbrig-backup)")
     parser.add_argument("--model", type=Path, default=DEFAULT_MODEL,
@@ -258,7 +292,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     model = read_model(args.model)
     try:
-        edits = plan(args.boot_dir, model, args.modules, args.rig_config)
+        edits = plan(args.boot_dir, model, args.modules, args.rig_config,
+                     amplifier=args.amplifier)
     except OSError as exc:
         print(f"bootconfig: cannot read {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 1
@@ -267,8 +302,9 @@ def main(argv: list[str] | None = None) -> int:
               "debug connector")
     changed = [edit for edit in edits if edit.changed]
     if not changed:
+        amp = f", dtoverlay={AMPLIFIER_OVERLAY}" if args.amplifier else ""
         print(f"boot options already set in {args.boot_dir} (I2C at {I2C_BAUD} Hz, UART on, "
-              "no serial console): nothing to change")
+              f"no serial console{amp}): nothing to change")
         return 0
     for edit in changed:
         if not args.no_diff:

@@ -3,8 +3,9 @@
 #
 #     sudo systemd/install.sh
 #
-# It sets the boot options the rig needs (asking first, see --boot), creates the cbrig
-# system user (groups gpio, i2c, dialout), a virtualenv at /opt/cbrig/venv with the
+# It sets the boot options the rig needs (asking first, see --boot), installs the voice's
+# Debian packages (espeak-ng, sox, alsa-utils), creates the cbrig
+# system user (groups gpio, i2c, dialout, audio), a virtualenv at /opt/cbrig/venv with the
 # program built as a wheel from a clean copy of the checkout (nothing is written into
 # the checkout; a module deleted from it is gone after the reinstall), the command
 # /usr/local/bin/cbrig, /etc/cbrig/config.toml from wiring/config.toml (only if
@@ -19,11 +20,17 @@
 # /etc/cbrig/config.toml set to /dev/ttyAMA0. The change is shown first, each file is
 # backed up once as <file>.cbrig-backup, and you are told when a reboot is needed.
 #
+# With --amplifier (or yes when asked on a terminal) the boot options also load the
+# MAX98357A I2S amplifier (dtoverlay=max98357a) that gives a Pi Zero 2 W its voice;
+# the same preview, backup and reboot notice apply.
+#
 # Options:
 #   --dry-run       print what would be done (with the boot options' diff), change nothing
 #   --boot          set the boot options without asking
 #   --no-boot       leave the boot options alone (without either, ask on a terminal;
 #                   otherwise only show the change)
+#   --amplifier     a MAX98357A I2S amplifier is fitted: load its overlay (docs/VOICE.md)
+#   --no-amplifier  none is fitted (without either, ask on a terminal; otherwise none)
 #   --boot-dir DIR  where config.txt and cmdline.txt are (default /boot/firmware, or
 #                   /boot on older systems, both under DESTDIR when it is given)
 #   --destdir DIR   install the files under DIR instead of / (also $DESTDIR); user,
@@ -39,11 +46,12 @@ DRY_RUN=0
 DO_VENV=1
 DO_START=1
 BOOT=ask
+AMPLIFIER=ask
 BOOT_DIR=""
 PYTHON="${PYTHON:-python3}"
 
 SERVICE_USER=cbrig
-SERVICE_GROUPS=(gpio i2c dialout)
+SERVICE_GROUPS=(gpio i2c dialout audio)
 PREFIX=/opt/cbrig
 VENV="$PREFIX/venv"
 CONFIG_DIR=/etc/cbrig
@@ -58,7 +66,8 @@ usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'
 # shellcheck source=systemd/lib.sh
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 FLAG_OPTIONS+=([--boot]=BOOT=yes [--no-boot]=BOOT=no [--no-venv]=DO_VENV=0
-              [--no-start]=DO_START=0)
+              [--no-start]=DO_START=0 [--amplifier]=AMPLIFIER=yes
+              [--no-amplifier]=AMPLIFIER=no)
 VALUE_OPTIONS+=([--boot-dir]=BOOT_DIR)
 parse_options install.sh "$@"
 require_root install.sh
@@ -167,8 +176,18 @@ boot_options() {
              "not set; see docs/INSTALL.md, step 1"
         return
     fi
-    local files=(--model "$DESTDIR/proc/device-tree/model" --modules "$DESTDIR/etc/modules"
-                 --rig-config "$DESTDIR$CONFIG" "$dir")
+    if [ "$AMPLIFIER" = ask ]; then
+        AMPLIFIER=no
+        if [ -t 0 ] && [ "$BOOT" != no ]; then
+            read -r -p "Is a MAX98357A I2S amplifier fitted (the voice on a Pi without a jack)? [y/N] " \
+                answer || answer=n
+            case "$answer" in [yY]*) AMPLIFIER=yes ;; esac
+        fi
+    fi
+    local amp=()
+    [ "$AMPLIFIER" = yes ] && amp=(--amplifier)
+    local files=("${amp[@]}" --model "$DESTDIR/proc/device-tree/model"
+                 --modules "$DESTDIR/etc/modules" --rig-config "$DESTDIR$CONFIG" "$dir")
     "$PYTHON" "$SRC/systemd/bootconfig.py" "${files[@]}" || status=$?
     case "$status" in
         0) return ;;
@@ -229,6 +248,20 @@ if id -u "$SERVICE_USER" >/dev/null 2>&1; then
 else
     host useradd --system --user-group --groups "$groups_csv" --home-dir "$STATE_DIR" \
         --no-create-home --shell /usr/sbin/nologin --comment "cb-rig daemon" "$SERVICE_USER"
+fi
+
+# The voice (docs/VOICE.md): espeak-ng speaks, sox makes the CB radio's sound, aplay
+# plays. Not having them is no reason to stop: the rig then says so and stays silent.
+VOICE_PACKAGES=(espeak-ng sox alsa-utils)
+say "voice: ${VOICE_PACKAGES[*]}"
+if command -v espeak-ng >/dev/null && command -v sox >/dev/null && command -v aplay >/dev/null; then
+    echo "already installed"
+elif command -v apt-get >/dev/null; then
+    host apt-get install -y --no-install-recommends "${VOICE_PACKAGES[@]}" \
+        || echo "warning: the voice's packages were not installed: the rig stays silent" \
+                "until they are (apt-get install ${VOICE_PACKAGES[*]})" >&2
+else
+    echo "warning: no apt-get: install ${VOICE_PACKAGES[*]} for the voice" >&2
 fi
 
 say "state directory: $STATE_DIR"

@@ -7,6 +7,7 @@ import random
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rig.commands._gameargs import (
@@ -18,8 +19,10 @@ from rig.commands._gameargs import (
 )
 
 if TYPE_CHECKING:
+    from hardware.speaker import MockBackend
     from rig.emulated import EmulatedRig
     from rig.screen import Screen
+    from rig.voice import Narrator
 
 
 check_arguments = check_game_arguments
@@ -39,6 +42,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="draw every screen as the OLED's pixels, not as text")
     parser.add_argument("--frames", action="store_true",
                         help="also show every frame of the spin animations")
+    parser.add_argument("--voice", action="store_true",
+                        help="narrate: speak every announcement through this computer's "
+                             "sound output (each waits for the last to end) and print it")
+    parser.add_argument("--record", type=Path, default=None, metavar="WAV",
+                        help="with --voice: also write what is said to this WAV file")
+    parser.add_argument("--record-lines", default="", metavar="A-B",
+                        help="record only the announcements A to B (counting from 1)")
 
 
 PACE = 1.5
@@ -88,13 +98,21 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     holder: list[EmulatedRig] = []
     first: list[Screen] = []
 
+    recorder = None
+    if getattr(args, "record", None) is not None:
+        from hardware.speaker import MockBackend
+
+        recorder = MockBackend()
+    narrate = narrator_for(args, recorder) if getattr(args, "voice", False) else None
+
     def show(screen: Screen) -> None:
         if not holder:  # the rig's first screen, shown after the banner
             first[:] = [screen]
             return
-        if holder[0].controller.animation is not None and not args.frames:
-            return
-        print(render_terminal(screen) if args.oled else boxed(screen), flush=True)
+        if holder[0].controller.animation is None or args.frames:
+            print(render_terminal(screen) if args.oled else boxed(screen), flush=True)
+        if narrate is not None:
+            narrate.frame(screen)  # after the screen it goes with (a spin cuts the last)
 
     try:
         rig = _new_rig(args, seed, draw=show)
@@ -110,12 +128,67 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
         show(screen)
     if pace:
         rig.pause = pause or real_pause
-    gestures = _play(rig, seed, pace, lambda text: print(f"$ {text}"))
+
+    def heard() -> None:
+        """A narrated demo lets each line be heard (and a recorded one, recorded)."""
+        if narrate is not None and narrate.speaker is not None and (
+                not args.fast or recorder is not None):
+            narrate.speaker.idle.wait(60)
+
+    gestures = _play(rig, seed, pace, lambda text: print(f"$ {text}"), after=heard)
     state = rig.session.state
     names = ", ".join(rig.session.game.seat_name(s) for s in state.winners())
     print(f"Game over after {gestures} gestures and {rig.session.steps} inputs: {names} won.")
     print("ADIOS, good buddies.")
+    if narrate is not None and narrate.speaker is not None:
+        narrate.speaker.idle.wait(60)
+        narrate.speaker.close()
+    if recorder is not None:
+        saved = record(recorder, args.record, args.record_lines)
+        print(f"(voice: {saved} recorded to {args.record})")
     return 0
+
+
+def record(recorder: MockBackend, path: Path, lines: str) -> str:
+    """The transmissions (those numbered ``lines``, "A-B") in one WAV, 0.3 s apart."""
+    from hardware.speaker import Clip
+    from rig.voice import wav_bytes
+
+    played = [p for p in recorder.played if p.finished]
+    first, _, last = lines.partition("-")
+    chosen = played[int(first) - 1:int(last or first)] if first else played
+    if not chosen:
+        return "nothing"
+    rate = chosen[0].rate
+    gap = bytes(int(rate * 0.3) * 2)
+    pcm = gap.join(bytes(p.pcm) for p in chosen if p.rate == rate)
+    path.write_bytes(wav_bytes(Clip(rate, pcm)))
+    return f"{len(chosen)} announcements, {len(pcm) / 2 / rate:.1f} s"
+
+
+def narrator_for(args: argparse.Namespace, recorder: MockBackend | None = None) -> Narrator:
+    """The demo's narrator: the default voice through this computer's sound output, its
+    phrases cached in the user's state directory; where there is no sound output (or no
+    espeak-ng), it says so once and only prints the words. With a ``recorder`` the voice
+    goes there instead (``--record``)."""
+    from rig.config import VoiceConfig, default_state_dir
+    from rig.voice import Narrator, build_narrator, sound_card_present
+
+    settings = VoiceConfig()
+
+    def game() -> str:
+        return str(args.game)
+
+    narrator: Narrator
+    if recorder is not None or sound_card_present():
+        narrator = build_narrator(settings, default_state_dir() / "voice", game,
+                                  on_fault=lambda why: print(f"(voice: no sound: {why})"),
+                                  backend=recorder)
+    else:
+        print("(voice: no sound output on this computer: the words are printed)")
+        narrator = Narrator(settings, None, None, game)
+    narrator.on_say = lambda said: print(f'(voice) "{said.text}"', flush=True)
+    return narrator
 
 
 def _new_rig(args: argparse.Namespace, seed: int,
@@ -136,9 +209,11 @@ def _rehearse(args: argparse.Namespace, seed: int) -> tuple[int, float]:
 
 
 def _play(rig: EmulatedRig, seed: int, pace: float,
-          say: Callable[[str], object] | None) -> int:
+          say: Callable[[str], object] | None,
+          after: Callable[[], object] | None = None) -> int:
     """Gesture through the whole game as the table would, `pace` seconds after each
-    gesture, and read the last screen to its last page; the number of gestures."""
+    gesture (and ``after`` it, e.g. waiting for the voice), and read the last screen to its
+    last page; the number of gestures."""
     from rig.autopilot import describe, gestures_for, read_on
 
     rng = random.Random(seed)
@@ -152,6 +227,8 @@ def _play(rig: EmulatedRig, seed: int, pace: float,
             rig.loop.step(gesture)
             rig.settle()
             gestures += 1
+            if after is not None:
+                after()
             if pace:
                 rig.wait(pace)
     return gestures

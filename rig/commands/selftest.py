@@ -1,4 +1,5 @@
-"""`cbrig selftest`: check each knob, button, the reader, the display and the buzzer."""
+"""`cbrig selftest`: check each knob, button, the reader, the display, the buzzer and the
+voice (a test phrase on the configured sound output)."""
 
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
         hw.display.show(render(Screen(title="SELF TEST", big="8888888",
                                       lines=("If you can read this,", "the display works."))))
         hw.alerts.play("ok")
+        voice_ok = check_voice(cfg)
 
         def show(text: str) -> None:
             hw.display.show(render(Screen(title="SELF TEST", lines=(text,))))
@@ -41,8 +43,30 @@ def run(args: argparse.Namespace) -> int:
         results = run_checks(events, print, show, timeout=args.timeout)
     finally:
         hw.close()
+    if voice_ok is not None:
+        results["Voice test phrase"] = voice_ok
     failed = [name for name, ok in results.items() if not ok]
     print(f"{len(results) - len(failed)} of {len(results)} parts seen working")
     for name in failed:
         print(f"  not seen: {name}")
     return 1 if failed else 0
+
+
+def check_voice(cfg: object) -> bool | None:
+    """Speak the test phrase and say how it went; None when the voice is off or no
+    sound card is fitted at all (not a failed part)."""
+    from rig.config import RigConfig
+    from rig.voice import TEST_PHRASE, sound_card_present, speak_test
+
+    assert isinstance(cfg, RigConfig)
+    voice = cfg.voice
+    if not voice.enabled:
+        print("voice: off in the config ([voice] enabled = false)")
+        return None
+    if voice.device == "default" and not sound_card_present():
+        print("voice: no sound card (none fitted? see wiring/README.md, Sound)")
+        return None
+    print(f"voice: saying \"{TEST_PHRASE}\" on {voice.device} ({voice.effect}) ...")
+    problem = speak_test(voice, cfg.state.directory / "voice")
+    print("  ok (did you hear it?)" if not problem else f"  NOT PLAYED: {problem}")
+    return not problem

@@ -11,7 +11,7 @@ const COLOURS = { red: "#d62828", green: "#2a9d3a", blue: "#1d4ed8", yellow: "#f
                   black: "#111111", brown: "#7a4a1e" };
 
 const $ = (selector) => document.querySelector(selector);
-const rig = { cards: [], pieces: [], frames: 0, buzzes: 0, sent: 0, acked: 0 };
+const rig = { cards: [], pieces: [], frames: 0, buzzes: 0, sent: 0, acked: 0, voices: [], heard: "" };
 window.cbrig = rig;
 
 // ---------------------------------------------------------------- inputs, in order
@@ -273,6 +273,35 @@ function buzz(pattern) {
 }
 
 // ---------------------------------------------------------------- wiring
+// ----------------------------------------------------------------- the voice
+// Each "voice" event names a WAV the rig rendered; a newer one cuts the one playing.
+let voiceAudio = null;
+
+function muted() {
+  const box = $("#mute");
+  return box ? box.checked : false;
+}
+
+function speak(message) {
+  rig.voices.push(message.text);
+  if (voiceAudio) { voiceAudio.pause(); voiceAudio = null; }
+  if (muted()) return;
+  const audio = new Audio(message.url);
+  voiceAudio = audio;
+  audio.addEventListener("playing", () => { rig.heard = message.text; });
+  audio.play().catch(() => {});  // before any click the browser may refuse: silent
+}
+
+function setupMute() {
+  const box = $("#mute");
+  if (!box) return;
+  box.checked = localStorage.getItem("cbrig-mute") === "yes";
+  box.addEventListener("change", () => {
+    localStorage.setItem("cbrig-mute", box.checked ? "yes" : "no");
+    if (box.checked && voiceAudio) { voiceAudio.pause(); voiceAudio = null; }
+  });
+}
+
 function connect() {
   const events = new EventSource("/events");
   events.addEventListener("frame", (e) => drawFrame(e.data));
@@ -281,11 +310,13 @@ function connect() {
   events.addEventListener("cards", (e) => setCards(JSON.parse(e.data)));
   events.addEventListener("screen", (e) => { const el = $("#screen"); if (el) el.textContent = e.data; });
   events.addEventListener("buzz", (e) => buzz(JSON.parse(e.data)));
+  events.addEventListener("voice", (e) => speak(JSON.parse(e.data)));
   events.addEventListener("open", () => { document.body.dataset.connected = "yes"; });
   events.addEventListener("error", () => { document.body.dataset.connected = "no"; });
 }
 
 document.querySelectorAll(".knob").forEach(setupKnob);
+setupMute();
 if (document.body.classList.contains("desk")) {
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", wakeAudio);

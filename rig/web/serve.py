@@ -173,7 +173,11 @@ class WebDesk:
         self.display = WebDisplay(self.hub)
         self.alerts = WebAlerts(self.hub)
         rig.devices = DeskHardware(display=self.display, alerts=self.alerts)
-        self.server = RigServer((host, port), self.hub, self._post)
+        from rig.web.voice import WebSound
+
+        self.sound = WebSound(self.hub)
+        rig.sound_backend = self.sound  # the voice plays in the page (mute there)
+        self.server = RigServer((host, port), self.hub, self._post, sounds=self.sound.wav)
         self.publisher: BoardPublisher | None = None
         self._thread: threading.Thread | None = None
 

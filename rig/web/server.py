@@ -77,6 +77,9 @@ BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=
 CONTENT_LENGTH = re.compile(r"[0-9]+")
 
 Post = Callable[[object], None]
+Sounds = Callable[[str], bytes | None]
+"""The voice's WAV by its hash (rig.web.voice), or None."""
+VOICE = re.compile(r"^/voice/([0-9a-f]{32})\.wav$")
 
 
 class InputError(ValueError):
@@ -195,15 +198,17 @@ class RigServer(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 64
 
-    def __init__(self, address: tuple[str, int], hub: Hub, post: Post | None, *,
-                 max_connections: int = MAX_CONNECTIONS, per_client: int = PER_CLIENT,
-                 idle_seconds: float = IDLE_SECONDS, fd_reserve: int = FD_RESERVE) -> None:
+    def __init__(self, address: tuple[str, int], hub: Hub, post: Post | None,
+                 sounds: Sounds | None = None, *, max_connections: int = MAX_CONNECTIONS,
+                 per_client: int = PER_CLIENT, idle_seconds: float = IDLE_SECONDS,
+                 fd_reserve: int = FD_RESERVE) -> None:
         if _ip(address[0]) is not None and ":" in address[0]:
             self.address_family = socket.AF_INET6
         self._wake_r, self._wake_w = socket.socketpair()  # before: a failed bind closes
         super().__init__(address, Handler)
         self.hub = hub
         self.post = post
+        self.sounds = sounds
         self.check_host = post is not None
         """Only the desk takes inputs; the read-only board answers to any name a
         phone was given for the Pi (a router's DNS name, say)."""
@@ -407,6 +412,14 @@ class Handler(BaseHTTPRequestHandler):
             path = "/desk" if self.server.post is not None else "/board"
         if path == "/desk" and self.server.post is None:
             self._fail(HTTPStatus.NOT_FOUND, "this rig serves the read-only board only")
+            return
+        voice = VOICE.match(path)
+        if voice is not None:
+            data = self.server.sounds(voice.group(1)) if self.server.sounds else None
+            if data is None:
+                self._fail(HTTPStatus.NOT_FOUND, "no such sound (only the latest are kept)")
+            else:
+                self._send(HTTPStatus.OK, data, "audio/wav")
             return
         if path in PAGES:
             self._send(HTTPStatus.OK, page(read_only=path == "/board"),

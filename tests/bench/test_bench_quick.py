@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bench import runner
 from tests.slowdown import scaled, slowdown
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,10 +70,12 @@ def test_the_bench_passes_its_gate(report: dict[str, Any]) -> None:
 
 def test_it_says_how_far_it_has_got(run: subprocess.CompletedProcess[str]) -> None:
     lines = [line for line in run.stderr.splitlines() if line.startswith("bench [")]
-    sections = ("engine", "input_to_frame", "frame_render", "bus", "daemon")
+    sections = ("engine", "input_to_frame", "frame_render", "bus", "daemon", "voice")
+    assert tuple(name for name, _, _ in runner.SECTIONS) == sections
+    total = len(sections)
     for number, name in enumerate(sections, 1):
-        assert any(f"[{number}/5] {name} (" in line for line in lines), run.stderr
-        assert any(f"[{number}/5] {name} done in" in line for line in lines), run.stderr
+        assert any(f"[{number}/{total}] {name} (" in line for line in lines), run.stderr
+        assert any(f"[{number}/{total}] {name} done in" in line for line in lines), run.stderr
     assert any("input to frame: tenfour" in line for line in lines)
     assert lines[-1].split("] ", 1)[1].startswith("done in")
 
@@ -190,7 +193,7 @@ def test_calibration(report: dict[str, Any]) -> None:
     assert positive(report["calibration_ms"])
     assert len(report["calibration_rounds_ms"]) >= 5
     runs = report["calibration_runs_ms"]  # one before each section, one at the end
-    assert len(runs) == 6 and all(positive(v) for v in runs)
+    assert len(runs) == len(runner.SECTIONS) + 1 and all(positive(v) for v in runs)
     assert report["calibration_ms"] == pytest.approx(statistics.median(runs), rel=0.01)
     assert positive(report["calibration_speed_vs_reference"])
     ratios = report["calibration_ratios"]

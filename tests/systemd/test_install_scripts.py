@@ -75,8 +75,8 @@ def test_install_dry_run_on_the_real_root_only_prints(tmp_path: Path) -> None:
     assert "+ systemctl daemon-reload" in out
     assert "+ systemctl enable cbrig.service" in out
     assert "restart" not in out  # --no-start
-    assert "+ useradd --system --user-group --groups gpio,i2c,dialout" in out \
-        or "+ usermod --append --groups gpio,i2c,dialout cbrig" in out
+    assert "+ useradd --system --user-group --groups gpio,i2c,dialout,audio" in out \
+        or "+ usermod --append --groups gpio,i2c,dialout,audio cbrig" in out
     assert Path("/etc/systemd/system/cbrig.service").exists() == before
 
 

@@ -104,7 +104,7 @@ def test_unit_runs_cbrig_as_a_notify_service_with_watchdog() -> None:
     assert d[("Service", "RestartPreventExitStatus")] == [
         f"{EXIT_HARDWARE} {EXIT_UNWRITABLE} {EXIT_CONFIG}"]
     assert d[("Service", "User")] == ["cbrig"]
-    assert d[("Service", "SupplementaryGroups")] == ["gpio i2c dialout"]
+    assert d[("Service", "SupplementaryGroups")] == ["gpio i2c dialout audio"]
     assert d[("Service", "StateDirectory")] == ["cbrig"]
     assert d[("Service", "ConfigurationDirectory")] == ["cbrig"]
     assert d[("Install", "WantedBy")] == ["multi-user.target"]

@@ -1,0 +1,352 @@
+"""The rig's loudspeaker: plays transmissions on a worker thread, newest first.
+
+The event loop only hands over a :class:`Transmission` (:meth:`Speaker.say`) and goes
+on: synthesis (the transmission's clips are made lazily, on the worker) and playback
+never hold up a frame or an input. A newer transmission cuts the one playing (its
+playback process is killed, RULINGS G6: the player who already turned the knob does not
+hear the old prompt out); one waiting and not yet started is simply replaced.
+
+Backends: :class:`AplayBackend` pipes raw PCM into ``aplay`` (alsa-utils) on the ALSA
+device configured; :class:`MockBackend` records what was played (tests, emulators) and
+can pace itself like a real device. A fault (no device, a device that vanished, a clip
+that cannot be made) is reported once through ``on_fault`` and the transmission is
+dropped: the game goes on silently, and the next transmission tries again (a device
+plugged back in is used again, reported through ``on_recovered``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import subprocess
+import threading
+import time
+from array import array
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+CHUNK_MS = 250
+"""Samples go to the device a quarter second at a time: the first sound waits only for
+the first chunk's volume scaling, and a cut is seen between chunks."""
+
+
+@dataclass(frozen=True)
+class Clip:
+    """Mono signed 16-bit little-endian PCM at ``rate`` samples a second."""
+
+    rate: int
+    pcm: bytes
+
+    @property
+    def seconds(self) -> float:
+        return len(self.pcm) / 2 / self.rate
+
+
+class ClipError(Exception):
+    """A clip could not be made (no synthesizer, a failed effect): the transmission is
+    dropped and the message reported."""
+
+
+@dataclass(frozen=True)
+class Transmission:
+    """What to play, clip by clip; each clip is made when its turn comes (on the worker
+    thread), so the first can sound while the later ones are still being made."""
+
+    key: str
+    """What it says (for logs and the mock's record)."""
+    clips: Sequence[Callable[[], Clip]]
+    volume: float = 1.0
+    """0..1, applied to the samples (an I2S amplifier has no mixer of its own)."""
+
+
+class Stream(Protocol):
+    def write(self, pcm: bytes) -> None: ...
+
+    def finish(self) -> None:
+        """Let what was written play out, then close (raises OSError on a fault)."""
+
+    def abort(self) -> None:
+        """Stop at once (from another thread)."""
+
+
+class Backend(Protocol):
+    def open(self, rate: int, label: str) -> Stream:
+        """A stream for one transmission (``label``: what it says, for records)."""
+
+
+class DeviceError(OSError):
+    """The sound device refused or vanished."""
+
+
+class _AplayStream:
+    def __init__(self, command: list[str]) -> None:
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                            stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.PIPE)
+        except OSError as exc:
+            raise DeviceError(f"cannot start {command[0]}: {exc.strerror or exc}") from exc
+        self.aborted = False
+
+    def write(self, pcm: bytes) -> None:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.write(pcm)
+        except (BrokenPipeError, ValueError) as exc:
+            self._failed(exc)
+
+    def finish(self) -> None:
+        assert self.process.stdin is not None
+        try:
+            self.process.stdin.close()
+        except BrokenPipeError as exc:
+            self._failed(exc)
+        self.process.wait()
+        self._failed(None)
+
+    def _failed(self, exc: Exception | None) -> None:
+        """Raise DeviceError with aplay's own words when it ended badly (not cut)."""
+        code = self.process.wait() if exc is not None else self.process.returncode
+        if self.aborted or code == 0:
+            return
+        assert self.process.stderr is not None
+        words = self.process.stderr.read().decode(errors="replace").strip().splitlines()
+        raise DeviceError(words[-1] if words else f"aplay exited with {code}")
+
+    def abort(self) -> None:
+        self.aborted = True
+        with contextlib.suppress(OSError):
+            self.process.kill()
+
+
+class AplayBackend:
+    """Plays through ``aplay`` on an ALSA device ("default", "plughw:1,0", ...)."""
+
+    def __init__(self, device: str = "default", command: str = "aplay") -> None:
+        self.device = device
+        self.command = command
+
+    def open(self, rate: int, label: str) -> Stream:
+        return _AplayStream([self.command, "-q", "-D", self.device, "-t", "raw",
+                             "-f", "S16_LE", "-c", "1", "-r", str(rate)])
+
+
+@dataclass
+class Played:
+    """One transmission as the mock device heard it."""
+
+    key: str
+    rate: int
+    pcm: bytearray = field(default_factory=bytearray)
+    cut: bool = False
+    finished: bool = False
+
+    @property
+    def seconds(self) -> float:
+        return len(self.pcm) / 2 / self.rate if self.rate else 0.0
+
+
+class _MockStream:
+    def __init__(self, backend: MockBackend, played: Played) -> None:
+        self.backend = backend
+        self.played = played
+        self.stopped = threading.Event()
+
+    def write(self, pcm: bytes) -> None:
+        backend = self.backend
+        if backend.fail is not None:
+            raise DeviceError(backend.fail)
+        step = max(2, int(self.played.rate * 2 * backend.chunk_seconds) // 2 * 2)
+        for start in range(0, len(pcm), step):
+            if self.stopped.is_set():
+                return
+            self.played.pcm.extend(pcm[start:start + step])
+            backend.sounding.set()
+            if backend.realtime:
+                # a device plays in real time: a cut lands mid-clip, as on the rig
+                self.stopped.wait(len(pcm[start:start + step]) / 2 / self.played.rate)
+
+    def finish(self) -> None:
+        self.played.finished = not self.stopped.is_set()
+
+    def abort(self) -> None:
+        self.played.cut = True
+        self.stopped.set()
+
+
+class MockBackend:
+    """Records every transmission's samples (`played`); ``realtime`` paces the writes
+    like a device; ``fail`` makes the device refuse (a fault) with that message."""
+
+    def __init__(self, realtime: bool = False, chunk_seconds: float = 0.02) -> None:
+        self.realtime = realtime
+        self.chunk_seconds = chunk_seconds
+        self.played: list[Played] = []
+        self.fail: str | None = None
+        self.sounding = threading.Event()
+        """Set when the first samples of a transmission reach the device."""
+
+    def open(self, rate: int, label: str) -> Stream:
+        if self.fail is not None:
+            raise DeviceError(self.fail)
+        self.played.append(Played(key=label, rate=rate))
+        return _MockStream(self, self.played[-1])
+
+
+def _c_scaler() -> Callable[[bytes, int, float], bytes] | None:
+    """``audioop.mul`` where Python still has it (3.11, 3.12): C, so the worker does not
+    hold the interpreter for a per-sample loop while the event loop waits."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            import audioop
+        except ImportError:
+            return None
+    return audioop.mul
+
+
+_mul = _c_scaler()
+
+
+def scaled(pcm: bytes, volume: float) -> bytes:
+    """The samples at ``volume`` (0..1): full volume is the clip as it is."""
+    if volume >= 0.999:
+        return pcm
+    if _mul is not None:
+        return _mul(pcm, 2, max(0.0, volume))
+    samples = array("h")
+    samples.frombytes(pcm)
+    factor = max(0.0, volume)
+    return array("h", [int(s * factor) for s in samples]).tobytes()
+
+
+class Speaker:
+    """The worker that plays transmissions, the newest first (see the module doc)."""
+
+    def __init__(self, backend: Backend, on_fault: Callable[[str], None] | None = None,
+                 on_recovered: Callable[[], None] | None = None,
+                 on_sound: Callable[[Transmission, float], None] | None = None,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.backend = backend
+        self.on_fault = on_fault
+        self.on_recovered = on_recovered
+        self.on_sound = on_sound
+        """Called with each transmission and the clock when its first samples went to
+        the device (the bench measures frame-to-first-sound with it)."""
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._next: Transmission | None = None
+        self._stream: Stream | None = None
+        self._generation = 0
+        self._closed = False
+        self._faulty = False
+        self.idle = threading.Event()
+        """Set while nothing is playing or waiting (tests wait on it, never sleep)."""
+        self.idle.set()
+        self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
+        self._thread.start()
+
+    # -- the loop's side: never blocks on audio ---------------------------------------
+    def say(self, transmission: Transmission) -> None:
+        """Play ``transmission`` next, cutting whatever plays now."""
+        with self._lock:
+            self._generation += 1
+            self._next = transmission
+            self.idle.clear()
+            self._cut_locked()
+            self._wake.notify()
+
+    def stop(self) -> None:
+        """Cut what plays now and drop what waits (a new moment with nothing to say)."""
+        with self._lock:
+            self._generation += 1
+            self._next = None
+            self._cut_locked()
+
+    def _cut_locked(self) -> None:
+        if self._stream is not None:
+            self._stream.abort()
+            self._stream = None
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            self._next = None
+            self._cut_locked()
+            self._wake.notify()
+        self._thread.join(timeout=2.0)
+
+    # -- the worker ----------------------------------------------------------------------
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                while self._next is None and not self._closed:
+                    self.idle.set()
+                    self._wake.wait()
+                if self._closed:
+                    self.idle.set()
+                    return
+                transmission, self._next = self._next, None
+                assert transmission is not None
+                generation = self._generation
+            try:
+                self._play(transmission, generation)
+            except (ClipError, OSError) as exc:
+                self._fault(str(exc))
+            else:
+                self._recovered()
+
+    def _current(self, generation: int) -> bool:
+        return generation == self._generation and not self._closed
+
+    def _play(self, transmission: Transmission, generation: int) -> None:
+        stream: Stream | None = None
+        try:
+            for make in transmission.clips:
+                clip = make()
+                if stream is None:
+                    stream = self.backend.open(clip.rate, transmission.key)  # off the lock
+                    if self.on_sound is not None:
+                        self.on_sound(transmission, self.clock())
+                with self._lock:
+                    if not self._current(generation):
+                        stream.abort()
+                        return
+                    self._stream = stream
+                step = clip.rate * 2 * CHUNK_MS // 1000
+                for start in range(0, len(clip.pcm), step):
+                    if not self._current(generation):
+                        return  # cut: the stream was aborted by `say` or `stop`
+                    stream.write(scaled(clip.pcm[start:start + step], transmission.volume))
+            if stream is not None:
+                stream.finish()
+        finally:
+            with self._lock:
+                if self._stream is stream:
+                    self._stream = None
+
+    def _fault(self, message: str) -> None:
+        if self._faulty:
+            return
+        self._faulty = True
+        log.warning("voice: no sound (%s); the game goes on silently", message)
+        if self.on_fault is not None:
+            self.on_fault(message)
+
+    def _recovered(self) -> None:
+        if not self._faulty:
+            return
+        self._faulty = False
+        log.info("voice: sound is back")
+        if self.on_recovered is not None:
+            self.on_recovered()
+
+
+__all__ = ["AplayBackend", "Backend", "Clip", "ClipError", "DeviceError", "MockBackend",
+           "Played", "Speaker", "Stream", "Transmission", "scaled"]

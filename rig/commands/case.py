@@ -1,0 +1,94 @@
+"""`cbrig case build`: the printable enclosure, sized by the rig config (docs/CASE.md).
+
+Which Pi and whether there is a speaker come from the config's [case]; the display,
+reader, buzzer and LED from [display], [reader] and [pins]; --pi, --display, --reader
+and --speaker override them. The CAD library (manifold3d, the `case` extra) is imported
+only here, only when the command runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+from rig.config import CASE_PIS, I2C_DRIVERS, READER_TYPES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=("build",), help="build: write every part, the "
+                        "bill of materials and the pictures")
+    parser.add_argument("--out", type=Path, default=Path("cbrig-case"),
+                        help="the folder to write into (default: ./cbrig-case)")
+    parser.add_argument("--config", type=Path, default=None, metavar="FILE",
+                        help="the rig config that says what the case holds")
+    parser.add_argument("--parts", type=Path, default=None, metavar="FILE",
+                        help="the part table (default: wiring/parts.toml)")
+    parser.add_argument("--pi", choices=CASE_PIS, default=None,
+                        help="the Pi it holds (default: the config's [case] pi)")
+    parser.add_argument("--display", choices=I2C_DRIVERS, default=None,
+                        help="the OLED (default: the config's display.driver)")
+    parser.add_argument("--reader", choices=READER_TYPES, default=None,
+                        help="the card reader (default: the config's reader.type)")
+    parser.add_argument("--speaker", action=argparse.BooleanOptionalAction, default=None,
+                        help="a speaker grille and amplifier (default: the config's "
+                             "[case] speaker)")
+    parser.add_argument("--no-pictures", action="store_true",
+                        help="only the meshes and the bill of materials")
+
+
+def run(args: argparse.Namespace) -> int:
+    if importlib.util.find_spec("manifold3d") is None or importlib.util.find_spec(
+            "numpy") is None:
+        print("cbrig case: the CAD library (manifold3d, numpy) is missing; install the case "
+              "extra: pip install 'cbrig[case]'", file=sys.stderr)
+        return 2
+    from engine.errors import DataError
+    from engine.record import replace
+    from rig.case.layout import choice_from_config, plan
+    from rig.case.parts import load_parts
+    from rig.commands._config import command_config
+
+    config = command_config(args.config, "case")
+    try:
+        table = load_parts(args.parts)
+        choice = choice_from_config(config)
+    except DataError as exc:
+        for problem in exc.problems:
+            print(problem, file=sys.stderr)
+        return 1
+    except FileNotFoundError as exc:
+        print(f"cbrig case: no part table at {exc.filename}: run it from a checkout "
+              "(pip install -e '.[case]') or name the table with --parts FILE",
+              file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as exc:
+        print(f"cbrig case: {exc}", file=sys.stderr)
+        return 1
+    overrides = {k: v for k, v in (("pi", args.pi), ("display", args.display),
+                                   ("reader", args.reader), ("speaker", args.speaker))
+                 if v is not None}
+    choice = replace(choice, **overrides)
+    start = time.perf_counter()
+    from rig.case.build import build_solids, write_all
+
+    try:
+        layout = plan(table, choice)
+    except (KeyError, ValueError) as exc:
+        print(f"cbrig case: {exc}", file=sys.stderr)
+        return 1
+    built = build_solids(layout)
+    try:
+        files = write_all(built, args.out, images=not args.no_pictures, progress=print)
+    except OSError as exc:
+        print(f"cbrig case: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 1
+    from rig.case.checks import describe, summarise
+
+    print(describe(summarise(built)))
+    print(f"{len(built.printed)} printed parts for a {layout.width:.0f} x {layout.depth:.0f} "
+          f"x {layout.height:.0f} mm console; {len(files)} files in {args.out} "
+          f"({time.perf_counter() - start:.1f} s; solids {built.seconds:.1f} s)")
+    return 0

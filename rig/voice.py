@@ -1,0 +1,523 @@
+"""The rig's voice: every frame's utterance synthesized, given a CB radio's sound, cached,
+and handed to the speaker (RULINGS G6).
+
+- :class:`Synthesizer` says one sentence with espeak-ng (chosen on measurement: see
+  docs/VOICE.md) and, for the radio effect, passes it through sox: saturation, then a
+  300-3,000 Hz band; the squelch burst and the roger beep are made the same way. Each
+  sentence is rendered once into ``<state>/voice/`` as a WAV keyed by (text, voice,
+  effect) and read back after that; a cache that cannot be written (a full disk) is
+  logged once and the rig goes on rendering in memory.
+- :class:`Narrator` turns each frame into a transmission: the screen's utterance
+  (:mod:`rig.speech`), said once, a newer one cutting a stale one; the event loop only
+  calls :meth:`Narrator.frame`, which never waits for audio (the speaker's worker
+  synthesizes and plays).
+- A missing synthesizer, effect or device is one log line and a note on the screen
+  ("no sound"); the game goes on silently.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import logging
+import math
+import os
+import re
+import shutil
+import subprocess
+import threading
+import wave
+from array import array
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+from hardware.speaker import Backend, Clip, ClipError, Speaker, Transmission
+from rig.config import VOICE_EFFECTS as EFFECTS
+from rig.config import VoiceConfig
+from rig.screen import Screen
+from rig.speech import Utterance, utterance, vocabulary_for
+from rig.voicecontrol import VoiceControl
+
+log = logging.getLogger(__name__)
+
+RADIO_RATE = 16000
+"""The radio effect's sample rate: a 3 kHz band needs no more, and it halves the cache
+and the work of every later step against espeak-ng's 22,050."""
+RADIO_BAND = (300, 3000)
+"""The CB speech band, Hz."""
+OVERDRIVE = 6
+"""sox overdrive gain (dB): a light AM-style saturation."""
+LEVEL_DB = -3
+"""A fixed gain after the band filter (its overshoot would clip at full scale); a fixed
+one, not sox's normalising ``gain -n``, which reads the sound twice (12 ms more a clip
+here)."""
+SYNTHESIZER = "espeak-ng"
+SENTENCE_PAUSE = 0.15
+"""Seconds of silence after a sentence the library says (the program ends each with a
+pause of its own; without one, sentences run into each other)."""
+
+
+VoiceSettings = VoiceConfig
+"""The ``[voice]`` section (rig.config reads and validates it)."""
+
+
+# -- synthesis ---------------------------------------------------------------------------
+
+
+def pcm_of_wav(data: bytes) -> Clip:
+    """The samples of a mono 16-bit WAV, also one streamed with an unknown length (as
+    ``espeak-ng --stdout`` writes it: the sizes are 0x7FFFFFFF)."""
+    if data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        raise ClipError("not a WAV")
+    at, rate = 12, 0
+    while at + 8 <= len(data):
+        chunk, size = data[at:at + 4], int.from_bytes(data[at + 4:at + 8], "little")
+        body = data[at + 8:at + 8 + size]
+        if chunk == b"fmt ":
+            channels = int.from_bytes(body[2:4], "little")
+            rate = int.from_bytes(body[4:8], "little")
+            bits = int.from_bytes(body[14:16], "little")
+            if channels != 1 or bits != 16:
+                raise ClipError(f"{channels} channels of {bits} bits, not mono 16-bit")
+        elif chunk == b"data":
+            pcm = body[: len(body) // 2 * 2]
+            if not rate:
+                raise ClipError("WAV data before its format")
+            return Clip(rate, pcm)
+        at += 8 + size + (size & 1)
+    raise ClipError("WAV without data")
+
+
+def wav_bytes(clip: Clip) -> bytes:
+    out = io.BytesIO()
+    with wave.open(out, "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(clip.rate)
+        w.writeframes(clip.pcm)
+    return out.getvalue()
+
+
+def roger_tones(rate: int = RADIO_RATE) -> bytes:
+    """1,000 Hz then 1,500 Hz, 90 ms each with 5 ms ramps (no clicks), at half scale:
+    well inside the radio band."""
+    out = array("h")
+    for hz in (1000, 1500):
+        count = int(rate * 0.09)
+        ramp = int(rate * 0.005)
+        for i in range(count):
+            edge = min(1.0, i / ramp, (count - 1 - i) / ramp)
+            out.append(int(16000 * edge * math.sin(2 * math.pi * hz * i / rate)))
+    return out.tobytes()
+
+
+def cache_key(text: str, voice: str, effect: str) -> str:
+    return hashlib.sha256(f"{text}\0{voice}\0{effect}".encode()).hexdigest()[:32]
+
+
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_CLAUSE = re.compile(r"(?<=:)\s+")
+CLAUSE_MIN = 12
+"""A clause before a colon is a clip of its own from this many characters ("Blue truck
+at Blue five:"); a shorter one stays with what follows ("Red: draw a Mike card.")."""
+
+
+def sentences(text: str) -> list[str]:
+    """An utterance in sentences (and the clauses before a colon, "Blue truck at Blue
+    five:"): each is a clip of its own, so the first sounds while the next is made, and
+    one said before ("Ten-four.", "Red: draw a Mike card.") is already cached."""
+    out: list[str] = []
+    for sentence in _SENTENCES.split(text.strip()):
+        parts = _CLAUSE.split(sentence)
+        for part in parts:
+            if out and out[-1].endswith(":") and len(out[-1]) < CLAUSE_MIN:
+                out[-1] += " " + part
+            elif part:
+                out.append(part)
+    return out
+
+
+class Synthesizer:
+    """espeak-ng (+ sox for the radio effect), with the phrase cache (module doc)."""
+
+    def __init__(self, settings: VoiceSettings, cache: Path | None) -> None:
+        self.settings = settings
+        self.nice = shutil.which("nice")
+        """Renders ahead (`warm`) run under nice: the table's own phrases come first."""
+        self.cache = cache
+        self._cache_ok = True
+        self._lock = threading.Lock()
+        self.renders = 0
+        """Clips synthesized (not read from the cache): the bench and tests count them."""
+        self.espeak = shutil.which(SYNTHESIZER)
+        self.sox = shutil.which("sox")
+        self.in_process = True
+        """Say a phrase wanted now with libespeak-ng in this process (rig.espeak), not
+        the program (which renders ahead, under nice, and stands in if it must)."""
+
+    @property
+    def voice(self) -> str:
+        return f"{SYNTHESIZER}:{self.settings.voice}:{self.settings.rate}"
+
+    @property
+    def effect(self) -> str:
+        """The effect in use: "radio" needs sox; without it the plain voice (said once
+        in the log by :meth:`problem`)."""
+        return self.settings.effect if self.sox is not None else "plain"
+
+    def problem(self) -> str:
+        """Why the rig cannot speak ("" when it can)."""
+        if self.espeak is None:
+            return f"{SYNTHESIZER} is not installed (apt-get install espeak-ng)"
+        return ""
+
+    def clip(self, text: str, low: bool = False) -> Clip:
+        """One sentence, from the cache or made now (and cached); ``low``: at a low
+        CPU priority (a render ahead of its moment)."""
+        effect = self.effect
+        key = cache_key(text, self.voice, _effect_key(effect))
+        cached = self._read(key)
+        if cached is not None:
+            return cached
+        clip = self._render(text, effect, low)
+        self._write(key, clip)
+        return clip
+
+    def warm(self, texts: list[str]) -> threading.Thread | None:
+        """Render every sentence of ``texts`` not cached yet, on a thread of its own and
+        under nice, so that they are cached when said; None when there is no cache to
+        fill or no synthesizer."""
+        if self.cache is None or self.espeak is None:
+            return None
+
+        def run() -> None:
+            for text in texts:
+                for sentence in sentences(text):
+                    try:
+                        self.clip(sentence, low=True)
+                    except ClipError as exc:
+                        log.info("voice: not rendered ahead: %s", exc)
+                        return
+
+        thread = threading.Thread(target=run, name="voice-ahead", daemon=True)
+        thread.start()
+        return thread
+
+    def squelch(self) -> Clip:
+        """The burst of noise as the carrier opens (band-limited like the voice)."""
+        return self._sound("<squelch>", ["synth", "0.16", "whitenoise", "vol", "0.35",
+                                         "fade", "q", "0.01", "0.16", "0.06"])
+
+    def roger_beep(self) -> Clip:
+        """The roger beep at the end of a transmission: a rising two-tone chirp, then
+        the squelch tail as the carrier drops."""
+        beep = roger_tones()
+        tail = self._sound("<tail>", ["synth", "0.07", "whitenoise", "vol", "0.25",
+                                      "fade", "q", "0", "0.07", "0.05"])
+        return Clip(RADIO_RATE, beep + tail.pcm)
+
+    def transmission(self, text: str, volume: float) -> Transmission:
+        """The clips of one utterance, made lazily on the speaker's worker."""
+        parts: list[Callable[[], Clip]] = [partial(self.clip, s) for s in sentences(text)]
+        if self.effect == "radio":
+            parts = [self.squelch, *parts, self.roger_beep]
+        return Transmission(text, parts, volume)
+
+    def whole(self, text: str) -> Clip:
+        """The whole transmission as one clip (the browser plays it as one WAV)."""
+        clips = [make() for make in self.transmission(text, 1.0).clips]
+        return Clip(clips[0].rate, b"".join(c.pcm for c in clips))
+
+    # -- the tools ---------------------------------------------------------------------
+    def _render(self, text: str, effect: str, low: bool = False) -> Clip:
+        if self.espeak is None:
+            raise ClipError(self.problem())
+        self.renders += 1
+        lower = [self.nice, "-n", "15"] if low and self.nice else []
+        spoken = None if low else self._in_process(text)
+        if spoken is None:
+            spoken = pcm_of_wav(_run([*lower, self.espeak, "--stdout", "-v",
+                                      self.settings.voice, "-s", str(self.settings.rate),
+                                      text]))
+        if effect != "radio" or self.sox is None:
+            return spoken
+        # a WAV that says its length (espeak-ng streams it unknown; the fade needs it)
+        known = wav_bytes(spoken)
+        return Clip(RADIO_RATE, _run([*lower, self.sox, "-q", "-R", "-t", "wav", "-",
+                                      *_RAW_OUT, *_RADIO], known))
+
+    def _in_process(self, text: str) -> Clip | None:
+        """The sentence by the library, or None to run the program instead."""
+        if not self.in_process:
+            return None
+        from rig.espeak import library
+
+        loaded = library()
+        if loaded is None:
+            return None
+        try:
+            rate, pcm = loaded.say(text, self.settings.voice, self.settings.rate)
+        except OSError as exc:
+            raise ClipError(f"{SYNTHESIZER}: {exc}") from exc
+        if not pcm:
+            raise ClipError(f"{SYNTHESIZER} said nothing for {text!r}")
+        return Clip(rate, pcm + bytes(int(rate * SENTENCE_PAUSE) * 2))
+
+    def _sound(self, name: str, effects: list[str]) -> Clip:
+        key = cache_key(name + " ".join(effects), "sox", _effect_key("radio"))
+        cached = self._read(key)
+        if cached is not None:
+            return cached
+        if self.sox is None:
+            raise ClipError("sox is not installed (apt-get install sox)")
+        clip = Clip(RADIO_RATE, _run([self.sox, "-q", "-R", "-n", *_RAW_OUT, *effects, *_BAND,
+                                      *_FADES]))
+        self._write(key, clip)
+        return clip
+
+    # -- the cache ---------------------------------------------------------------------
+    def _path(self, key: str) -> Path | None:
+        return None if self.cache is None else self.cache / f"{key}.wav"
+
+    def _read(self, key: str) -> Clip | None:
+        path = self._path(key)
+        if path is None:
+            return None
+        try:
+            return pcm_of_wav(path.read_bytes())
+        except (OSError, ClipError):
+            return None  # not cached yet, or a torn file: made again
+
+    def _write(self, key: str, clip: Clip) -> None:
+        """Atomically (a temporary file renamed), so a reader never sees half a clip; a
+        cache that cannot be written is said once and the voice goes on without it."""
+        path = self._path(key)
+        if path is None or not self._cache_ok:
+            return
+        tmp = path.with_name(f".{key}.{threading.get_ident()}.tmp")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_bytes(wav_bytes(clip))
+            os.replace(tmp, path)
+        except OSError as exc:
+            with self._lock:
+                if self._cache_ok:
+                    self._cache_ok = False
+                    log.warning("voice cache off: cannot write %s (%s); phrases are "
+                                "made again each time", path.parent, exc.strerror or exc)
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+
+    def cached(self, text: str) -> bool:
+        """Whether every sentence of ``text`` is in the cache already."""
+        effect = self.effect
+        return all(self._read(cache_key(s, self.voice, _effect_key(effect))) is not None
+                   for s in sentences(text))
+
+
+_RAW_OUT = ["-t", "raw", "-r", str(RADIO_RATE), "-e", "signed", "-b", "16", "-c", "1", "-"]
+_BAND = ["sinc", f"{RADIO_BAND[0]}-{RADIO_BAND[1]}"]
+_FADES = ["fade", "q", "0.01", "-0", "0.01"]
+"""10 ms in and out: clips follow each other without a click where they join."""
+_RADIO = ["overdrive", str(OVERDRIVE), *_BAND, "gain", str(LEVEL_DB), *_FADES]
+"""The radio effect on a sentence: saturation, then the band, a fixed level, fades."""
+
+
+def _effect_key(effect: str) -> str:
+    """The effect as the cache knows it: its whole sox chain, so that a changed effect
+    renders anew instead of playing clips made the old way."""
+    return f"radio {' '.join(_RADIO)}" if effect == "radio" else effect
+
+
+def _run(command: list[str], data: bytes | None = None) -> bytes:
+    try:
+        done = subprocess.run(command, input=data, capture_output=True, check=False,
+                              timeout=30)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ClipError(f"{Path(command[0]).name}: {exc}") from exc
+    if done.returncode != 0 or not done.stdout:
+        words = done.stderr.decode(errors="replace").strip().splitlines()
+        raise ClipError(f"{Path(command[0]).name} failed: "
+                        f"{words[-1] if words else done.returncode}")
+    return done.stdout
+
+
+# -- the narrator --------------------------------------------------------------------------
+
+
+class Narrator:
+    """Speaks each frame's utterance once (see the module doc). The event loop calls
+    :meth:`post`, which only hands the screen over: the narrator's own thread works out
+    what to say (:meth:`frame`, which a demo may call directly) and tells the speaker."""
+
+    def __init__(self, settings: VoiceSettings, synthesizer: Synthesizer | None,
+                 speaker: Speaker | None, game: Callable[[], str],
+                 control: VoiceControl | None = None) -> None:
+        """Without a synthesizer or a speaker the narrator only keeps the words (`said`,
+        `on_say`): a demo on a machine without sound prints them."""
+        self.settings = settings
+        self.synthesizer = synthesizer
+        self.speaker = speaker
+        self.game = game
+        self.control = control or VoiceControl(settings.enabled, settings.volume)
+        self._last: Utterance | None = None
+        self.said: list[Utterance] = []
+        """Every utterance handed to the speaker, in order (the demo prints them)."""
+        self.on_say: Callable[[Utterance], None] | None = None
+        self._inbox: tuple[Screen, str] | None = None
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._closed = False
+        self.idle = threading.Event()
+        """Set while no posted screen waits (tests and the bench wait on it)."""
+        self.idle.set()
+
+    def post(self, screen: Screen) -> None:
+        """The frame just shown, handed over (the loop's thread never waits here): a
+        newer screen replaces one not yet looked at, as it would cut it anyway."""
+        game = self.game()
+        with self._wake:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="narrator",
+                                                daemon=True)
+                self._thread.start()
+            self._inbox = (screen, game)
+            self.idle.clear()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while self._inbox is None and not self._closed:
+                    self.idle.set()
+                    self._wake.wait()
+                if self._closed:
+                    self.idle.set()
+                    return
+                assert self._inbox is not None
+                (screen, game), self._inbox = self._inbox, None
+            try:
+                self.frame(screen, game)
+            except Exception:  # the voice must never take the rig down
+                log.exception("voice: cannot say a frame")
+
+    def close(self) -> None:
+        """Stop the narrator's thread and the speaker."""
+        with self._wake:
+            self._closed = True
+            self._wake.notify()
+        if self._thread is not None:
+            self._thread.join(timeout=2.0)
+        if self.speaker is not None:
+            self.speaker.close()
+
+    def frame(self, screen: Screen, game: str | None = None) -> Utterance | None:
+        """The frame now shown: say its utterance if it is new; a screen with nothing
+        to say (the spin, a menu) cuts what was being said. Returns what was said."""
+        name = self.game() if game is None else game
+        said = utterance(screen, vocabulary_for(name))
+        if said is None:
+            if self._last is not None:
+                self._stop()
+                self._last = None
+            return None
+        if said == self._last:
+            return None  # the same moment redrawn (a page, a cursor, a refusal fading)
+        if said.kind != "refusal":
+            self._last = said
+        if not self.control.enabled or said.kind not in self.settings.events:
+            self._stop()
+            return None
+        if self.speaker is not None and self.synthesizer is not None:
+            self.speaker.say(self.synthesizer.transmission(said.text,
+                                                           self.control.volume / 100))
+        self.said.append(said)
+        if self.on_say is not None:
+            self.on_say(said)
+        return said
+
+    def warm(self, game: object, name: str) -> None:
+        """Render ahead what ``game`` will say anyway (rig.speech: Vocabulary.likely)."""
+        if self.synthesizer is not None:
+            self.synthesizer.warm(vocabulary_for(name).likely(game))
+
+    def _stop(self) -> None:
+        if self.speaker is not None:
+            self.speaker.stop()
+
+
+def sound_card_present(devices: Path = Path("/dev/snd")) -> bool:
+    """Whether ALSA has any playback device here (a Pi without a jack, an amplifier or
+    a USB card has none)."""
+    try:
+        return any(p.name.startswith("pcm") and p.name.endswith("p")
+                   for p in devices.iterdir())
+    except OSError:
+        return False
+
+
+def _device(settings: VoiceSettings, backend: Backend | None) -> Backend:
+    """``backend``, or aplay on the configured ALSA device."""
+    from hardware.speaker import AplayBackend
+
+    return backend if backend is not None else AplayBackend(settings.device)
+
+
+def build_narrator(settings: VoiceSettings, cache: Path | None, game: Callable[[], str],
+                   on_fault: Callable[[str], None] | None = None,
+                   on_recovered: Callable[[], None] | None = None,
+                   backend: Backend | None = None,
+                   control: VoiceControl | None = None) -> Narrator:
+    """The narrator with espeak-ng, the cache and aplay on the configured device (or
+    ``backend``); a missing synthesizer is one log line and ``on_fault``."""
+    synthesizer = Synthesizer(settings, cache)
+    speaker = Speaker(_device(settings, backend), on_fault=on_fault,
+                      on_recovered=on_recovered)
+    problem = synthesizer.problem()
+    if problem:
+        log.warning("voice: %s; the game goes on silently", problem)
+        if on_fault is not None:
+            on_fault(problem)
+    elif settings.effect == "radio" and synthesizer.sox is None:
+        log.warning("voice: sox is not installed (apt-get install sox): the plain voice, "
+                    "without the radio effect")
+    return Narrator(settings, synthesizer, speaker, game, control)
+
+
+TEST_PHRASE = "Breaker one-nine, this is the rig. Radio check: ten-four, good buddy."
+"""What `cbrig selftest` says."""
+
+
+def speak_test(settings: VoiceSettings, cache: Path | None, backend: Backend | None = None,
+               timeout: float = 30.0) -> str:
+    """Say `TEST_PHRASE` on the configured output and wait for it (`cbrig selftest`);
+    "" when it played, else why not."""
+    synthesizer = Synthesizer(settings, cache)
+    problem = synthesizer.problem()
+    if problem:
+        return problem
+    faults: list[str] = []
+    speaker = Speaker(_device(settings, backend), on_fault=faults.append)
+    speaker.say(synthesizer.transmission(TEST_PHRASE, settings.volume / 100))
+    finished = speaker.idle.wait(timeout)
+    speaker.close()
+    if faults:
+        return faults[0]
+    return "" if finished else f"still playing after {timeout:.0f} s"
+
+
+__all__ = [
+    "EFFECTS",
+    "Narrator",
+    "Synthesizer",
+    "VoiceControl",
+    "VoiceSettings",
+    "build_narrator",
+    "cache_key",
+    "pcm_of_wav",
+    "sentences",
+    "speak_test",
+    "wav_bytes",
+]

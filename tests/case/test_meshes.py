@@ -1,0 +1,95 @@
+"""Every printed part: a closed manifold mesh (checked again by trimesh on the exported
+STL), on a 220 x 220 mm bed, no overhang beyond 45 degrees but short bridges, and no
+wall thinner than 1.6 mm."""
+
+from __future__ import annotations
+
+import pytest
+
+from rig.case import layout as L
+from tests.case.conftest import Case
+
+pytestmark = pytest.mark.case
+
+
+def test_every_exported_mesh_is_watertight_and_manifold(case: Case) -> None:
+    import trimesh
+
+    from rig.case.checks import open_edges
+    from rig.case.export import read_stl
+
+    for name, path in case.stl.items():
+        mesh = trimesh.load_mesh(path, process=True)
+        assert mesh.is_watertight, name
+        assert mesh.is_winding_consistent, name
+        assert mesh.is_volume and mesh.volume > 0, name
+        # and by hand: every edge is used by exactly two triangles, once each way
+        _, triangles = read_stl(path)
+        assert open_edges(triangles) == 0, name
+        assert case.printed[name].solid.status().name == "NoError"
+
+
+def test_every_part_fits_the_bed_lying_on_it(case: Case) -> None:
+    for part in case.built.printed:
+        x0, y0, z0, x1, y1, _ = part.on_bed().bounding_box()
+        assert (x0, y0, z0) == pytest.approx((0, 0, 0), abs=1e-6), part.name
+        assert x1 <= L.BED and y1 <= L.BED, f"{part.name}: {x1:.0f} x {y1:.0f} mm"
+
+
+def test_no_overhang_beyond_45_degrees_and_bridges_within_the_stated_span(case: Case) -> None:
+    from rig.case.checks import bridges, steep_faces
+    from rig.case.geometry import mesh_arrays
+
+    for part in case.built.printed:
+        vertices, triangles = mesh_arrays(part.on_bed())
+        assert steep_faces(vertices, triangles) == 0, (
+            f"{part.name}: faces lean more than {L.MAX_OVERHANG} degrees from vertical")
+        spans = bridges(vertices, triangles)
+        assert max(spans, default=0.0) <= L.MAX_BRIDGE, f"{part.name}: bridges {spans}"
+
+
+def test_the_overhang_check_finds_a_ledge_and_a_long_bridge() -> None:
+    """The checks themselves: a 30 mm arch has a 30 mm bridge; a cone standing on its
+    point leans too far if it widens faster than it rises; a plain post has neither."""
+    from manifold3d import Manifold
+
+    from rig.case.checks import bridges, steep_faces
+    from rig.case.geometry import box, mesh_arrays
+
+    arch = box(0, 0, 0, 40, 5, 10) - box(5, -1, -1, 35, 6, 6)
+    assert max(bridges(*mesh_arrays(arch))) == pytest.approx(30.0)
+    steep = Manifold.cylinder(5, 1, 10, 32)  # sides 61 degrees from vertical
+    assert steep_faces(*mesh_arrays(steep)) > 0
+    fine = Manifold.cylinder(10, 1, 10, 32)  # 42 degrees: prints without support
+    assert steep_faces(*mesh_arrays(fine)) == 0
+    post = Manifold.cylinder(10, 5, 5, 32)
+    assert steep_faces(*mesh_arrays(post)) == 0 and bridges(*mesh_arrays(post)) == []
+
+
+def test_no_wall_is_thinner_than_1_6_mm(case: Case) -> None:
+    """Slice each part across all three axes; opening each slice by half the minimum
+    wall (shrink, then grow back) wipes out anything thinner: nothing may vanish.
+    Horizontal slices measure the upright walls (in any direction); the upright slices
+    measure plates and floors in z only (the slice is first stretched 20 times
+    sideways), so that a slice grazing a round post is not taken for a thin wall."""
+    import manifold3d as m3d
+
+    half = L.MIN_WALL / 2 - 0.01
+    # (turn that brings the slicing axis to z, stretch of the slice's two axes)
+    views = (((0, 0, 0), (1.0, 1.0)), ((90, 0, 0), (20.0, 1.0)), ((0, 90, 0), (1.0, 20.0)))
+    for part in case.built.printed:
+        solid = part.on_bed()
+        for turn, stretch in views:
+            turned = solid.rotate(turn)
+            z0, z1 = turned.bounding_box()[2], turned.bounding_box()[5]
+            # the knobs' raised letters (0.6 mm) are lettering, not walls
+            top = z1 - (0.7 if part.name.startswith("knob") and turn == (0, 0, 0) else 0.0)
+            steps = max(int((top - z0) / 1.5), 2)
+            for k in range(1, steps):
+                z = z0 + (top - z0) * k / steps
+                section = turned.slice(z).scale(stretch)
+                opened = section.offset(-half, m3d.JoinType.Miter).offset(
+                    half, m3d.JoinType.Miter)
+                lost = (section.area() - opened.area()) / (stretch[0] * stretch[1])
+                assert lost < 1.0, (f"{part.name}: {lost:.1f} mm2 thinner than "
+                                    f"{L.MIN_WALL} mm in the slice at {z:.1f} (turned {turn})")
