@@ -116,3 +116,25 @@ def test_games_a_link_is_not_filed_into(tmp_path):
     with pytest.raises(OSError, match="symbolic link"):
         archive(current, config.state.games, name="x.jsonl")
     assert list(outside.iterdir()) == [] and current.exists()
+
+
+def test_the_voice_settings_follow_no_link(tmp_path):
+    """voice.conf (the setup menu's voice choice) lives in the state directory too: its
+    temporary file was written through a planted link, and a linked file was read."""
+    from rig.voicecontrol import VoiceControl
+
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    conf = tmp_path / "voice.conf"
+    for name in (".voice.conf.tmp", f".voice.conf.tmp-{os.getpid()}"):
+        (tmp_path / name).symlink_to(victim)
+    control = VoiceControl(True, 80, path=conf)
+    control.toggle()
+    assert victim.read_text() == "precious\n"
+    assert not conf.is_symlink() and "enabled = false" in conf.read_text()
+
+    secret = tmp_path / "secret"
+    secret.write_text("enabled = false\nvolume = 20\n")
+    conf.unlink()
+    conf.symlink_to(secret)
+    assert VoiceControl(True, 80, path=conf).volume == 80, "a linked file is not read"
