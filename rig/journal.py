@@ -73,7 +73,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.record import Frozen, set_field
-from rig.statedir import FILE_MODE, make_private_dir, open_state_file
+from rig.statedir import FILE_MODE, create_new, make_private_dir, open_state_file
 
 FORMAT = "cbrig-journal"
 VERSION = 1
@@ -869,12 +869,7 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL  # a new file of our own, never a link's
-    try:
-        fd = open_state_file(tmp, flags)
-    except FileExistsError:  # left by a crash (or planted): the name goes, not a target
-        tmp.unlink()
-        fd = open_state_file(tmp, flags)
+    fd = create_new(tmp)  # a new file of our own, never a link's target
     try:
         view = memoryview(data)
         while view:

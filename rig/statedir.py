@@ -56,8 +56,25 @@ def open_state_file(path: str | os.PathLike[str], flags: int, mode: int = FILE_M
         raise
 
 
-def read_state_text(path: str | os.PathLike[str]) -> str:
-    """A small state file's text (the card map), refusing a link."""
+def create_new(path: str | os.PathLike[str]) -> int:
+    """A new, empty file at `path` for writing, our own (``O_EXCL | O_NOFOLLOW``): for a
+    temporary file that is renamed over its name. One left by a crash, or planted (a
+    link), is unlinked first: the name goes, never what it points at."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    try:
+        return open_state_file(path, flags)
+    except FileExistsError:
+        os.unlink(path)
+        return open_state_file(path, flags)
+
+
+def read_state_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A state file's bytes, refusing a link."""
     fd = open_state_file(path, os.O_RDONLY)
     with os.fdopen(fd, "rb") as handle:
-        return handle.read().decode("utf-8")
+        return handle.read()
+
+
+def read_state_text(path: str | os.PathLike[str]) -> str:
+    """A small state file's text (the card map), refusing a link."""
+    return read_state_bytes(path).decode("utf-8")

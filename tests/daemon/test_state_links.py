@@ -138,3 +138,26 @@ def test_the_voice_settings_follow_no_link(tmp_path):
     conf.unlink()
     conf.symlink_to(secret)
     assert VoiceControl(True, 80, path=conf).volume == 80, "a linked file is not read"
+
+
+def test_the_voice_cache_follows_no_link(tmp_path):
+    """The voice's phrase cache is under the state directory: a planted temporary name
+    or a cached clip that links elsewhere is neither written through nor read."""
+    import threading
+
+    from rig.voice import Clip, Synthesizer, VoiceSettings, cache_key, wav_bytes
+
+    victim = tmp_path / "victim"
+    victim.write_text("precious\n")
+    cache = tmp_path / "voice"
+    cache.mkdir()
+    speech = Synthesizer(VoiceSettings(), cache)  # only its cache is used here
+    key = cache_key("Ten-four.", "en", "none")
+    (cache / f".{key}.{threading.get_ident()}.tmp").symlink_to(victim)
+    clip = Clip(8000, b"\0\1" * 100)
+    speech._write(key, clip)
+    assert victim.read_text() == "precious\n"
+    assert (cache / f"{key}.wav").read_bytes() == wav_bytes(clip)
+    other = cache_key("Breaker one-nine.", "en", "none")
+    (cache / f"{other}.wav").symlink_to(cache / f"{key}.wav")
+    assert speech._read(other) is None, "a linked clip is not read"
