@@ -49,9 +49,9 @@ TARGETS: dict[str, Target] = {
     "input_to_frame_hints_cpu_ms.p99": Target("<", 2.0, "the same, CPU time only, p99 ms",
                                               "cpu"),
     "start_to_ready_seconds": Target("<", 1.0, "process start to READY=1, s", "wall"),
-    "start_to_ready_cpu_seconds": Target("<", 0.12, "CPU the daemon used from start to "
+    "start_to_ready_cpu_seconds": Target("<", 0.18, "CPU the daemon used from start to "
                                          "READY=1, no display, s", "cpu"),
-    "start_to_ready_oled_cpu_seconds": Target("<", 0.15, "the same with an SSD1306 OLED "
+    "start_to_ready_oled_cpu_seconds": Target("<", 0.21, "the same with an SSD1306 OLED "
                                               "configured (luma imported), s", "cpu"),
     "idle_cpu_percent": Target("<", 0.2, "CPU of the READY daemon with no input, % of a "
                                "core", "cpu"),
@@ -66,9 +66,13 @@ TARGETS: dict[str, Target] = {
 """The budget. The bus median's limit is what today's pictures need (the SSD1306 at
 50.5 %: a Bump 'Em move-menu cursor changes four whole pages, docs/PERFORMANCE.md), so a
 change that sends more bytes for the same screens fails. READY with an OLED has its own
-limit, 0.15 s: luma's import (~65 modules, `multiprocessing` through its serial
-interface) is not ours to cut, and today's start sits at 0.10-0.12 s at the reference
-speed with a run-to-run spread of 15-20 %; our own code keeps 0.12 s (no display)."""
+limit: luma's import (~65 modules, `multiprocessing` through its serial interface) is
+not ours to cut, and that start sat at 0.10-0.12 s at the reference speed with a
+run-to-run spread of 15-20 % (limit 0.15 s; 0.12 s without a display). Since issue 30
+READY=1 also waits for the pins, knobs and reader to be claimed (READY had promised a rig
+that then failed on a missing pin library): gpiozero's import, ~0.05 s at the reference
+speed (importlib.metadata, inspect, colorzero; not ours to cut either), is in both
+figures now, so both limits moved by 0.06 s: 0.18 s and 0.21 s."""
 
 SECTIONS: tuple[tuple[str, Callable[..., dict[str, Any]], str], ...] = (
     ("engine", engine_speed.measure, engine_speed.METHOD),

@@ -56,15 +56,54 @@ class Locator:
         return None
 
 
+NESTING_SHOWN = 100
+"""Arrays and inline tables nested deeper than this are where a too-deep file is shown
+to be wrong (the parser itself gives up at a few hundred levels, with no line)."""
+TOO_DEEP = "values nested too deeply (arrays or tables inside each other)"
+
+
 def parse_toml(text: str, source: str) -> tuple[dict[str, Any], Locator]:
-    """Parse `text`; a syntax error becomes a located `DataError`."""
+    """Parse `text`; a syntax error, or nesting too deep for the parser, becomes a
+    located `DataError`."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         match = _LINE_IN_ERROR.search(str(exc))
         line = int(match.group(1)) if match else None
         raise DataError([Problem(source, line, "syntax", str(exc))]) from exc
+    except RecursionError:  # x = [[[[...]]]]: tomllib recurses once per level
+        raise DataError([Problem(source, nesting_line(text), "syntax", TOO_DEEP)]) from None
     return data, Locator(text)
+
+
+def nesting_line(text: str, limit: int = NESTING_SHOWN) -> int | None:
+    """The first line where brackets and braces are open more than `limit` deep (quoted
+    strings and comments skipped), or None. For a file too deep to parse: only the line
+    is wanted, so the scan is a plain count, no parser."""
+    depth = 0
+    line = 1
+    quote = ""
+    comment = False
+    for char in text:
+        if char == "\n":
+            line += 1
+            comment = False
+        elif comment:
+            continue
+        elif quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            comment = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return line
+        elif char in "]}":
+            depth -= 1
+    return None
 
 
 class Checker:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from types import MappingProxyType
 from typing import Protocol
 
@@ -64,13 +65,34 @@ def digital_input(pin: PinId, *, pull_up: bool, bounce_time: float | None,
     return device
 
 PIN_FACTORIES: dict[str, tuple[str, str, str]] = {
-    # name: (module, class, how to install the backend)
-    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "pip install cbrig[pi]"),
-    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "pip install cbrig[rpigpio]"),
-    "native": ("gpiozero.pins.native", "NativeFactory", "pip install cbrig (gpiozero)"),
-    "mock": ("gpiozero.pins.mock", "MockFactory", "pip install cbrig (gpiozero)"),
+    # name: (module, class, the extra (of pyproject.toml) that installs its backend)
+    "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "pi"),
+    "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory", "rpigpio"),
+    "native": ("gpiozero.pins.native", "NativeFactory", ""),
+    "mock": ("gpiozero.pins.mock", "MockFactory", ""),
 }
 DEFAULT_PIN_FACTORY = "lgpio"
+PI_PACKAGES = {"lgpio": "python3-lgpio", "rpigpio": "python3-rpi.gpio"}
+"""The Raspberry Pi OS package of a backend (gpiozero itself for the others)."""
+
+
+def in_checkout() -> bool:
+    """Running from a source checkout (the tree, or an editable install of it): its
+    ``pyproject.toml`` sits beside this package. Otherwise this is an installed wheel,
+    as the rig's ``/opt/cbrig/venv``."""
+    return (Path(__file__).resolve().parents[1] / "pyproject.toml").is_file()
+
+
+def install_hint(name: str) -> str:
+    """How to install backend `name` where this copy runs: the pip extra in a checkout;
+    on an installed rig the Pi's own package, then install.sh again (its virtualenv sees
+    the system's packages, and it restarts the service and checks it came up)."""
+    extra = PIN_FACTORIES[name][2]
+    if in_checkout():
+        return f"pip install -e '.[{extra}]'" if extra else "pip install -e ."
+    package = PI_PACKAGES.get(name, "python3-gpiozero")
+    return (f"sudo apt install {package}, then run systemd/install.sh again (from your "
+            "copy of cb-rig)")
 
 # The reference wiring (wiring/README.md, wiring/config.toml), the one source of the
 # default pins: the rig's config defaults (rig.config.PinsConfig) and the hardware's
@@ -98,7 +120,7 @@ def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> PinFactory:
     "mock"). Returns a ``gpiozero.Factory``; pass it to devices as ``pin_factory``."""
     key = name.strip().lower()
     try:
-        module_name, class_name, install = PIN_FACTORIES[key]
+        module_name, class_name, _ = PIN_FACTORIES[key]
     except KeyError:
         raise PinBackendError(
             f"unknown pin factory {name!r}; choose one of {', '.join(PIN_FACTORIES)}"
@@ -108,14 +130,15 @@ def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> PinFactory:
     except ImportError as exc:
         raise PinBackendUnavailable(
             f"pin factory {key!r} needs a backend that is not installed ({exc}); "
-            f"install it with: {install}"
+            f"install it with: {install_hint(key)}"
         ) from exc
     factory_class: Callable[[], PinFactory] = getattr(module, class_name)
     try:
         return factory_class()
     except ImportError as exc:
         raise PinBackendUnavailable(
-            f"pin factory {key!r} could not load its backend ({exc}); install it with: {install}"
+            f"pin factory {key!r} could not load its backend ({exc}); install it with: "
+            f"{install_hint(key)}"
         ) from exc
     except Exception as exc:
         raise PinBackendError(f"pin factory {key!r} failed to start: {exc}") from exc

@@ -83,10 +83,14 @@ class App:
             choice, self.menu.started = self.menu.started, None
             try:
                 self.controller = self.start_game(choice)
-            except (OSError, ValueError) as exc:
+            except Exception as exc:  # a file in the way, a full disk, a bad data file:
+                # the table is told on the menu and the loop goes on
                 self.error = f"Cannot start: {exc}"
                 self.error_page = 0
-                log.error("cannot start a game (%s): %s", choice, exc)
+                from rig.journal import JournalError
+
+                log.error("cannot start a game (%s): %s", choice, exc, exc_info=not isinstance(
+                    exc, OSError | ValueError | JournalError))
                 return
             self.menu = None
             self.error = ""

@@ -24,7 +24,8 @@ For developers:            bench
 Each command has its own help: cbrig COMMAND --help.
 Exit status: 0 done, 1 failed (the message says why), 2 bad command line,
 78 a config with mistakes (every command that reads the config); cbrig run also:
-73 the state cannot be written (fix what it names), 75 another cbrig runs there."""
+69 the pins, knobs or reader could not be set up, 73 the state cannot be written (fix
+what it names), 75 another cbrig runs there."""
 
 # name -> (module under rig.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {

@@ -61,6 +61,8 @@ CASE_PIS = ("zero2w", "pi3", "pi4", "pi5")
 I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
 UART_PINS = {14: "UART TXD", 15: "UART RXD"}
 MAX_BCM = 27
+MAX_PORT = 1024
+"""The longest reader port accepted: it goes into every reader message in the log."""
 DEFAULTS_SOURCE = "<defaults>"
 
 
@@ -252,9 +254,34 @@ def _first_directory(variable: str) -> Path | None:
     return Path(first) if first else None
 
 
-def _xdg(variable: str, fallback: str) -> Path:
-    value = os.environ.get(variable, "")
-    return Path(value) if os.path.isabs(value) else Path.home() / fallback
+def home_directory(environ: Mapping[str, str] | None = None) -> Path | None:
+    """The user's home directory: ``$HOME``, else the passwd entry's. None when there is
+    neither (a bare uid, as ``setpriv --reuid`` or a container gives): callers then do
+    without what lives there instead of failing as ``Path.home()`` does."""
+    env = os.environ if environ is None else environ
+    if env.get("HOME"):
+        return Path(env["HOME"])
+    import pwd
+
+    try:
+        return Path(pwd.getpwuid(os.getuid()).pw_dir)
+    except KeyError:
+        return None
+
+
+NO_HOME = "no home directory (HOME is not set and this user has no passwd entry)"
+
+
+def xdg_directory(variable: str, fallback: str,
+                  environ: Mapping[str, str] | None = None) -> Path | None:
+    """An XDG base directory: ``$variable`` when absolute, else ``~/fallback``; None
+    without a home directory."""
+    env = os.environ if environ is None else environ
+    value = env.get(variable, "")
+    if os.path.isabs(value):
+        return Path(value)
+    home = home_directory(env)
+    return None if home is None else home / fallback
 
 
 def default_config_path() -> Path | None:
@@ -263,9 +290,11 @@ def default_config_path() -> Path | None:
     ``$XDG_CONFIG_HOME/cbrig/config.toml`` (``~/.config``); the system's
     ``/etc/cbrig/config.toml``. None: the built-in defaults."""
     systemd = _first_directory("CONFIGURATION_DIRECTORY")
-    user = _xdg("XDG_CONFIG_HOME", ".config") / "cbrig" / CONFIG_NAME
+    user = xdg_directory("XDG_CONFIG_HOME", ".config")
     candidates = [systemd / CONFIG_NAME] if systemd is not None else []
-    for candidate in (*candidates, user, DEFAULT_PATH):
+    if user is not None:
+        candidates.append(user / "cbrig" / CONFIG_NAME)
+    for candidate in (*candidates, DEFAULT_PATH):
         if candidate.exists():
             return candidate
     return None
@@ -274,13 +303,16 @@ def default_config_path() -> Path | None:
 def default_state_dir() -> Path:
     """Where games and the card map go when the config does not say: under systemd the
     unit's ``$STATE_DIRECTORY``; ``/var/lib/cbrig`` for root or where it exists (the
-    rig); on a desktop ``$XDG_STATE_HOME/cbrig`` (``~/.local/state/cbrig``)."""
+    rig); on a desktop ``$XDG_STATE_HOME/cbrig`` (``~/.local/state/cbrig``), and
+    ``/var/lib/cbrig`` again for a user without a home directory (starting there then
+    says what cannot be written: set ``[state] directory``)."""
     systemd = _first_directory("STATE_DIRECTORY")
     if systemd is not None:
         return systemd
     if os.geteuid() == 0 or DEFAULT_STATE_DIR.is_dir():
         return DEFAULT_STATE_DIR
-    return _xdg("XDG_STATE_HOME", ".local/state") / "cbrig"
+    user = xdg_directory("XDG_STATE_HOME", ".local/state")
+    return DEFAULT_STATE_DIR if user is None else user / "cbrig"
 
 
 def default_config() -> RigConfig:
@@ -303,7 +335,14 @@ def load_config(path: str | Path | None = None, *, check_game: bool = True) -> R
     if path is None:
         path = default_config_path()
         if path is None:
-            return default_config()
+            config = default_config()
+            backend, problem = environment_pin_factory()
+            if problem is not None:
+                raise ConfigError([problem])
+            if backend is None:
+                return config
+            return RigConfig(**{**{name: getattr(config, name) for name in fields(RigConfig)},
+                                "pins": PinsConfig(backend=backend)})
     path = Path(path)
     source = str(path)
     try:
@@ -392,10 +431,19 @@ class _Builder:
         if "\0" in value:
             self.check.fail("a path cannot hold a NUL character", section, key)
             return default
-        return self.resolve(value)
+        return self.resolve(value, section, key) or default
 
-    def resolve(self, value: str) -> Path:
-        path = Path(value).expanduser()
+    def resolve(self, value: str, *where: str) -> Path | None:
+        """`value` as an absolute path (``~`` expanded, relative to the config's
+        directory); None, with a problem at `where`, for ``~`` without a home."""
+        path = Path(value)
+        if value.startswith("~"):
+            try:
+                path = path.expanduser()
+            except RuntimeError:
+                self.check.fail(f"{value!r} starts with ~, but there is {NO_HOME}",
+                                *where)
+                return None
         return path if path.is_absolute() else (self.base / path).resolve()
 
     # sections --------------------------------------------------------------------------
@@ -478,7 +526,9 @@ class _Builder:
             elif value.startswith("default:"):
                 data[role] = value
             elif value.strip():
-                path = self.resolve(value)
+                path = self.resolve(value, s, "data", role)
+                if path is None:
+                    continue
                 if not path.is_file():
                     self.check.fail(f"no such file: {path}", s, "data", role)
                 data[role] = str(path)
@@ -633,6 +683,10 @@ def _port(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     if not value.strip():
         b.check.fail("empty port", s, k)
         return d
+    if len(value) > MAX_PORT:
+        b.check.fail(f"{len(value)} characters is too long for a serial port (a device "
+                     "path, or a pyserial URL such as rfc2217://host:port)", s, k)
+        return d
     return value
 
 
@@ -687,6 +741,36 @@ def _pin(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     return value
 
 
+PIN_FACTORY_VARIABLE = "GPIOZERO_PIN_FACTORY"
+"""gpiozero's own choice of backend. The rig always passes its pin factory explicitly
+(a silent fallback hides a missing backend), so gpiozero never reads it; the rig does:
+it chooses the backend when the config does not (``[pins] backend`` in the file wins).
+Under systemd it is only set by a drop-in (``Environment=``)."""
+
+
+def environment_pin_factory() -> tuple[str | None, Problem | None]:
+    """The backend ``$GPIOZERO_PIN_FACTORY`` names (None if unset or empty), or the
+    problem with a name the rig cannot use."""
+    raw = os.environ.get(PIN_FACTORY_VARIABLE, "").strip()
+    if not raw:
+        return None, None
+    if raw.lower() in PIN_BACKENDS:
+        return raw.lower(), None
+    return None, Problem(f"${PIN_FACTORY_VARIABLE}", None, "pins.backend",
+                         f"{raw!r} is not one of {_choices(PIN_BACKENDS)} (set it to one "
+                         "of them, or unset it; [pins] backend in the config wins)")
+
+
+def _backend_default(b: _Builder) -> str:
+    pins = b.data.get("pins")
+    if isinstance(pins, dict) and "backend" in pins:
+        return DEFAULT_PIN_FACTORY  # the file says; the environment is not looked at
+    backend, problem = environment_pin_factory()
+    if problem is not None:
+        b.check.problems.append(problem)
+    return backend or DEFAULT_PIN_FACTORY
+
+
 def _voice_events(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     value = b.get(t, s, k, list, None)
     if value is None:
@@ -715,7 +799,8 @@ def _edges(value: int) -> str:
 
 
 FIELDS: dict[str, dict[str, _Field]] = {
-    "pins": {"backend": _pick(PIN_BACKENDS), **{name: _Field(_pin) for name in PIN_NAMES}},
+    "pins": {"backend": _Field(_pick(PIN_BACKENDS).read, _backend_default),
+             **{name: _Field(_pin) for name in PIN_NAMES}},
     "encoder": {
         "edges_per_detent": _one_of((2, 4), _edges),
         "hi_reverse": _flag(),

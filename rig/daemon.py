@@ -1,7 +1,8 @@
 """`cbrig run`: the rig as a headless service.
 
-Start-up: read the config, claim the hardware, resume the game in progress (or show
-the setup menu), tell systemd READY=1, then serve the one event loop. Every accepted
+Start-up: read the config, resume the game in progress (or show the setup menu) on the
+display, claim the pins, knobs and reader, and only then tell systemd READY=1; then
+serve the one event loop. A start that is refused leaves its reason on the display. Every accepted
 input is fsynced before the screen acknowledges it; SIGTERM and SIGINT end cleanly with
 the journal closed and "RIG OFF" left on the display.
 
@@ -9,6 +10,9 @@ Exit codes of `cbrig run` (systemd shows them in `systemctl status cbrig`):
 
 * 0: stopped cleanly (SIGTERM, SIGINT, the end of an autoplay game);
 * 1: could not start for another reason (the message says which);
+* 69 (EX_UNAVAILABLE): the pins, knobs or reader could not be set up (the pin library
+  missing, a pin in use, a bad pin factory): nothing a restart mends, so the unit does
+  not restart on it (``RestartPreventExitStatus=``); READY=1 was never sent;
 * 73 (EX_CANTCREAT): the state directory, the game in progress or a data file it names
   exists but cannot be written or read (root-owned after `sudo cbrig run`, read-only
   file system, missing mount). Nothing was moved: fix what the message names and start
@@ -48,7 +52,11 @@ if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed 
 
 log = logging.getLogger(__name__)
 
+UNFILED = "unfiled-"
+"""Prefix of a journal kept in the state directory because games/ could not take it."""
 EXIT_FAILED = 1
+EXIT_HARDWARE = 69
+"""EX_UNAVAILABLE: the hardware could not be set up; restarting will not mend it."""
 EXIT_UNWRITABLE = 73
 """EX_CANTCREAT: a file the rig needs cannot be used here; fix it, nothing was moved."""
 EXIT_BUSY = 75
@@ -59,14 +67,26 @@ class StartRefused(Exception):
     """The daemon must not start; the message says what to fix."""
 
     exit_code = EXIT_FAILED
+    short = "Cannot start."
+    """A few words for the display (the log has the whole message)."""
+    drawn = True
+    """Say it on the display (not when the display is another daemon's)."""
 
 
 class StateBusy(StartRefused):
     exit_code = EXIT_BUSY
+    short = "Another cbrig runs."
+    drawn = False  # the running one owns the display
+
+
+class HardwareUnavailable(StartRefused):
+    exit_code = EXIT_HARDWARE
+    short = "Pins, knobs or reader not set up."
 
 
 class StateUnwritable(StartRefused):
     exit_code = EXIT_UNWRITABLE
+    short = "State cannot be written."
 
 
 class HeaderError(Exception):
@@ -148,8 +168,7 @@ class Daemon(Record):
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
         self.display = self._build_display(self._emit)
-        if self.display is None:
-            self._start_hardware()
+        self._start_hardware()  # before READY: a rig that cannot read its knobs is not up
         if self.autoplay is not None and self.app.controller is None:
             self.app.controller = self._start_game(self._defaults())
             self.app.menu = None
@@ -164,8 +183,6 @@ class Daemon(Record):
         log.info("rig up: %s", status)
         self.notifier.ready(status=status)
         collector.resume_frozen()  # paused by `cbrig run` for the start (rig.collector)
-        if self.hardware is None:
-            self._start_hardware()  # after READY: the knob, reader and pin libraries
         self._load_game_modules()
         self._start_voice()
 
@@ -226,9 +243,21 @@ class Daemon(Record):
             log.warning("game modules not loaded ahead: %s", exc)
 
     def _start_hardware(self) -> None:
+        """Claim the pins and knobs and start the reader (its port is opened, and
+        reopened when lost, by its own thread: a reader unplugged is reported on the
+        screen, not a failed start). Any failure here is `HardwareUnavailable`."""
         assert self.loop is not None
-        self.hardware = self._build_hardware(self._emit)
-        self.hardware.start()
+        try:
+            hardware = self._build_hardware(self._emit)
+        except Exception as exc:
+            raise HardwareUnavailable(f"cannot set up the hardware: {exc}") from exc
+        self.hardware = hardware
+        try:
+            hardware.start()
+        except Exception as exc:
+            raise HardwareUnavailable(f"cannot start the hardware: {exc}") from exc
+        log.info("hardware started: pins (%s), knobs, reader %s",
+                 self.config.pins.backend, self.config.reader.type)
 
     def _handle_signals(self) -> None:
         """SIGTERM and SIGINT become a Stop event, handled like any other (before READY,
@@ -257,7 +286,7 @@ class Daemon(Record):
         over a permission that one command fixes.
         """
         current = self.config.state.current
-        if not current.exists():
+        if not os.path.lexists(current):  # a link, even dangling, is set aside below
             return None
         from rig.games import DataFileUnreadable, GameSetupError
         from rig.journal import JournalError, JournalWriteError
@@ -273,7 +302,8 @@ class Daemon(Record):
                                   "place: restore the file (or move the journal away)"
                                   ) from exc
         except (JournalError, ReplayError) as exc:
-            self._refuse_journal(current, str(exc), "damaged file")
+            self._refuse_journal(current, str(exc), "a link, not a file"
+                                 if current.is_symlink() else "damaged file")
             return None
         except GameSetupError as exc:
             self._refuse_journal(current, str(exc), "unknown settings")
@@ -281,7 +311,8 @@ class Daemon(Record):
         try:
             levels, hints = seats_from_header(session)
             if session.state.is_terminal() or session.abandoned:
-                self._archive(session)  # finished, or abandoned before it was filed
+                # finished, or abandoned before it was filed
+                self.not_resumed = self._archive(session)
                 return None
             controller = self._controller(session, levels, hints=hints)
         except JournalWriteError as exc:
@@ -299,12 +330,12 @@ class Daemon(Record):
         from rig.journal import JournalWriteError
 
         try:
-            aside = self._set_aside(current)
+            aside, unfiled = self._set_aside(current)
         except JournalWriteError as exc:
             raise StateUnwritable(f"cannot resume {current} ({why}) nor set it aside: "
                                   f"{exc}") from exc
         log.error("cannot resume %s: %s; set aside as %s", current, why, aside)
-        self.not_resumed = f"Old game set aside: {short}"
+        self.not_resumed = f"Old game set aside: {short}" + (f". {unfiled}" if unfiled else "")
 
     def _build_game(self, choice: SetupChoice) -> Any:
         """The game chosen on the menu, with the config's data files and rule options
@@ -369,33 +400,70 @@ class Daemon(Record):
 
     def _finish_game(self, controller: Controller) -> None:
         """GAME OVER (or an abandoned game) -> setup menu. Filing the journal must not
-        crash the loop: if the file was damaged or removed on disk meanwhile, say so and
-        go on."""
+        crash the loop: if the file was damaged or removed on disk meanwhile, or games/
+        cannot take it, say so and go on."""
         from rig.journal import JournalError
 
         try:
-            self._archive(controller.session)
+            problem = self._archive(controller.session)
         except (JournalError, OSError) as exc:
             log.error("finished game not filed: %s", exc)
-            if self.app is not None:
-                self.app.error = f"Finished game not filed: {exc}"
+            problem = f"Finished game not filed: {exc}"
+        if problem and self.app is not None:
+            self.app.error = problem
 
-    def _archive(self, session: Session) -> None:
+    def _archive(self, session: Session) -> str:
         """Move the finished game to games/, named from the header already in memory
-        (the file is not read again: damage on disk since must not stop the filing)."""
-        from rig.journal import archive, archive_name
+        (the file is not read again: damage on disk since must not stop the filing).
+        "" when filed; else it was kept beside (see :meth:`_put_away`) and this says so."""
+        from rig.journal import archive_name
 
         session.close()
         header = session.journal.header if session.journal is not None else {}
-        archive(self.config.state.current, self.config.state.games,
-                name=archive_name(header))
+        _, problem = self._put_away(self.config.state.current, archive_name(header),
+                                    "Finished game")
+        return problem
 
-    def _set_aside(self, current: Path) -> Path:
-        from rig.journal import archive
+    def _set_aside(self, current: Path) -> tuple[Path, str]:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
+        return self._put_away(current, f"damaged-{stamp}.jsonl", "Old game")
+
+    def _put_away(self, current: Path, name: str, what: str) -> tuple[Path, str]:
+        """File `current` as games/`name`. When games/ cannot take it (root-owned after a
+        `sudo cbrig run`, a plain file, a link, a read-only mount), keep it beside, in
+        the state directory as ``unfiled-<name>``: the game is never lost and never in
+        the way of the next game's journal, and the table can start a new game at once.
+        Returns where it went and, when not filed, what to tell the table (why, and the
+        fix); the log has the same. JournalWriteError only if it cannot even be renamed
+        there (then no new game could be started either)."""
+        from rig.journal import JournalWriteError, archive
 
         games = self.config.state.games
-        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
-        return archive(current, games, name=f"damaged-{stamp}.jsonl")
+        try:
+            filed = archive(current, games, name=name)
+        except JournalWriteError as exc:
+            problem = exc
+        else:
+            self._file_kept(current.parent, games)
+            return filed, ""
+        beside = archive(current, current.parent, name=f"{UNFILED}{name}")
+        fix = _filing_fix(games, problem)
+        log.error("%s not filed: %s; kept as %s. Fix: %s (it is filed at the end of the "
+                  "next game)", what, problem, beside, fix)
+        return beside, (f"{what} not filed: {games} {_filing_why(problem)}. Kept as "
+                        f"{beside}. Fix: {fix}")
+
+    def _file_kept(self, state: Path, games: Path) -> None:
+        """games/ takes journals again: file the ones kept beside it meanwhile."""
+        from rig.journal import JournalWriteError, archive
+
+        for kept in sorted(state.glob(f"{UNFILED}*.jsonl")):
+            try:
+                filed = archive(kept, games, name=kept.name[len(UNFILED):])
+            except JournalWriteError as exc:
+                log.error("kept game %s still not filed: %s", kept, exc)
+                return
+            log.info("kept game %s filed as %s", kept, filed)
 
     def _emit(self, event: object) -> None:
         """What the hardware threads call: note outages in the log, then enqueue."""
@@ -405,9 +473,9 @@ class Daemon(Record):
 
     def _build_display(self, emit: Any) -> Any:
         """The display on its own, cheap to build (luma loads when the panel is first
-        written), so the first screen is up and READY sent before the knob, reader and
-        pin libraries (gpiozero above all) are imported; the hardware around it is built
-        right after READY. None: :meth:`_build_hardware` brings its own display."""
+        written), so the first screen is up while the knob, reader and pin libraries
+        (gpiozero above all) are imported and claimed, and can say why a start was
+        refused."""
         cfg = self.config
         if cfg.display.driver == "png":
             from hardware.display.terminal import PngDisplay
@@ -491,7 +559,9 @@ class Daemon(Record):
             if controller is None:
                 return
             if controller.session.state.is_terminal():
-                self._archive(controller.session)
+                problem = self._archive(controller.session)
+                if problem:
+                    self.app.error = problem
                 self.app.controller = None
                 return
             steps = controller.session.steps
@@ -508,7 +578,9 @@ class Daemon(Record):
                 self.loop.step(gesture)
                 self.loop.run_due()
 
-    def stop(self) -> None:
+    def stop(self, refused: StartRefused | None = None) -> None:
+        """Close everything; the display keeps "RIG OFF", or when the start was
+        `refused`, why (the table sees the rig is not up; the owner reads the log)."""
         from rig.render import render
 
         self.notifier.stopping()
@@ -516,7 +588,15 @@ class Daemon(Record):
             self.web.stop()
         if self.narrator is not None:
             self.narrator.close()
-        goodbye = render(goodbye_screen())
+        if refused is not None and not refused.drawn:
+            self.hardware_log.flush()
+            return  # nothing of ours was opened but the lock attempt
+        goodbye = render(goodbye_screen() if refused is None else refused_screen(refused))
+        if refused is not None and self.display is None and self.hardware is None:
+            try:  # refused before the display was built (state, lock, journal)
+                self.display = self._build_display(self.hardware_log.note)
+            except Exception as exc:
+                log.warning("no display to say why: %s", exc)
         if self.app is not None and self.app.controller is not None:
             self.app.controller.session.close()
         if self.hardware is not None:
@@ -600,6 +680,14 @@ def goodbye_screen() -> Screen:
                   footer="power off is safe")
 
 
+def refused_screen(refused: StartRefused) -> Screen:
+    """What stays on the OLED when the daemon could not start: what kind of failure,
+    and where the whole message is (no knob works now, so it must fit one screen)."""
+    return Screen(title="CB RIG", big="NO START", alert=True,
+                  lines=(refused.short, "See the log:", "journalctl -u cbrig"),
+                  footer=f"exit status {refused.exit_code}")
+
+
 def seats_from_header(session: Session) -> tuple[tuple[str, ...], bool]:
     """The computer levels and hints a journal's header gives each seat.
 
@@ -649,28 +737,63 @@ def lock_state_directory(directory: Path) -> int:
     return fd
 
 
-def _fix_advice(current: Path, exc: Exception) -> str:
-    """What to tell a person whose healthy journal the rig cannot write."""
+def _user() -> str:
+    """The user this process runs as, by name when it has one (for a chown advice)."""
     import getpass
 
     try:
-        user = getpass.getuser()
+        return getpass.getuser()
     except (KeyError, OSError):
-        user = str(os.geteuid())
-    return (f"{exc}; the game in progress was left in place. Fix: sudo chown {user}: "
-            f"{current} (and its directory), or remount the file system writable, then "
-            "start again")
+        return str(os.geteuid())
+
+
+def _fix_advice(current: Path, exc: OSError) -> str:
+    """What to tell a person whose healthy journal the rig cannot write: the fix that
+    matches the error (a chown for a permission, a remount for a read-only mount)."""
+    import errno
+
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        fix = f"sudo chown {_user()}: {current} (and its directory)"
+    elif exc.errno == errno.EROFS:
+        fix = "remount the file system writable"
+    else:
+        fix = "mend what the message names"
+    return f"{exc}; the game in progress was left in place. Fix: {fix}, then start again"
+
+
+def _filing_why(exc: OSError) -> str:
+    """Why games/ did not take a journal, in a few words after its path."""
+    import errno
+
+    return {errno.ENOTDIR: "is not a directory", errno.EACCES: "is not writable",
+            errno.EPERM: "is not writable", errno.EROFS: "is on a read-only disk",
+            errno.ENOSPC: "is on a full disk"}.get(exc.errno or -1, "cannot take it")
+
+
+def _filing_fix(games: Path, exc: OSError) -> str:
+    """The command that lets games/ take finished games again."""
+    import errno
+
+    if exc.errno == errno.ENOTDIR:
+        return f"sudo mv {games} {games}.old"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"sudo chown -R {_user()}: {games}"
+    if exc.errno == errno.EROFS:
+        return "remount the file system writable"
+    return f"make {games} a writable directory"
 
 
 def load_card_map(path: Path) -> dict[str, str]:
     """Enrolled tags (tag -> card id) from the cards file; none if it does not exist."""
-    import tomllib
+    from engine.datafile import parse_toml
+    from engine.errors import DataError
+    from rig.statedir import read_state_text
 
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data, _ = parse_toml(read_state_text(path), str(path))
     except FileNotFoundError:
         return {}
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, DataError) as exc:
         log.error("cannot read the card map %s: %s; no cards are enrolled", path, exc)
         return {}
     tags = data.get("tags", {})
@@ -686,8 +809,9 @@ def run_daemon(config: RigConfig, autoplay: int | None = None,
         daemon.start()
     except Exception as exc:
         log.error("cbrig run: cannot start: %s", exc)
-        daemon.stop()
-        return exc.exit_code if isinstance(exc, StartRefused) else EXIT_FAILED
+        refused = exc if isinstance(exc, StartRefused) else StartRefused(str(exc))
+        daemon.stop(refused)
+        return refused.exit_code
     try:
         daemon.serve()
     finally:

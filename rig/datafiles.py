@@ -25,6 +25,16 @@ def _shipped(name: str) -> Path:
     return Path(next(iter(engine.data.__path__))) / name
 
 
+def is_shipped(ref: str) -> bool:
+    """``ref`` names a file shipped in ``engine.data`` ("default:NAME", NAME a plain file
+    name there: no directory, so a journal header cannot point it anywhere else)."""
+    if not ref.startswith(DEFAULT_PREFIX):
+        return False
+    name = ref[len(DEFAULT_PREFIX):]
+    return (bool(name) and "/" not in name and "\\" not in name and name not in (".", "..")
+            and _shipped(name).is_file())
+
+
 def read_data(ref: str | Path) -> tuple[str, str]:
     """Return (text, source) for a shipped default ("default:NAME") or a file path.
 
@@ -33,9 +43,9 @@ def read_data(ref: str | Path) -> tuple[str, str]:
     ref = str(ref)
     if ref.startswith(DEFAULT_PREFIX):
         name = ref[len(DEFAULT_PREFIX):]
-        resource = _shipped(name)
-        if not resource.is_file():
+        if not is_shipped(ref):
             raise FileNotFoundError(f"no shipped data file named {name!r}")
+        resource = _shipped(name)
         return resource.read_text(encoding="utf-8"), ref
     path = Path(ref)
     return path.read_text(encoding="utf-8"), str(path)

@@ -14,7 +14,6 @@ in progress, which the next start picks up again, and ``games/`` the finished on
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,11 +32,14 @@ EMULATOR_DIR = "emulator"
 
 
 def default_state_dir(environ: dict[str, str] | None = None) -> Path:
-    """Where emulated games are kept: the XDG state home (base directory spec)."""
-    env = os.environ if environ is None else environ
-    base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME") or Path.home())
-                                            / ".local" / "state")
-    return Path(base) / "cbrig" / EMULATOR_DIR
+    """Where emulated games are kept: the XDG state home (base directory spec).
+    ValueError, saying to give ``--state DIR``, for a user without a home directory."""
+    from rig.config import NO_HOME, xdg_directory
+
+    base = xdg_directory("XDG_STATE_HOME", ".local/state", environ)
+    if base is None:
+        raise ValueError(f"{NO_HOME}: keep the games somewhere with --state DIR")
+    return base / "cbrig" / EMULATOR_DIR
 
 
 class QuietNotifier:

@@ -194,4 +194,23 @@ def _identity_data(identity: Mapping[str, Any], game: registry.GameEntry) -> dic
                 and isinstance(info.get("sha256"), str)):
             raise GameSetupError(
                 f"journal header: data {role!r} needs a source and a sha256, not {info!r}")
+        _check_source(role, info["source"])
     return dict(data)
+
+
+def _check_source(role: str, source: str) -> None:
+    """A header's data file is a shipped one ("default:NAME") or an absolute path (the
+    config's paths are made absolute). Anything else is a damaged or hand-edited header
+    (``default8tenfour_bands.toml``: one byte changed), set aside like any other; only a
+    file at an absolute path that cannot be read is the machine's fault."""
+    from pathlib import PurePath
+
+    from rig.datafiles import DEFAULT_PREFIX, is_shipped
+
+    if source.startswith(DEFAULT_PREFIX):
+        if not is_shipped(source):
+            raise GameSetupError(f"journal header: the {role} file {source!r} is not a file "
+                                 "this rig ships")
+    elif not PurePath(source).is_absolute():
+        raise GameSetupError(f"journal header: the {role} file {source!r} is neither a "
+                             "shipped file (default:NAME) nor an absolute path")

@@ -42,6 +42,11 @@ Durability rules:
   (truncate + fsync) and reported in ``Recovery``. Damage before the
   last line cannot come from a power cut and raises ``JournalError`` naming the line,
   leaving the file untouched for a person to inspect.
+* **Reading is bounded**, whatever the file's length (a journal followed by a GiB of
+  zeros once took 1 GB of memory): lines are read up to the first NUL byte or the first
+  line that is no journal line, and past it at most ``TAIL_LIMIT`` bytes are looked at
+  (see ``_Scanner``); a line longer than ``MAX_LINE`` is damage, and none is ever
+  written.
 
 The state directory holds ``current.jsonl`` for the game in progress and ``games/`` for
 finished games, moved there by ``archive``.
@@ -49,7 +54,9 @@ finished games, moved there by ``archive``.
 Privacy: a journal records who played and how; journals, archives and files written by
 ``atomic_write`` are created 0600 and directories made here 0700, whatever the umask
 (the mode is given to ``os.open``/``mkdir``, which a umask can only narrow). A journal
-an older rig left readable by others is narrowed to 0600 when it is opened.
+an older rig left readable by others is narrowed to 0600 when it is opened. Links are
+not followed: a ``current.jsonl`` (or ``games``) that is a symbolic link is refused, and
+the daemon sets the link itself aside (see :mod:`rig.statedir` for why).
 """
 
 from __future__ import annotations
@@ -66,7 +73,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.record import Frozen, set_field
-from rig.statedir import FILE_MODE, make_private_dir
+from rig.statedir import FILE_MODE, create_new, make_private_dir, open_state_file
 
 FORMAT = "cbrig-journal"
 VERSION = 1
@@ -79,6 +86,14 @@ _RESERVED = ("format", "version", "seq")
 PREALLOCATE = 64 * 1024
 """Bytes of zero tail a journal grows by: a whole game of lines (~50-100 bytes an input)
 at once, so the appends of a game overwrite blocks already on disk."""
+MAX_LINE = 256 * 1024
+"""The longest line a journal holds (a header is about 1 KiB, an input about 100 bytes).
+Nothing longer is written, and reading stops at a longer line instead of holding it."""
+TAIL_LIMIT = PREALLOCATE + MAX_LINE
+"""The most zero tail the rig leaves after the last line (a ``PREALLOCATE`` step made
+for a line that did not fit): the reader looks no further than this past the first zero
+for data after the zeros (a torn line, or damage), whatever the file's length."""
+_CHUNK = 64 * 1024
 
 
 class JournalError(Exception):
@@ -141,10 +156,26 @@ def _describe_os_error(action: str, path: Path, exc: OSError) -> str:
         errno.EPERM: "operation not permitted",
         errno.EIO: "input/output error (failing SD card or disk?)",
         errno.EEXIST: "the file already exists",
-        errno.ENOENT: "the directory does not exist",
+        errno.ENOENT: "the directory does not exist"
+        if action == "create" or action.startswith("make") else "the file does not exist",
     }
+    if exc.errno == errno.ENOTDIR and exc.strerror and exc.filename:
+        return f"cannot {action} journal {path}: {exc.strerror}"
     why = hints.get(exc.errno or -1) or exc.strerror or str(exc)
     return f"cannot {action} journal {path}: {why}"
+
+
+def _space_needed(exc: OSError, directory: Path, needed: int, what: str) -> str:
+    """For a full disk: how much the write needed and how much is free (a journal takes
+    ``PREALLOCATE`` bytes at once, so "full" can mean 40 KiB free); "" otherwise."""
+    if exc.errno not in (errno.ENOSPC, errno.EDQUOT):
+        return ""
+    try:
+        stat = os.statvfs(directory)
+        free = f", {stat.f_bavail * stat.f_frsize // 1024} KiB free"
+    except OSError:
+        free = ""
+    return f" ({what} {-(-needed // 1024)} KiB{free}: free some space)"
 
 
 def _make_private(fd: int) -> None:
@@ -166,7 +197,10 @@ def fsync_directory(directory: str | os.PathLike[str]) -> None:
 def _encode(obj: Mapping[str, Any]) -> bytes:
     """One journal line. json.dumps escapes newlines, so the line is a single line."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.encode("utf-8") + b"\n"
+    line = text.encode("utf-8") + b"\n"
+    if len(line) > MAX_LINE:
+        raise ValueError(f"a journal line of {len(line)} bytes is longer than {MAX_LINE}")
+    return line
 
 
 def _check_header(header: Any) -> str | None:
@@ -195,6 +229,8 @@ def _parse_line(raw: bytes) -> tuple[Any, str | None]:
         return None, "not UTF-8 text"
     except ValueError as exc:
         return None, f"not valid JSON ({exc})"
+    except RecursionError:  # [[[[...]]]]: the decoder recurses once per level
+        return None, "not a journal line: values nested too deeply"
 
 
 def _check_entry(obj: Any, expected: int) -> str | None:
@@ -221,53 +257,206 @@ def parse_journal(data: bytes, source: str = "<journal>") -> JournalContents:
     line. A torn or corrupt last line is reported in the result's ``recovery`` (and left
     out of ``entries``); ``good_size`` is where the file should be cut.
     """
-    data = data.rstrip(b"\0")
-    first_end = data.find(b"\n")
-    if not data:
-        raise JournalError(f"{source}: empty file, no journal header")
-    if first_end < 0:
-        raise JournalError(f"{source}:1: the header line is incomplete (no newline)")
-    header, why = _parse_line(data[:first_end])
-    if why is None:
-        why = _check_header(header)
-    if why is not None:
-        raise JournalError(f"{source}:1: bad journal header: {why}")
-
-    entries: list[dict[str, Any]] = []
-    pos = first_end + 1
-    line_no = 1
-    while pos < len(data):
-        line_no += 1
-        end = data.find(b"\n", pos)
-        if end < 0:
-            # A torn write: always the last line, since nothing follows it.
-            dropped = len(data) - pos
-            recovery = Recovery(dropped, line_no, f"incomplete line ({dropped} bytes, no newline)")
-            return JournalContents(header, entries, pos, recovery)
-        obj, why = _parse_line(data[pos:end])
-        if why is None:
-            why = _check_entry(obj, len(entries) + 1)
-        if why is not None:
-            if end + 1 < len(data):
-                raise JournalError(
-                    f"{source}:{line_no}: damaged line before the end of the journal: {why}; "
-                    "the file was left untouched"
-                )
-            recovery = Recovery(len(data) - pos, line_no, why)
-            return JournalContents(header, entries, pos, recovery)
-        entries.append(obj["action"])
-        pos = end + 1
-    return JournalContents(header, entries, len(data), Recovery())
+    return _Scanner(lambda offset, count: data[offset:offset + count], len(data),
+                    source).scan()
 
 
 def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     """Read and validate a journal without changing it (for replay and inspection)."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            return _scan_file(fd, str(path))
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise JournalError(_describe_os_error("read", path, exc)) from exc
-    return parse_journal(data, str(path))
+
+
+def _scan_file(fd: int, source: str) -> JournalContents:
+    """:func:`parse_journal` of an open file, read as the scan goes (``os.pread``)."""
+    def seek_data(offset: int) -> int | None:
+        try:
+            return os.lseek(fd, offset, os.SEEK_DATA)  # skips holes: a sparse tail is free
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                return None  # holes only, to the end
+            return offset  # no SEEK_DATA here: read on
+
+    return _Scanner(lambda offset, count: os.pread(fd, count, offset),
+                    os.fstat(fd).st_size, source, seek_data).scan()
+
+
+class _Scanner:
+    """Validates a journal line by line, reading only what it looks at: the lines, a
+    chunk, and past the last good line at most ``TAIL_LIMIT`` bytes, whatever the file's
+    length (a journal followed by a GiB of zeros, or of garbage, once took 1 GB of
+    memory). Reading stops at the first line that is not a journal line, at the first
+    NUL byte (a JSON line never holds one: the zero tail, or damage) and at a line
+    longer than ``MAX_LINE``; from there it looks ahead only to tell a torn last line
+    (cut, and reported in ``Recovery``) from damage before the end (``JournalError``).
+    """
+
+    def __init__(self, read_at: Any, size: int, source: str, seek_data: Any = None) -> None:
+        self.read_at = read_at
+        self.size = size
+        self.source = source
+        self.seek_data = seek_data
+        self.start = 0
+        self.data = b""
+        """The bytes of the file from ``start`` that are read and still needed."""
+
+    def _fill(self, pos: int, length: int) -> None:
+        """Have [pos, pos + length) in ``data`` (or up to the end of the file)."""
+        end = min(self.size, pos + length)
+        if self.start <= pos and end <= self.start + len(self.data):
+            return
+        if self.start <= pos <= self.start + len(self.data):
+            self.data = self.data[pos - self.start:]
+        else:
+            self.data = b""
+        self.start = pos
+        while self.start + len(self.data) < end:
+            chunk = self.read_at(self.start + len(self.data),
+                                 max(_CHUNK, end - self.start - len(self.data)))
+            if not chunk:
+                self.size = self.start + len(self.data)  # the file is shorter than it said
+                return
+            self.data += chunk
+
+    def _stop(self, pos: int, limit: int, nul: bool = True) -> tuple[int, bytes]:
+        """The first newline (or NUL, with `nul`) at or after `pos`, looking at most
+        `limit` bytes: (its offset, the byte), or (where the look ended, b"") at the end
+        of the file or of the limit."""
+        scanned = pos
+        end = min(self.size, pos + limit)
+        while scanned < end:
+            self._fill(pos, scanned - pos + 1)
+            window_end = min(end, self.start + len(self.data))
+            if window_end <= scanned:
+                break
+            newline = self.data.find(b"\n", scanned - self.start, window_end - self.start)
+            zero = self.data.find(b"\0", scanned - self.start, window_end - self.start) \
+                if nul else -1
+            found = [i for i in (newline, zero) if i >= 0]
+            if found:
+                at = min(found)
+                return self.start + at, self.data[at:at + 1]
+            scanned = window_end
+        return min(scanned, self.size), b""
+
+    def _text(self, pos: int, end: int) -> bytes:
+        self._fill(pos, end - pos)
+        return self.data[pos - self.start:end - self.start]
+
+    def next_data(self, pos: int) -> int | None:
+        """The offset of the first non-zero byte at or after `pos`, looking at most
+        ``TAIL_LIMIT`` bytes on; None if there is none that near."""
+        limit = min(self.size, pos + TAIL_LIMIT)
+        while pos < limit:
+            if self.seek_data is not None:
+                found = self.seek_data(pos)
+                if found is None or found >= limit:
+                    return None
+                pos = found
+            chunk = self.read_at(pos, min(_CHUNK, limit - pos))
+            if not chunk:
+                return None
+            rest = chunk.lstrip(b"\0")
+            if rest:
+                return pos + len(chunk) - len(rest)
+            pos += len(chunk)
+        return None
+
+    def _last_data(self, pos: int, limit: int) -> int:
+        """One past the last non-zero byte of [pos, pos + limit) (the end of the file
+        reached)."""
+        end = min(self.size, pos + limit)
+        return pos + len(self._text(pos, end).rstrip(b"\0"))
+
+    def scan(self) -> JournalContents:
+        source = self.source
+        pos, kind = self._stop(0, MAX_LINE + 1)
+        if kind != b"\n":
+            if pos == 0 and self.next_data(0) is None:
+                raise JournalError(f"{source}: empty file, no journal header")
+            if pos > MAX_LINE:
+                raise JournalError(f"{source}:1: a line longer than {MAX_LINE} bytes, not a "
+                                   "journal header; the file was left untouched")
+            raise JournalError(f"{source}:1: the header line is incomplete (no newline)")
+        header, why = _parse_line(self._text(0, pos))
+        if why is None:
+            why = _check_header(header)
+        if why is not None:
+            raise JournalError(f"{source}:1: bad journal header: {why}")
+        entries: list[dict[str, Any]] = []
+        pos += 1
+        line_no = 1
+        data, base, nul = b"", 0, -1
+        while True:
+            line_no += 1
+            # The usual line, whole in the bytes read already, before their first NUL.
+            if data is not self.data:
+                data, base = self.data, self.start
+                nul = data.find(b"\0", pos - base)
+                if nul < 0:
+                    nul = len(data)
+            at = pos - base
+            newline = data.find(b"\n", at, nul)
+            if 0 <= newline - at <= MAX_LINE:
+                obj, why = _parse_line(data[at:newline])
+                if why is None:
+                    why = _check_entry(obj, len(entries) + 1)
+                if why is None:
+                    entries.append(obj["action"])
+                    pos = base + newline + 1
+                    continue
+            end, kind = self._stop(pos, MAX_LINE + 1)
+            if kind == b"\n":
+                obj, why = _parse_line(self._text(pos, end))
+                if why is None:
+                    why = _check_entry(obj, len(entries) + 1)
+                if why is None:
+                    entries.append(obj["action"])
+                    pos = end + 1
+                    continue
+                return self._bad_line(header, entries, pos, end, line_no, why)
+            if end - pos > MAX_LINE:
+                raise JournalError(f"{source}:{line_no}: a line longer than {MAX_LINE} "
+                                   "bytes, not a journal line; the file was left untouched")
+            after = end if kind == b"\0" else None
+            if after is not None:
+                after = self.next_data(end)
+            if after is None:  # the end of the file, or only zeros from here on
+                if end == pos:
+                    return JournalContents(header, entries, pos, Recovery())
+                dropped = end - pos  # a torn write: always the last line
+                return JournalContents(header, entries, pos, Recovery(
+                    dropped, line_no, f"incomplete line ({dropped} bytes, no newline)"))
+            # zeros inside a line, then more: a torn write (a later block written, an
+            # earlier one not), or damage; its newline decides
+            newline, kind = self._stop(after, pos + MAX_LINE + TAIL_LIMIT - after, nul=False)
+            if kind == b"\n":
+                why = _parse_line(self._text(pos, newline))[1] or "NUL bytes in the line"
+                return self._bad_line(header, entries, pos, newline, line_no, why)
+            if newline >= self.size or self.next_data(newline) is None:
+                dropped = self._last_data(pos, newline - pos) - pos
+                return JournalContents(header, entries, pos, Recovery(
+                    dropped, line_no, f"incomplete line ({dropped} bytes, no newline)"))
+            raise JournalError(f"{source}:{line_no}: damaged line (NUL bytes, then more than "
+                               f"{MAX_LINE + TAIL_LIMIT} bytes without a newline); the file "
+                               "was left untouched")
+
+    def _bad_line(self, header: dict[str, Any], entries: list[dict[str, Any]], pos: int,
+                  end: int, line_no: int, why: str) -> JournalContents:
+        """A line that is not a good journal line, ending at `end` (its newline): the
+        last line (nothing but zeros after it), cut; damage otherwise."""
+        if self.next_data(end + 1) is not None:
+            raise JournalError(
+                f"{self.source}:{line_no}: damaged line before the end of the journal: "
+                f"{why}; the file was left untouched")
+        return JournalContents(header, entries, pos, Recovery(end + 1 - pos, line_no, why))
 
 
 def data_sync(fd: int) -> None:
@@ -388,8 +577,7 @@ class Journal:
             raise ValueError(why)
         line = _encode(full)  # ValueError/TypeError for non-JSON values, before any I/O
         try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                         | getattr(os, "O_CLOEXEC", 0), FILE_MODE)
+            fd = open_state_file(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         except FileExistsError as exc:
             raise JournalError(
                 f"journal {path} already exists; refusing to overwrite it"
@@ -408,7 +596,9 @@ class Journal:
             os.close(fd)
             with contextlib.suppress(OSError):
                 os.unlink(path)
-            raise JournalWriteError(_describe_os_error("create", path, exc), exc.errno) from exc
+            message = _describe_os_error("create", path, exc) + _space_needed(
+                exc, path.parent, allocated, "a new game needs")
+            raise JournalWriteError(message, exc.errno) from exc
         return cls(path, fd, full, [], len(line), allocated)
 
     @classmethod
@@ -421,17 +611,17 @@ class Journal:
         """
         path = Path(path)
         try:
-            fd = os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+            fd = open_state_file(path, os.O_RDWR)
         except FileNotFoundError as exc:
             raise JournalError(f"no journal at {path}") from exc
         except OSError as exc:
+            if exc.errno == errno.ELOOP:  # not the disk's fault: set it aside, follow nothing
+                raise JournalError(f"journal {path} {exc.strerror}") from exc
             raise JournalWriteError(_describe_os_error("open", path, exc), exc.errno) from exc
         try:
             _make_private(fd)
-            with os.fdopen(os.dup(fd), "rb") as f:
-                data = f.read()
-            contents = parse_journal(data, str(path))
-            allocated = len(data)
+            contents = _scan_file(fd, str(path))
+            allocated = os.fstat(fd).st_size
             if not contents.recovery.clean:
                 allocated = contents.good_size
                 try:
@@ -515,7 +705,9 @@ class Journal:
             if written != len(line):
                 raise OSError(errno.ENOSPC, f"short write ({written} of {len(line)} bytes)")
         except OSError as exc:
-            message = _describe_os_error("write to", self.path, exc)
+            message = _describe_os_error("write to", self.path, exc) + _space_needed(
+                exc, self.path.parent, max(len(line), _rounded_up(self._size + len(line) + 1)
+                                           - self._allocated), "the game needs")
             self._roll_back(message)
             raise JournalWriteError(message, exc.errno) from exc
         job = _Fsync(fd)
@@ -627,23 +819,21 @@ def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
     dest_dir = Path(directory)
     if name is None:
         name = archive_name(read_journal(src).header)
-    if not dest_dir.is_dir():
-        try:
-            make_private_dir(dest_dir)
-            fsync_directory(dest_dir.parent)
-        except OSError as exc:
-            raise JournalWriteError(
-                _describe_os_error("make the archive directory for", src, exc), exc.errno
-            ) from exc
+    try:
+        _archive_directory(dest_dir)
+    except OSError as exc:
+        raise JournalWriteError(
+            _describe_os_error("make the archive directory for", src, exc), exc.errno
+        ) from exc
     stem, dot, ext = name.rpartition(".")
     if not dot:
         stem, ext = name, ""
-    dest = dest_dir / name
-    counter = 2
-    while dest.exists():
-        dest = dest_dir / (f"{stem}-{counter}.{ext}" if ext else f"{stem}-{counter}")
-        counter += 1
     try:
+        dest = dest_dir / name
+        counter = 2
+        while os.path.lexists(dest):
+            dest = dest_dir / (f"{stem}-{counter}.{ext}" if ext else f"{stem}-{counter}")
+            counter += 1
         os.replace(src, dest)
         fsync_directory(dest_dir)
         if dest_dir.resolve() != src.parent.resolve():
@@ -653,18 +843,34 @@ def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
     return dest
 
 
+def _archive_directory(directory: Path) -> None:
+    """Make `directory` if it is missing; refuse anything there that is not a plain
+    directory (a file, or a link that would file the game somewhere else)."""
+    import stat
+
+    try:
+        mode = os.lstat(directory).st_mode
+    except FileNotFoundError:
+        make_private_dir(directory)
+        fsync_directory(directory.parent)
+        return
+    if not stat.S_ISDIR(mode):
+        what = "a symbolic link" if stat.S_ISLNK(mode) else "not a directory"
+        raise NotADirectoryError(errno.ENOTDIR, f"{directory} is {what}", str(directory))
+
+
 def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace `path` with `data` all at once (temp file + fsync + os.replace + dir fsync).
+    The temp file is created new (``O_EXCL | O_NOFOLLOW``) and renamed over `path`: a
+    link at either name is replaced, never written through (see :mod:`rig.statedir`).
 
     For snapshots and small files (the cards map): after a power cut the file holds
     either the old or the new content, never a mix.
     """
     path = Path(path)
     tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0),
-                 FILE_MODE)
+    fd = create_new(tmp)  # a new file of our own, never a link's target
     try:
-        _make_private(fd)  # a stale temp file of an earlier crash keeps its old mode
         view = memoryview(data)
         while view:
             written = os.write(fd, view)

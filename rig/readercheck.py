@@ -71,9 +71,19 @@ def wait_for_connection(events: queue.Queue[object], timeout: float = CONNECT_SE
             events.put(event)
 
 
+UART_OFF = ("the UART may be off: enable_uart=1 in /boot/firmware/config.txt (on a Pi 5 "
+            "also dtparam=uart0=on, and the port /dev/ttyAMA0), as sudo systemd/install.sh "
+            "--boot sets it, then reboot; ")
+
+
 def port_advice(reader: ReaderConfig) -> str:
-    """What to check when the port will not open."""
-    return (f"check the wiring and [reader] in the config (type {reader.type}, port "
+    """What to check when the port will not open: a port that does not exist at all is
+    most often a UART that was never switched on."""
+    import os
+
+    missing = UART_OFF if "://" not in reader.port and not os.path.exists(reader.port) \
+        else ""
+    return (f"{missing}check the wiring and [reader] in the config (type {reader.type}, port "
             f"{reader.port}, {reader.baud} baud), that the serial console is off, and that "
             "the service is stopped (sudo systemctl stop cbrig): it holds the port")
 

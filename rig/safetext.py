@@ -54,10 +54,24 @@ def safe_text(text: object, keep_newlines: bool = False) -> str:
     return "".join(out)
 
 
+def clip(text: str, limit: int = 200) -> str:
+    """`text` cut to `limit` characters, saying how many more there were: a value from a
+    file may be a megabyte long, and a terminal or a log needs its start only."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text) - limit} more characters)"
+
+
+def shown(value: object, limit: int = 200) -> str:
+    """An untrusted value for one line of output: escaped (:func:`safe_text`), then
+    clipped (:func:`clip`)."""
+    return clip(safe_text(value), limit)
+
+
 def safe_print(text: object, file: TextIO | None = None, keep_newlines: bool = False) -> None:
     """``print`` for a line that quotes untrusted text (see :func:`safe_text`)."""
     print(safe_text(text, keep_newlines=keep_newlines), file=sys.stdout if file is None
           else file)
 
 
-__all__ = ["safe_print", "safe_text"]
+__all__ = ["clip", "safe_print", "safe_text", "shown"]

@@ -1,8 +1,21 @@
-"""The state directory's modes, and making its directories.
+"""The state directory's modes, making its directories, and opening its files.
 
 Apart from :mod:`rig.journal` (which uses them) because the daemon makes the state
 directory before its first screen, and the journal (with ``json``) is only needed
 after READY unless a game is resumed.
+
+Links are never followed in the state directory. What systemd's ``StateDirectory=``
+guarantees (systemd.exec(5)): ``/var/lib/cbrig`` exists, under the root-owned
+``/var/lib``, owned by the unit's ``User=``/``Group=`` with ``StateDirectoryMode=``
+(0750), and its ownership is fixed recursively at start when it is wrong (without
+following links). It guarantees nothing about the entries inside: the service user, or
+anything running as it, can put symbolic links there, and the kernel's
+``fs.protected_symlinks`` only guards sticky world-writable directories such as /tmp.
+The rig also runs there as root (``sudo cbrig run``, ``sudo cbrig cards enroll``), and
+as root a followed link would chmod, append to or overwrite any file. So state files are
+opened with ``O_NOFOLLOW`` (a link is refused, saying so), new files and temporary files
+with ``O_EXCL`` too, and a file is replaced by renaming over the name (which replaces a
+link, never writes through it).
 """
 
 from __future__ import annotations
@@ -22,3 +35,46 @@ def make_private_dir(directory: str | os.PathLike[str]) -> None:
     An existing directory is left as it is: it may be shared (a home directory, /tmp),
     and the files the rig puts in it are private on their own."""
     Path(directory).mkdir(mode=DIR_MODE, parents=True, exist_ok=True)
+
+
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+"""Flags for every file the rig opens in its state directory."""
+
+
+def open_state_file(path: str | os.PathLike[str], flags: int, mode: int = FILE_MODE) -> int:
+    """``os.open`` that refuses a symbolic link at `path` (``O_NOFOLLOW``): the error
+    then says "is a symbolic link (not followed)" instead of the kernel's ELOOP text."""
+    import errno
+
+    try:
+        return os.open(path, flags | NOFOLLOW, mode)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "is a symbolic link (the rig does not follow links "
+                          "in its state directory: replace it with the file itself)",
+                          os.fspath(path)) from None
+        raise
+
+
+def create_new(path: str | os.PathLike[str]) -> int:
+    """A new, empty file at `path` for writing, our own (``O_EXCL | O_NOFOLLOW``): for a
+    temporary file that is renamed over its name. One left by a crash, or planted (a
+    link), is unlinked first: the name goes, never what it points at."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL
+    try:
+        return open_state_file(path, flags)
+    except FileExistsError:
+        os.unlink(path)
+        return open_state_file(path, flags)
+
+
+def read_state_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A state file's bytes, refusing a link."""
+    fd = open_state_file(path, os.O_RDONLY)
+    with os.fdopen(fd, "rb") as handle:
+        return handle.read()
+
+
+def read_state_text(path: str | os.PathLike[str]) -> str:
+    """A small state file's text (the card map), refusing a link."""
+    return read_state_bytes(path).decode("utf-8")

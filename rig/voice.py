@@ -285,8 +285,10 @@ class Synthesizer:
         path = self._path(key)
         if path is None:
             return None
+        from rig.statedir import read_state_bytes
+
         try:
-            return pcm_of_wav(path.read_bytes())
+            return pcm_of_wav(read_state_bytes(path))  # never through a link
         except (OSError, ClipError):
             return None  # not cached yet, or a torn file: made again
 
@@ -297,9 +299,12 @@ class Synthesizer:
         if path is None or not self._cache_ok:
             return
         tmp = path.with_name(f".{key}.{threading.get_ident()}.tmp")
+        from rig.statedir import create_new
+
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_bytes(wav_bytes(clip))
+            with os.fdopen(create_new(tmp), "wb") as handle:  # no link written through
+                handle.write(wav_bytes(clip))
             os.replace(tmp, path)
         except OSError as exc:
             with self._lock:

@@ -14,7 +14,6 @@ the voice is loaded.
 from __future__ import annotations
 
 import logging
-import os
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -46,8 +45,10 @@ class VoiceControl:
         self._save()
 
     def _load(self, path: Path) -> None:
+        from rig.statedir import read_state_text
+
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_state_text(path)  # never through a link (rig.statedir)
         except FileNotFoundError:
             return  # the menu never changed them: the config's
         except (OSError, UnicodeDecodeError) as exc:
@@ -67,11 +68,11 @@ class VoiceControl:
     def _save(self) -> None:
         if self.path is None:
             return
-        tmp = self.path.with_name(f".{self.path.name}.tmp")
-        try:
-            tmp.write_text(f"enabled = {'true' if self.enabled else 'false'}\n"
-                           f"volume = {self.volume}\n", encoding="utf-8")
-            os.replace(tmp, self.path)
+        from rig.journal import atomic_write  # after READY: json is loaded by then
+
+        try:  # a new temp file renamed over the name: no link is written through
+            atomic_write(self.path, (f"enabled = {'true' if self.enabled else 'false'}\n"
+                                     f"volume = {self.volume}\n").encode())
         except OSError as exc:
             log.warning("voice settings not kept in %s (%s): they last until the rig "
                         "stops", self.path, exc.strerror or exc)

@@ -10,11 +10,14 @@
 # the checkout; a module deleted from it is gone after the reinstall), the command
 # /usr/local/bin/cbrig, /etc/cbrig/config.toml from wiring/config.toml (only if
 # absent: an owner's config is never overwritten), the state directory /var/lib/cbrig,
-# and installs, enables and (re)starts cbrig.service. Running it again upgrades the
-# program and leaves everything else as it is.
+# and installs, enables and (re)starts cbrig.service, then checks that it came up
+# (READY=1: the display, pins, knobs and reader are set up; otherwise it says why and
+# exits 1). Running it again upgrades the program and leaves everything else as it is.
 #
 # Boot options (on /boot/firmware/config.txt and cmdline.txt): I2C on at 400 kHz, the
-# UART on, no login console on the UART. The change is shown first, each file is
+# UART on, no login console on the UART; i2c-dev in /etc/modules (and loaded now); on a
+# Raspberry Pi 5 (/proc/device-tree/model) uart0 on and the reader's port in
+# /etc/cbrig/config.toml set to /dev/ttyAMA0. The change is shown first, each file is
 # backed up once as <file>.cbrig-backup, and you are told when a reboot is needed.
 #
 # With --amplifier (or yes when asked on a terminal) the boot options also load the
@@ -183,10 +186,12 @@ boot_options() {
     fi
     local amp=()
     [ "$AMPLIFIER" = yes ] && amp=(--amplifier)
-    "$PYTHON" "$SRC/systemd/bootconfig.py" "${amp[@]}" "$dir" || status=$?
+    local files=("${amp[@]}" --model "$DESTDIR/proc/device-tree/model"
+                 --modules "$DESTDIR/etc/modules" --rig-config "$DESTDIR$CONFIG" "$dir")
+    "$PYTHON" "$SRC/systemd/bootconfig.py" "${files[@]}" || status=$?
     case "$status" in
         0) return ;;
-        3) ;;
+        3|4) ;;
         *) echo "install.sh: cannot check the boot options in $dir" >&2; exit 1 ;;
     esac
     if [ "$DRY_RUN" = 1 ]; then
@@ -205,13 +210,24 @@ boot_options() {
         fi
     fi
     status=0
-    "$PYTHON" "$SRC/systemd/bootconfig.py" --apply --no-diff "${amp[@]}" "$dir" || status=$?
+    "$PYTHON" "$SRC/systemd/bootconfig.py" --apply --no-diff "${files[@]}" || status=$?
     case "$status" in
         3) REBOOT=1 ;;
-        0) ;;
+        0|4) ;;
         *) echo "install.sh: could not set the boot options in $dir" >&2; exit 1 ;;
     esac
+    # /etc/modules loads i2c-dev from the next boot; load it now too (raspi-config's
+    # do_i2c does the same), so /dev/i2c-1 is there without waiting for a reboot.
+    host modprobe i2c-dev || echo "warning: could not load i2c-dev now (it loads at boot)" >&2
 }
+
+say "config: $CONFIG"
+run install -d -m 0755 "$DESTDIR$CONFIG_DIR"
+if [ -e "$DESTDIR$CONFIG" ]; then
+    echo "keeping the existing $CONFIG"
+else
+    run install -m 0644 "$SRC/wiring/config.toml" "$DESTDIR$CONFIG"
+fi
 
 boot_options
 
@@ -254,14 +270,6 @@ if [ -n "$DESTDIR" ]; then
     run install -d -m 0750 "$DESTDIR$STATE_DIR"
 else
     run install -d -m 0750 -o "$SERVICE_USER" -g "$SERVICE_USER" "$STATE_DIR"
-fi
-
-say "config: $CONFIG"
-run install -d -m 0755 "$DESTDIR$CONFIG_DIR"
-if [ -e "$DESTDIR$CONFIG" ]; then
-    echo "keeping the existing $CONFIG"
-else
-    run install -m 0644 "$SRC/wiring/config.toml" "$DESTDIR$CONFIG"
 fi
 
 say "documentation: $PREFIX/doc"
@@ -316,7 +324,8 @@ fi
 host systemctl daemon-reload
 host systemctl enable "$UNIT"
 if [ "$DO_START" = 1 ]; then
-    host systemctl restart "$UNIT"
+    say "start: $UNIT"
+    start_and_check "$UNIT" || { echo "install.sh: installed, but not running" >&2; exit 1; }
 fi
 
 say "done"

@@ -66,3 +66,24 @@ require_root() {
         exit 1
     fi
 }
+
+# start_and_check UNIT: (re)start the unit and make sure it came up. The unit is
+# Type=notify: systemctl returns once the daemon sent READY=1 (the display, pins, knobs
+# and reader are up) or the start failed; is-active then says whether it is still up.
+# On failure, say so with systemd's status and where the reason is, and return 1.
+start_and_check() {
+    local unit="$1"
+    if [ "$DRY_RUN" = 1 ] || [ -n "$DESTDIR" ]; then
+        host systemctl restart "$unit"
+        return
+    fi
+    if systemctl restart "$unit" && systemctl is-active --quiet "$unit"; then
+        echo "$unit is up (READY)"
+        return
+    fi
+    echo "$unit did not come up ($(systemctl is-active "$unit" 2>/dev/null || true)):" >&2
+    systemctl status --no-pager --lines=20 "$unit" >&2 || true
+    echo "The reason is in its log (journalctl -u $unit -n 50). Fix it, then start it" \
+         "with: sudo systemctl restart $unit" >&2
+    return 1
+}

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from rig.commands import EXIT_CONFIG, ConfigRefused
 from rig.config import ConfigError, RigConfig, load_config
-from rig.safetext import safe_print
+from rig.safetext import safe_print, shown
 
 CONFIG_LOOKUP = ("$CONFIGURATION_DIRECTORY/config.toml under systemd, else "
                  "~/.config/cbrig/config.toml, else /etc/cbrig/config.toml, the first that "
@@ -35,7 +35,7 @@ def report_problems(exc: ConfigError, stream: TextIO | None = None) -> None:
     """Each mistake on its own line (file:line: field: message), then the count."""
     out = stream if stream is not None else sys.stderr
     for problem in exc.problems:
-        safe_print(problem, file=out)
+        print(shown(problem, 400), file=out)
     print(f"{plural(len(exc.problems), 'problem')} found", file=sys.stderr)
 
 

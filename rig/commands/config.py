@@ -16,7 +16,7 @@ from rig.config import (
     dump_config,
     load_config,
 )
-from rig.safetext import safe_print
+from rig.safetext import safe_print, shown
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,12 +41,12 @@ def summary(config: RigConfig) -> str:
     )
     reader = config.reader
     reader_text = ("no reader (virtual shuffled deck)" if reader.type == "none"
-                   else f"{reader.type} on {reader.port} at {reader.baud} baud")
+                   else f"{reader.type} on {shown(reader.port)} at {reader.baud} baud")
     display = config.display
     display_text = (f"{display.driver} at 0x{display.address:02X} on i2c-{display.i2c_port}"
                     if display.driver in ("ssd1306", "sh1106") else display.driver)
     return "\n".join([
-        f"{config.source}: OK",
+        f"{shown(config.source)}: OK",
         f"  game:    {game.name}{' ' + game.variant if game.variant else ''}, "
         f"{game.players} players ({levels}), hints {'on' if game.hints else 'off'}",
         f"  pins:    {pins.backend}: hi {pins.hi_a}/{pins.hi_b}/{pins.hi_button}, "
@@ -54,7 +54,7 @@ def summary(config: RigConfig) -> str:
         f"  encoder: {config.encoder.edges_per_detent} edges per detent",
         f"  reader:  {reader_text}",
         f"  display: {display_text}",
-        f"  state:   {config.state.directory}",
+        f"  state:   {shown(config.state.directory)}",
     ])
 
 
@@ -79,7 +79,7 @@ def pointed_files(config: RigConfig) -> tuple[list[Problem], list[str]]:
         problems.append(Problem(source, None, "game", str(exc)))
         built = None
     if built is not None:
-        files = ", ".join(f"{role} {path}" for role, path in sorted(game.data.items()))
+        files = ", ".join(f"{role} {shown(path)}" for role, path in sorted(game.data.items()))
         notes.append(f"data:    {files or 'the shipped files'}: they load")
     problems.extend(_state_problems(config))
     problems.extend(_card_map_problems(config, built, notes))
@@ -102,14 +102,17 @@ def _state_problems(config: RigConfig) -> list[Problem]:
 
 def _card_map_problems(config: RigConfig, game: Game | None,
                        notes: list[str]) -> list[Problem]:
-    import tomllib
+    from engine.datafile import parse_toml
+    from engine.errors import DataError
 
     path: Path = config.reader.cards
     if config.reader.type == "none" or not path.exists():
         return []
     try:
-        tags = tomllib.loads(path.read_text(encoding="utf-8")).get("tags", {})
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        tags = parse_toml(path.read_text(encoding="utf-8"), str(path))[0].get("tags", {})
+    except DataError as exc:
+        return exc.problems
+    except (OSError, UnicodeDecodeError) as exc:
         return [Problem(str(path), None, "tags", f"cannot read the card map: {exc}")]
     if game is not None and isinstance(tags, dict):
         from rig.views import view_for

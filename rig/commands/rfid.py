@@ -22,6 +22,7 @@ from rig.readercheck import (
     open_reader,
     reader_settings,
 )
+from rig.safetext import safe_print
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,13 +58,13 @@ def run(args: argparse.Namespace) -> int:
     settings = reader_settings(config.reader, args)
     events: queue.Queue[object] = queue.Queue()
     reader = open_reader(settings, events.put, name="rfid")
-    print(f"listening on {settings.port} ({settings.type}, {settings.baud} baud); "
-          "Ctrl-C to stop", flush=True)
     reader.start()
     try:
         status = connected(events, settings, "rfid")
         if status is None:
-            return 1
+            return 1  # said why, and never claimed to be listening
+        safe_print(f"listening on {settings.port} ({settings.type}, {settings.baud} baud); "
+                   "Ctrl-C to stop")
         print(describe(status), flush=True)
         return _listen(events, args)
     finally:

@@ -205,6 +205,7 @@ def install_as_the_owner(machine: Container) -> None:
     result = machine.sh(f"cd {CHECKOUT} && systemd/install.sh", timeout=900)
     print(result.stdout[-1500:])
     assert "keeping the existing /etc/cbrig/config.toml" in result.stdout
+    assert f"{UNIT} is up (READY)" in result.stdout, "install.sh checked it came up"
     assert "has no wheel" not in result.stdout, "every dependency is a wheel on this machine"
 
 

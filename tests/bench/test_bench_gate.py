@@ -82,10 +82,10 @@ def test_cpu_figures_are_judged_at_the_reference_machines_speed() -> None:
     assert engine["engine_steps_per_second.tenfour"]["at_reference_speed"] == 52_000
     assert engine["engine_steps_per_second.tenfour"]["met"]
     fast = runner._check(report_at(calibration.REFERENCE_CALIBRATION_MS / 2,
-                                   start_to_ready_cpu_seconds=0.07,
-                                   start_to_ready_oled_cpu_seconds=0.08))
-    assert not fast["start_to_ready_cpu_seconds"]["met"]  # 0.14 s there, limit 0.12
-    assert not fast["start_to_ready_oled_cpu_seconds"]["met"]  # 0.16 s there, limit 0.15
+                                   start_to_ready_cpu_seconds=0.1,
+                                   start_to_ready_oled_cpu_seconds=0.11))
+    assert not fast["start_to_ready_cpu_seconds"]["met"]  # 0.20 s there, limit 0.18
+    assert not fast["start_to_ready_oled_cpu_seconds"]["met"]  # 0.22 s there, limit 0.21
 
 
 def test_the_bus_is_judged_exactly_against_todays_pictures() -> None:

@@ -69,3 +69,29 @@ def test_every_command_exits_78_on_a_bad_config(tmp_path: Path, capsys) -> None:
         assert main(args) == 78, args
         captured = capsys.readouterr()
         assert "players" in captured.out + captured.err, args
+
+
+def test_config_check_shows_control_characters_and_clips_long_values(tmp_path):
+    """A port or a path with escape sequences reached the terminal as they were, and a
+    1 MB value went whole into the output (and the log)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "nasty.toml"
+    long_port = "/dev/" + "a" * 1_000_000
+    path.write_text('[reader]\nport = "/dev/x\\u001b[31mRED\\u0007"\n'
+                    '[state]\ndirectory = "/tmp/st\\u001b[2J"\n')
+    result = subprocess.run([sys.executable, "-m", "rig.cli", "config", "check", str(path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    assert "/dev/x\\x1b[31mRED\\x07" in result.stdout
+    assert "/tmp/st\\x1b[2J" in result.stdout
+
+    path.write_text(f'[reader]\nport = "{long_port}"\n[game]\nname = "{"b" * 1_000_000}"\n')
+    result = subprocess.run([sys.executable, "-m", "rig.cli", "config", "check", str(path)],
+                            capture_output=True, text=True, timeout=60)
+    out = result.stdout + result.stderr
+    assert len(out) < 5_000, len(out)
+    assert "more characters" in out
+    assert "too long for a serial port" in out

@@ -92,3 +92,15 @@ def start_daemon(config: Path, notify: NotifySocket | None, *extra: str,
 def kill(process: subprocess.Popen[str], sig: int = signal.SIGKILL) -> None:
     process.send_signal(sig)
     process.communicate(timeout=20)
+
+
+def up_then_stop(process: subprocess.Popen[str]) -> str:
+    """Read the daemon's log until "rig up", then SIGTERM it; the whole log."""
+    assert process.stderr is not None
+    err = ""
+    for line in process.stderr:
+        err += line
+        if "rig up" in line:
+            break
+    process.terminate()
+    return err + process.communicate(timeout=30)[1]

@@ -63,12 +63,15 @@ def test_sigkill_at_fifty_points_loses_nothing(tmp_path):
     kills = outside_kills = 0
     try:
         for index, target in enumerate(targets):
+            # READY=1 comes once the hardware is up, so a daemon killed the moment it
+            # arrives may already have played on past this target: it then stops at once
+            before = len(read_journal(journal).entries) if journal.exists() else 0
             daemon = start_daemon(config, notify, "--autoplay", str(SEED),
                                   "--crash-at", str(target))
             _, err = daemon.communicate(timeout=120)
             assert daemon.returncode == -signal.SIGKILL, err
             kills += 1
-            assert len(read_journal(journal).entries) == target, \
+            assert len(read_journal(journal).entries) == max(target, before), \
                 f"kill {kills}: every input saved before the power cut is on disk"
             _drain(notify)
             if index % 5 == 4:

@@ -23,7 +23,7 @@ from rig.autopilot import gestures_for
 from rig.config import load_config
 from rig.daemon import EXIT_BUSY, EXIT_UNWRITABLE, Daemon
 from rig.setup_menu import SetupChoice
-from tests.daemon.helpers import Quiet, start_daemon, write_config
+from tests.daemon.helpers import Quiet, start_daemon, up_then_stop, write_config
 from tests.system_tools import require_command
 
 
@@ -97,6 +97,12 @@ BAD_HEADERS = {
     "missing data role": _drop("game", "data", "deck"),
     "data entry without a hash": _drop("game", "data", "board", "sha256"),
     "data not an object": _set("game", "data", value="default"),
+    "data file name with a byte changed": _set("game", "data", "bands", "source",
+                                               value="default8tenfour_bands.toml"),
+    "shipped data file that does not exist": _set("game", "data", "bands", "source",
+                                                  value="default:tenfour_bandz.toml"),
+    "shipped data file outside the package": _set("game", "data", "bands", "source",
+                                                  value="default:../data/tenfour_bands.toml"),
     "players a string": _set("game", "players", value="3"),
     "too many players": _set("game", "players", value=7),
     "unknown seat colour": _set("game", "seats", value=["red", "green", "pink"]),
@@ -146,13 +152,7 @@ def test_the_daemon_process_starts_despite_a_bad_header_and_says_why(tmp_path):
     current = _journal_in_progress(load_config(config_path))
     _edit_header(current, _rename_option)
     daemon = start_daemon(config_path, None)
-    err = ""
-    for line in daemon.stderr:
-        err += line
-        if "rig up" in line:
-            break
-    daemon.terminate()
-    err += daemon.communicate(timeout=20)[1]
+    err = up_then_stop(daemon)
     assert daemon.returncode == 0, err
     assert "bear_limiT" in err and "set aside" in err
 
@@ -165,19 +165,27 @@ def daemon_at_game_over(tmp_path):
     daemon = Daemon(config=config, notifier=Quiet())
     try:
         daemon.start()
-        assert daemon.app is not None and daemon.loop is not None
-        daemon.app.controller = daemon._start_game(SetupChoice(
-            game="bumpem", players=2, levels=("human", "human")))
-        daemon.app.menu = None
-        controller = daemon.app.controller
-        rng = random.Random(9)
-        while not controller.session.state.is_terminal():
-            for gesture in gestures_for(controller, rng):
-                daemon.loop.step(gesture)
-                daemon.loop.run_due()
+        play_to_game_over(daemon)
         yield daemon
     finally:
         daemon.stop()
+
+
+def play_to_game_over(daemon: Daemon, start: bool = True) -> None:
+    """Start a 2-player game of Bump 'Em on a started daemon (or take the one started)
+    and play it to GAME OVER through the daemon's own loop."""
+    assert daemon.app is not None and daemon.loop is not None
+    if start:
+        daemon.app.controller = daemon._start_game(SetupChoice(
+            game="bumpem", players=2, levels=("human", "human")))
+        daemon.app.menu = None
+    controller = daemon.app.controller
+    assert controller is not None
+    rng = random.Random(9)
+    while not controller.session.state.is_terminal():
+        for gesture in gestures_for(controller, rng):
+            daemon.loop.step(gesture)
+            daemon.loop.run_due()
 
 
 def test_a_journal_damaged_during_the_game_does_not_crash_game_over(daemon_at_game_over):

@@ -17,9 +17,11 @@ def test_a_missing_port_says_so_and_exits_1(tmp_path: Path, capsys) -> None:
     config = write_config(tmp_path, port=str(tmp_path / "ttyGONE"))
     assert main(["rfid", "listen", "--config", str(config)]) == 1
     captured = capsys.readouterr()
-    assert f"listening on {tmp_path / 'ttyGONE'} (rdm6300, 9600 baud)" in captured.out
+    # "listening ... Ctrl-C to stop" came first, then the failure: now only the failure
+    assert "listening" not in captured.out
     assert f"cbrig rfid: cannot open {tmp_path / 'ttyGONE'}" in captured.err
     assert "sudo systemctl stop cbrig" in captured.err
+    assert "the UART may be off" in captured.err and "enable_uart=1" in captured.err
 
 
 def test_the_configured_type_port_and_baud_are_used_and_can_be_overridden(
@@ -44,10 +46,11 @@ def test_the_configured_type_port_and_baud_are_used_and_can_be_overridden(
 
     pn532 = write_config(tmp_path, port=str(tmp_path / "ttyPN"), reader="pn532")
     assert main(["rfid", "listen", "--config", str(pn532)]) == 1
-    assert f"listening on {tmp_path / 'ttyPN'} (pn532, 115200 baud)" in capsys.readouterr().out
+    # a port that does not open is said with the settings tried (no "listening" first)
+    assert f"(type pn532, port {tmp_path / 'ttyPN'}, 115200 baud)" in capsys.readouterr().err
     assert main(["rfid", "listen", "--config", str(pn532), "--reader", "rdm6300",
                  "--port", str(tmp_path / "ttyX")]) == 1
-    assert f"on {tmp_path / 'ttyX'} (rdm6300, 9600 baud)" in capsys.readouterr().out
+    assert f"(type rdm6300, port {tmp_path / 'ttyX'}, 9600 baud)" in capsys.readouterr().err
 
 
 def test_no_reader_in_the_config_is_a_config_error(tmp_path: Path, capsys) -> None:

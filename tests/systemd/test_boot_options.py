@@ -145,3 +145,78 @@ def test_every_serial_console_goes_and_other_consoles_stay() -> None:
     assert bootconfig.cmdline_txt(line) == "console=tty1 root=/dev/mmcblk0p2 quiet\n"
     clean = "console=tty1 root=/dev/mmcblk0p2 rootwait\n"
     assert bootconfig.cmdline_txt(clean) == clean
+
+
+PI_OS_MODULES = "# /etc/modules: kernel modules to load at boot time.\n#\n# one per line\n\n"
+
+
+def _pi(root: Path, model: str, modules: str | None = PI_OS_MODULES) -> None:
+    """The fake root's board model and /etc/modules, as the real ones read."""
+    tree = root / "proc/device-tree"
+    tree.mkdir(parents=True)
+    (tree / "model").write_bytes(model.encode() + b"\0")
+    if modules is not None:
+        (root / "etc").mkdir(exist_ok=True)
+        (root / "etc/modules").write_text(modules)
+
+
+def test_i2c_dev_is_loaded_at_boot_as_raspi_config_does(root: Path) -> None:
+    """Without i2c-dev in /etc/modules, /dev/i2c-1 may not appear."""
+    _pi(root, "Raspberry Pi Zero 2 W Rev 1.0")
+    dry = install(root, "--dry-run", "--boot")
+    assert "+i2c-dev" in dry.stdout
+    assert (root / "etc/modules").read_text() == PI_OS_MODULES
+    first = install(root, "--boot")
+    assert first.returncode == 0, first.stderr
+    assert (root / "etc/modules").read_text() == PI_OS_MODULES + "i2c-dev\n"
+    assert (root / "etc/modules.cbrig-backup").read_text() == PI_OS_MODULES
+    assert "skipped (DESTDIR): modprobe i2c-dev" in first.stdout
+    second = install(root, "--boot")
+    assert "nothing to change" in second.stdout
+    assert (root / "etc/modules").read_text() == PI_OS_MODULES + "i2c-dev\n"
+
+
+@pytest.mark.parametrize("text", ["i2c-dev\n", "i2c_dev\n", "snd\ni2c-dev # the bus\n"])
+def test_i2c_dev_already_listed_is_left_alone(text: str) -> None:
+    assert bootconfig.modules_txt(text) == text
+
+
+def test_a_pi_5_gets_uart0_and_the_reader_on_ttyama0(root: Path) -> None:
+    _pi(root, "Raspberry Pi 5 Model B Rev 1.0")
+    first = install(root, "--boot")
+    assert first.returncode == 0, first.stderr
+    assert "REBOOT NEEDED" in first.stdout
+    assert "the reader is on uart0 (/dev/ttyAMA0)" in first.stdout
+    settings = bootconfig.effective_settings(boot_files(root)["config.txt"])
+    assert settings["dtparam:uart0"] == "on"
+    config = (root / "etc/cbrig/config.toml").read_text()
+    shipped = (REPO / "wiring/config.toml").read_text()
+    assert config == shipped.replace('port = "/dev/serial0"', 'port = "/dev/ttyAMA0"')
+    assert (root / "etc/cbrig/config.toml.cbrig-backup").read_text() == shipped
+    assert "nothing to change" in install(root, "--boot").stdout
+
+
+def test_a_pi_4_keeps_serial0(root: Path) -> None:
+    _pi(root, "Raspberry Pi 4 Model B Rev 1.5")
+    assert install(root, "--boot").returncode == 0
+    assert "uart0" not in boot_files(root)["config.txt"]
+    shipped = (REPO / "wiring/config.toml").read_text()
+    assert (root / "etc/cbrig/config.toml").read_text() == shipped
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    ('[reader]\ntype = "rdm6300"\nport = "/dev/serial0"   # GPIO14/15\n',
+     '[reader]\ntype = "rdm6300"\nport = "/dev/ttyAMA0"   # GPIO14/15\n'),
+    ('[reader]\nport = "/dev/ttyUSB0"\n', '[reader]\nport = "/dev/ttyUSB0"\n'),
+    ('[reader]\ntype = "pn532"\n',
+     '[reader]\nport = "/dev/ttyAMA0"  # a Pi 5: GPIO14/15 are uart0\ntype = "pn532"\n'),
+    ('[game]\nplayers = 3\n',
+     '[game]\nplayers = 3\n\n[reader]\nport = "/dev/ttyAMA0"  # a Pi 5: GPIO14/15 are uart0\n'),
+    ('[display]\nport = "/dev/serial0"\n[reader]\nport = "/dev/serial0"\n',
+     '[display]\nport = "/dev/serial0"\n[reader]\nport = "/dev/ttyAMA0"\n'),
+])
+def test_the_pi_5_port_edit_changes_serial0_only(before: str, after: str) -> None:
+    import tomllib
+
+    assert bootconfig.rig_config_txt(before) == after
+    assert tomllib.loads(after)["reader"]["port"] in ("/dev/ttyAMA0", "/dev/ttyUSB0")

@@ -241,3 +241,53 @@ def test_a_reinstall_builds_from_a_clean_copy_and_drops_a_deleted_module(
     assert not installed[0].exists()
     assert (installed[0].parent / "cli.py").is_file()
     assert files_under(clone) == before - {"rig/obsolete_probe.py"}
+
+
+FAKE_SYSTEMCTL = """#!/bin/sh
+echo "$*" >> "$CALLS"
+case "$1" in
+    restart) exit "${RESTART_STATUS:-0}" ;;
+    is-active) [ "${ACTIVE:-active}" = active ] || { [ "$2" = --quiet ] || echo "$ACTIVE"; exit 3; }
+               [ "$2" = --quiet ] || echo active ;;
+    status) echo "cbrig.service - cb-rig"; echo "Main PID: 42 (code=exited, status=69)"; exit 3 ;;
+esac
+"""
+
+
+def _start_and_check(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """lib.sh's start_and_check against a fake systemctl (a real one would start the
+    service on this machine)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "systemctl"
+    fake.write_text(FAKE_SYSTEMCTL)
+    fake.chmod(0o755)
+    library = INSTALL.parent / "lib.sh"
+    script = f'DRY_RUN=0; DESTDIR=""; . "{library}"; start_and_check cbrig.service'
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60,
+                          env={"PATH": f"{bin_dir}:/usr/bin:/bin",
+                               "CALLS": str(tmp_path / "calls"), **env})
+
+
+def test_install_says_when_the_service_did_not_come_up(tmp_path: Path) -> None:
+    """The daemon exits before READY (a hardware set-up failure): install.sh used to end
+    "==> done" all the same."""
+    result = _start_and_check(tmp_path, RESTART_STATUS="1", ACTIVE="failed")
+    assert result.returncode == 1
+    assert "cbrig.service did not come up (failed)" in result.stderr
+    assert "status=69" in result.stderr, "systemd's status is shown"
+    assert "journalctl -u cbrig.service" in result.stderr
+
+
+def test_install_says_when_the_service_is_up(tmp_path: Path) -> None:
+    result = _start_and_check(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "cbrig.service is up" in result.stdout
+    calls = (tmp_path / "calls").read_text().splitlines()
+    assert calls == ["restart cbrig.service", "is-active --quiet cbrig.service"]
+
+
+def test_install_checks_a_service_that_went_down_after_starting(tmp_path: Path) -> None:
+    result = _start_and_check(tmp_path, ACTIVE="activating")
+    assert result.returncode == 1
+    assert "did not come up (activating)" in result.stderr
