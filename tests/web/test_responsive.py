@@ -28,7 +28,7 @@ from tests.web.test_browser import _wait
 SIZES = {"phone": (390, 844, True), "laptop": (1280, 800, False)}
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 DESK_PARTS = ("#bezel", "#oled", "#knob-hi", "#knob-lo", "#tray", ".card", "#tray-hint",
-              "#screen", "#board svg", "#where li")
+              "#screen", "#board svg", "#where li", ".rig h1", ".mute")
 BOARD_PARTS = ("#screen", "#board svg", "#where li")
 
 BOXES = """
@@ -92,6 +92,11 @@ def _check_fits(driver: object, size: str, parts: tuple[str, ...],
     return boxes
 
 
+def _overlap(a: list[float], b: list[float]) -> bool:
+    """Two [left, right, top, bottom] boxes share some area."""
+    return a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
+
+
 def _check_screen_stays(driver: object, what: str) -> None:
     """Scroll each card into view, then the page to its end: the OLED stays whole in
     the window, and the card scrolled to is visible and not under the OLED."""
@@ -137,7 +142,10 @@ def test_the_page_fits(browser: object, started: WebDesk, page: str, size: str,
         oled, hi, lo, tray = (boxes[s][0] for s in ("#oled", "#knob-hi", "#knob-lo", "#tray"))
         assert oled[3] <= min(hi[2], lo[2]), f"{what}: the knobs are not below the OLED"
         assert max(hi[3], lo[3]) <= tray[2], f"{what}: the tray is not below the knobs"
-    if desk:
+    if desk:  # the voice's mute switch beside the title, on neither it nor the OLED
+        title, mute, bezel = (boxes[s][0] for s in (".rig h1", ".mute", "#bezel"))
+        assert not _overlap(title, mute), f"{what}: the mute switch covers the title"
+        assert mute[3] <= bezel[2], f"{what}: the mute switch covers the OLED"
         _check_screen_stays(driver, what)
     _shot(driver, tmp_path, f"web-{'rig' if desk else 'board'}-{size}")
 
