@@ -111,7 +111,7 @@ build_tools_if_no_wheels() {
     echo "some dependency has no wheel for $(uname -m): it is built from source," \
          "which needs ${SOURCE_BUILD_PACKAGES[*]}"
     if command -v apt-get >/dev/null; then
-        host apt-get install -y --no-install-recommends "${SOURCE_BUILD_PACKAGES[@]}"
+        apt_install "${SOURCE_BUILD_PACKAGES[@]}"
     else
         echo "warning: no apt-get: install a C compiler and the headers of Python," \
              "libjpeg, zlib and freetype yourself if pip fails below" >&2
@@ -257,7 +257,7 @@ say "voice: ${VOICE_PACKAGES[*]}"
 if command -v espeak-ng >/dev/null && command -v sox >/dev/null && command -v aplay >/dev/null; then
     echo "already installed"
 elif command -v apt-get >/dev/null; then
-    host apt-get install -y --no-install-recommends "${VOICE_PACKAGES[@]}" \
+    apt_install "${VOICE_PACKAGES[@]}" \
         || echo "warning: the voice's packages were not installed: the rig stays silent" \
                 "until they are (apt-get install ${VOICE_PACKAGES[*]})" >&2
 else

@@ -59,6 +59,21 @@ host() {
     fi
 }
 
+# apt_install PKG...: a host step installing Debian packages. A machine that never ran
+# `apt-get update` (a fresh image, a container whose lists were cleared) knows no
+# package yet, and a stale list names versions the mirror no longer has: on a failed
+# install the lists are refreshed once and the install tried again.
+APT_UPDATED=0
+apt_install() {
+    if host apt-get install -y --no-install-recommends "$@"; then
+        return 0
+    fi
+    [ "$APT_UPDATED" = 0 ] || return 1
+    APT_UPDATED=1
+    echo "apt-get install failed: refreshing the package lists (apt-get update) and trying again"
+    host apt-get update && host apt-get install -y --no-install-recommends "$@"
+}
+
 # require_root NAME: a real run on the host needs root.
 require_root() {
     if [ "$DRY_RUN" = 0 ] && [ -z "$DESTDIR" ] && [ "$(id -u)" != 0 ]; then

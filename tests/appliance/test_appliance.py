@@ -207,6 +207,9 @@ def install_as_the_owner(machine: Container) -> None:
     assert "keeping the existing /etc/cbrig/config.toml" in result.stdout
     assert f"{UNIT} is up (READY)" in result.stdout, "install.sh checked it came up"
     assert "has no wheel" not in result.stdout, "every dependency is a wheel on this machine"
+    voice = machine.run("sh", "-c", "command -v espeak-ng && command -v sox && command -v aplay",
+                        check=False)
+    assert voice.returncode == 0, f"install.sh installed the voice's packages: {voice.stdout}"
 
 
 def check_ready_under_the_shipped_sandbox(machine: Container) -> None:

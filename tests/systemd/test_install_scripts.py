@@ -291,3 +291,42 @@ def test_install_checks_a_service_that_went_down_after_starting(tmp_path: Path) 
     result = _start_and_check(tmp_path, ACTIVE="activating")
     assert result.returncode == 1
     assert "did not come up (activating)" in result.stderr
+
+
+FAKE_APT = """#!/bin/sh
+echo "$*" >> "$APT_LOG"
+case "$1" in
+    update) [ "$LISTS_BROKEN" = 1 ] || touch "$APT_LISTS"; exit 0 ;;
+    install) [ -e "$APT_LISTS" ] || { echo "E: Unable to locate package $4" >&2; exit 100; } ;;
+esac
+"""
+
+
+def _apt_install(tmp_path: Path, lists_broken: bool) -> tuple[int, list[str]]:
+    """lib.sh's apt_install against a fake apt-get that knows no package until
+    `apt-get update` has run (a machine whose package lists were never fetched)."""
+    fake = tmp_path / "bin" / "apt-get"
+    fake.parent.mkdir()
+    fake.write_text(FAKE_APT)
+    fake.chmod(0o755)
+    log = tmp_path / "apt.log"
+    script = (f'DESTDIR= DRY_RUN=0; . "{REPO / "systemd" / "lib.sh"}"; '
+              'apt_install espeak-ng sox')
+    result = subprocess.run(
+        ["bash", "-c", script], capture_output=True, text=True, timeout=60,
+        env={"PATH": f"{fake.parent}:/usr/bin:/bin", "APT_LOG": str(log),
+             "APT_LISTS": str(tmp_path / "lists"), "LISTS_BROKEN": "1" if lists_broken else ""})
+    return result.returncode, log.read_text().splitlines()
+
+
+def test_apt_install_fetches_the_package_lists_when_they_are_missing(tmp_path: Path) -> None:
+    code, calls = _apt_install(tmp_path, lists_broken=False)
+    assert code == 0
+    assert [c.split()[0] for c in calls] == ["install", "update", "install"]
+    assert calls[-1].endswith("espeak-ng sox")
+
+
+def test_apt_install_updates_once_and_fails_if_that_does_not_help(tmp_path: Path) -> None:
+    code, calls = _apt_install(tmp_path, lists_broken=True)
+    assert code != 0
+    assert [c.split()[0] for c in calls] == ["install", "update", "install"]
