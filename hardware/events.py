@@ -166,4 +166,3 @@ __all__ = [
     "ReaderStatus",
     "SoundStatus",
 ]
-
