@@ -722,3 +722,14 @@ def _once_each(parts: Iterable[Part]) -> tuple[Part, ...]:
 
 def _times(n: int) -> str:
     return "twice" if n == 2 else f"{n} times"
+
+
+def valid_cards(controller: Controller) -> list[str]:
+    """The card (or ticket) ids the reader would accept right now, in deck order."""
+    state = controller.session.state
+    if state.is_terminal() or not state.is_chance_node():
+        return []
+    possible = [action for action, _ in state.chance_outcomes()]
+    view = controller.view
+    return [card for card in view.card_ids(controller.session.game)
+            if view.action_for_card(state, card) in possible]

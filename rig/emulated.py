@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.api import Game
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from rig.controller import Controller, ControllerOptions, Seat
 from rig.loop import RigLoop, Tick
@@ -24,6 +25,14 @@ EMULATED_READER = "emulated"
 def emulated_tag(card_id: str) -> str:
     """The tag the emulated reader reports for a card: readable in transcripts."""
     return f"EMU-{card_id}"
+
+
+def emulated_cards(game: Game) -> dict[str, str]:
+    """The emulated reader's tag for each card of ``game``'s deck: every card is known
+    (tapped by id), nothing to enrol."""
+    from rig.views import view_for
+
+    return {emulated_tag(card): card for card in view_for(game).card_ids(game)}
 
 
 @dataclass
@@ -58,13 +67,8 @@ class EmulatedRig:
     input's fsync runs and shown once it is on disk (see :mod:`rig.loop`)."""
 
     def __post_init__(self) -> None:
-        from rig.views import view_for
-
-        card_ids = view_for(self.session.game).card_ids(self.session.game)
-        options = ControllerOptions(
-            virtual_deck=self.virtual_deck,
-            cards={emulated_tag(card): card for card in card_ids},
-        )
+        options = ControllerOptions(virtual_deck=self.virtual_deck,
+                                    cards=emulated_cards(self.session.game))
         rng = random.Random(self.seed) if self.seed is not None else None
         overlap = self.render is not None and self.show is not None
         self.controller = Controller(self.session, clock=self.clock, options=options,
