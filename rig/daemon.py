@@ -244,8 +244,7 @@ class Daemon(Record):
         self.display = self._build_display(self._emit)
         self._start_hardware()  # before READY: a rig that cannot read its knobs is not up
         if self.autoplay is not None and self.app.controller is None:
-            self.app.controller = self._start_game(self._defaults())
-            self.app.menu = None
+            self.app.play(self._start_game(self._defaults()))
         if self.config.web.enabled:
             from rig.web.publish import LiveBoardService
 
@@ -650,7 +649,7 @@ class Daemon(Record):
                 problem = self._archive(controller.session)
                 if problem:
                     self.app.error = problem
-                self.app.controller = None
+                self.app.to_menu()
                 return
             steps = controller.session.steps
             if self.crash_at is not None and steps >= self.crash_at:
