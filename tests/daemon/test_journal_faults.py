@@ -50,7 +50,7 @@ def _journal_in_progress(config: Any, levels: tuple[str, ...] = ("human", "stron
 def _tick(controller: Any) -> Any:
     from rig.loop import Tick
 
-    return Tick(controller.clock())
+    return Tick()
 
 
 def _edit_header(path: Path, edit: Any) -> None:
