@@ -51,8 +51,9 @@ from engine.search import SearchHooks, checked_weights, fitted_logit, search_cho
 from engine.selfplay import Rng, pick_best
 from engine.tenfour.actions import DeclareTruck
 from engine.tenfour.game import TenFourGame
+from engine.tenfour.phases import DECLARE, OVER, POLICE
 from engine.tenfour.places import BEAR, PARK, SMOKEYS
-from engine.tenfour.state import DECLARE, OVER, POLICE, TenFourState
+from engine.tenfour.state import TenFourState
 
 WIN = 1.0e6
 """Score of a position the mover has won (and minus it for one an opponent has won)."""
