@@ -26,6 +26,7 @@ from engine.tenfour.places import BEAR, PARK, SMOKEYS
 if TYPE_CHECKING:
     from engine.tenfour.board import Board
     from engine.tenfour.game import TenFourGame
+    from engine.tenfour.kinds import CatchKind
     from engine.tenfour.state import TenFourState
 
 
@@ -213,7 +214,7 @@ def bear_catches(state: TenFourState, truck: int, here: int, steps: int,
     return True
 
 
-def catch_kind(state: TenFourState, index: int) -> tuple[str, str] | None:
+def catch_kind(state: TenFourState, index: int) -> tuple[CatchKind, str] | None:
     """Would a truck ending its move on loop index `index` be caught, and by whom?"""
     board = state.g.board
     n = state.g.size
@@ -263,12 +264,12 @@ def caught_by_smokey_at(state: TenFourState, to: str, into_trap: bool) -> list[i
 def catch_by_smokey(state: TenFourState, smokey: str, events: list[Event]) -> None:
     """The Smokey that just moved catches every truck next to where it stopped."""
     to = state.police[smokey]
-    kind = "smokey_catch" if to in state.g.board.index else "trap_catch"
+    kind: CatchKind = "smokey_catch" if to in state.g.board.index else "trap_catch"
     for t in caught_by_smokey_at(state, to, to in state.g.trap_ids):
         caught(state, t, kind, smokey, events)
 
 
-def caught(state: TenFourState, truck: int, kind: str, smokey: str,
+def caught(state: TenFourState, truck: int, kind: CatchKind, smokey: str,
            events: list[Event]) -> None:
     """T7: to the side of the road, and the owner loses the next turn."""
     g = state.g

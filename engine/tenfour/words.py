@@ -32,6 +32,7 @@ from engine.tenfour.phases import CHOOSE, DECLARE, DRAW, OVER, PLACE, SPIN, STAR
 from engine.tenfour.places import BEAR, PARK
 
 if TYPE_CHECKING:
+    from engine.tenfour.kinds import PromptKind
     from engine.tenfour.state import TenFourState
 
 
@@ -40,7 +41,7 @@ class Prompt:
     """What the rig is waiting for. `player` is the seat who acts at the table (the
     one who spins or draws at chance nodes), or TERMINAL when the game is over."""
 
-    kind: str
+    kind: PromptKind
     player: int
     text: str
     band: str = ""
