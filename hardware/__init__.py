@@ -11,7 +11,6 @@ Modules:
 * :mod:`hardware.pins` - explicit gpiozero pin-factory selection, no silent fallback.
 * :mod:`hardware.gesture` - pure quadrature decoder and knob gesture classifier.
 * :mod:`hardware.knob` - ``Knob`` (gpiozero), ``QuadratureDriver`` (mock pins), ``MockKnob``.
-* :mod:`hardware.spin` - uniform spin outcomes from the OS RNG, animation length.
 * :mod:`hardware.rfid` - RDM6300 and PN532 decoders, presence tracking, reader thread, mock.
 * :mod:`hardware.display` - ``Display`` interface, luma OLED with recovery, terminal, PNG,
   pixel fonts.

@@ -8,14 +8,13 @@ what was played for tests and the emulator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
+from engine.record import Frozen
 from hardware.pins import PinFactory, PinId
 
 
-@dataclass(frozen=True, slots=True)
-class Pattern:
+class Pattern(Frozen):
     on_time: float
     off_time: float
     count: int

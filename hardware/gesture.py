@@ -24,8 +24,7 @@ front of the classifier.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from engine.record import Frozen
 from hardware.events import Emit, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from hardware.gestureclock import RawEdge, RawInput
 
@@ -73,8 +72,7 @@ class QuadratureDecoder:
         return sign * ((abs(quarters) + (epd - 1) // 2) // epd)
 
 
-@dataclass(frozen=True, slots=True)
-class GestureConfig:
+class GestureConfig(Frozen):
     """Thresholds for :class:`GestureClassifier` (seconds, detents)."""
 
     flick_detents: int = 3
