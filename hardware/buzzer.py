@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.record import Frozen
 from hardware.pins import PinFactory, PinId
+from valueclass import Frozen
 
 
 class Pattern(Frozen):

@@ -24,7 +24,6 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from engine.record import Frozen, Record, field
 from hardware.buzzer import Alerts, AlertSink, MockAlerts
 from hardware.clock import Clock
 from hardware.display.base import Display, MemoryDisplay
@@ -36,6 +35,7 @@ from hardware.knob import Knob, MockKnob
 from hardware.pins import DEFAULT_KNOB_PINS, DEFAULT_PIN_FACTORY, PinFactory, make_pin_factory
 from hardware.rfid.mock import MockCardReader, NullCardReader
 from hardware.rfid.reader import DEFAULT_PORT, CardProtocol, CardReader
+from valueclass import Frozen, Record, field
 
 if TYPE_CHECKING:  # a frame is a PIL image; PIL loads with the first frame rendered
     from PIL import Image

@@ -24,9 +24,9 @@ front of the classifier.
 
 from __future__ import annotations
 
-from engine.record import Frozen
 from hardware.events import Emit, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from hardware.gestureclock import RawEdge, RawInput
+from valueclass import Frozen
 
 # Pin levels as (a << 1) | b; pulled up, so a resting full-cycle encoder reads 0b11.
 # Clockwise is a-low, b-low, a-high, b-high.

@@ -36,13 +36,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.record import Record, field
 from rig import collector
 from rig.app import App
 from rig.config import RigConfig
 from rig.loop import RigLoop, Stop
 from rig.screen import Screen
 from rig.setup_menu import SetupChoice
+from valueclass import Record, field
 
 if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed game,
     # the first game started) or right after READY (see Daemon.start)

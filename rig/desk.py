@@ -19,7 +19,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.record import Record, field, replace
 from hardware.buzzer import AlertSink, MockAlerts
 from hardware.display.base import Display, MemoryDisplay
 from rig.config import DaemonConfig, DisplayConfig, GameConfig, ReaderConfig, RigConfig, StateConfig
@@ -27,6 +26,7 @@ from rig.controller import Controller
 from rig.daemon import Daemon, StepSeeded
 from rig.emulated import emulated_tag
 from rig.session import Session
+from valueclass import Record, field, replace
 
 EMULATOR_DIR = "emulator"
 

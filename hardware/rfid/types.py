@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from engine.record import Frozen
+from valueclass import Frozen
 
 
 class TagRead(Frozen):

@@ -1,4 +1,4 @@
-"""engine.record: value classes that behave like the dataclasses they replaced, side by
+"""valueclass: value classes that behave like the dataclasses they replaced, side by
 side with a real dataclass of the same fields."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import ClassVar
 
 import pytest
 
-from engine.record import Frozen, FrozenInstanceError, Record, field, fields, replace, set_field
+from valueclass import Frozen, FrozenInstanceError, Record, field, fields, replace, set_field
 
 
 class Point(Frozen):
