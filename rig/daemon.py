@@ -478,7 +478,7 @@ class Daemon(Record):
         refused."""
         cfg = self.config
         if cfg.display.driver == "png":
-            from hardware.display.terminal import PngDisplay
+            from hardware.display.desktop import PngDisplay
 
             return PngDisplay(cfg.state.directory / "screens")
         from hardware.display.build import build_display, quarter_turns

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hardware.clock import FakeClock
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from rig.controller import Controller, ControllerOptions, Seat
 from rig.loop import RigLoop, Tick
 from rig.screen import Screen
 from rig.session import Session
+from valueclass import Record, field
 
 EMULATED_READER = "emulated"
 
@@ -26,23 +27,9 @@ def emulated_tag(card_id: str) -> str:
     return f"EMU-{card_id}"
 
 
-@dataclass
-class ManualClock:
-    """Time that moves only when told: scripts `wait`, tests never sleep."""
-
-    now: float = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
-@dataclass
-class EmulatedRig:
+class EmulatedRig(Record):
     session: Session
-    clock: ManualClock = field(default_factory=ManualClock)
+    clock: FakeClock = field(default_factory=FakeClock)
     seats: list[Seat] | None = None
     seed: int | None = None
     draw: Callable[[Screen], Any] | None = None
@@ -120,9 +107,9 @@ class EmulatedRig:
             if due is None or due > end:
                 break
             self._advance_to(due)
-            self.loop.step(Tick(self.clock.now))
+            self.loop.step(Tick())
         self._advance_to(end)
-        self.loop.step(Tick(end))
+        self.loop.step(Tick())
 
     def settle(self) -> None:
         """Run time forward until nothing is animating (the spin shows its result) and
@@ -132,7 +119,7 @@ class EmulatedRig:
             due = self.controller.next_deadline()
             assert due is not None
             self._advance_to(due)
-            self.loop.step(Tick(self.clock.now))
+            self.loop.step(Tick())
         self.loop.run_due()
         while self.controller.choice_pending:  # a search thinks a slice per tick
             self.loop.run_due()

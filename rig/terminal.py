@@ -92,7 +92,7 @@ def compose(frame: Image.Image, screen: Screen, size: tuple[int, int],
             f"{COMPACT_SIZE[0]}x{COMPACT_SIZE[1]} ({FULL_SIZE[0]}x{FULL_SIZE[1]} shows the "
             "OLED's pixels). Make the window bigger; q quits.", max(10, columns))][:lines]
     if kind == "full":
-        from hardware.display.terminal import render_halfblocks
+        from hardware.display.desktop import render_halfblocks
 
         body = render_halfblocks(frame, border=True).split("\n") + list(KEYS_FULL)
     else:

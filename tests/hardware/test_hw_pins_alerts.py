@@ -66,7 +66,7 @@ def test_importing_hardware_does_not_import_hardware_libraries() -> None:
         "hardware.gesture, hardware.buzzer, hardware.clock, hardware.devices, "
         "hardware.rfid.reader, hardware.rfid.rdm6300, hardware.rfid.pn532, "
         "hardware.rfid.mock, hardware.rfid.presence, hardware.display, "
-        "hardware.display.oled, hardware.display.font, hardware.display.terminal\n"
+        "hardware.display.oled, hardware.display.font, hardware.display.desktop\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in "
         "('gpiozero', 'luma', 'serial', 'lgpio', 'RPi', 'smbus2'))\n"
         "print(bad)\n"
