@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, ClassVar, NoReturn, TypeVar, cast, dataclass_transform
+from typing import Any, ClassVar, NoReturn, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 V = TypeVar("V", bound="_Value")
@@ -50,24 +50,57 @@ class FrozenInstanceError(AttributeError):
 
 
 class _Factory:
+    """A default made for each instance (in ``_record_rest``)."""
+
     __slots__ = ("make",)
 
     def __init__(self, make: Callable[[], object]) -> None:
         self.make = make
 
 
-def field(*, default_factory: Callable[[], T]) -> T:
-    """A default made afresh for each instance (a dict, a list, a mutable helper)."""
-    return cast(T, _Factory(default_factory))
+class _Field:
+    """What :func:`field` gives the class body; read once when the class is made."""
+
+    __slots__ = ("compare", "default", "kw_only", "make")
+
+    def __init__(self, default: object, make: Callable[[], object] | None, compare: bool,
+                 kw_only: bool) -> None:
+        self.default = default
+        self.make = make
+        self.compare = compare
+        self.kw_only = kw_only
+
+
+def field(*, default: Any = _MISSING, default_factory: Callable[[], Any] | None = None,
+          compare: bool = True, kw_only: bool = False) -> Any:
+    """A field with more than a plain default, as ``dataclasses.field``: a
+    ``default_factory`` makes a new default for each instance (a dict, a list, a mutable
+    helper); ``compare=False`` leaves it out of ``==``, ``hash`` and
+    :func:`compared_fields` (a preview beside the input that identifies a value);
+    ``kw_only=True`` takes it by name only, after the positional fields."""
+    if default is not _MISSING and default_factory is not None:
+        raise ValueError("a field has a default or a default_factory, not both")
+    return _Field(default, default_factory, compare, kw_only)
 
 
 def _no_fields(value: object) -> tuple[()]:
     return ()
 
 
-def _own_fields(klass: type) -> list[str]:
-    return [name for name, kind in vars(klass).get("__annotations__", {}).items()
-            if not str(kind).startswith(("ClassVar", "typing.ClassVar"))]
+def _own_fields(klass: type) -> dict[str, object]:
+    return {name: kind for name, kind in vars(klass).get("__annotations__", {}).items()
+            if not str(kind).startswith(("ClassVar", "typing.ClassVar"))}
+
+
+def _read_specs(klass: type) -> dict[str, _Field]:
+    """The fields ``klass`` declares and what its body says of each (a plain default, a
+    :func:`field`, or nothing; slots hold no defaults)."""
+    slots = klass.__dict__.get("__slots__", ())
+    specs = {}
+    for name in _own_fields(klass):
+        given = klass.__dict__.get(name, _MISSING) if name not in slots else _MISSING
+        specs[name] = given if type(given) is _Field else _Field(given, None, True, False)
+    return specs
 
 
 class _Value:
@@ -76,54 +109,86 @@ class _Value:
 
     __slots__ = ()
     _record_fields: ClassVar[tuple[str, ...]] = ()
-    _record_defaults: ClassVar[tuple[Any, ...]] = ()
-    _record_key: ClassVar[Callable[[Any], object]] = _no_fields
-    """The fields' values in one C call (``attrgetter``; the value itself for one field),
-    what ``__eq__`` and ``__hash__`` compare: screens are compared at every frame."""
+    _record_compared: ClassVar[tuple[str, ...]] = ()
+    _record_types: ClassVar[dict[str, str]] = {}
+    _record_positional: ClassVar[tuple[str, ...]] = ()
+    _record_rest: ClassVar[tuple[tuple[tuple[str, Any], ...], ...]] = ((),)
+    """For each count of positional arguments, the fields still to fill and their
+    defaults (``_MISSING``: none; a :class:`_Factory`: made for each instance)."""
+    _record_key: ClassVar[Callable[[Any], Any]] = _no_fields
+    """The compared fields' values in one C call (``attrgetter``; the value itself for
+    one field), what ``__eq__`` and ``__hash__`` compare: screens are compared at every
+    frame."""
+    _record_single: ClassVar[bool] = False
+    _record_own_specs: ClassVar[dict[str, _Field]] = {}
+    """The fields this class declares itself, read from its body once."""
     _record_post_init: ClassVar[Callable[[Any], None] | None] = None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Reads the fields (annotations in declaration order, base classes' first) and
         their defaults once, when the class is made."""
         super().__init_subclass__(**kwargs)
+        cls._record_own_specs = _read_specs(cls)
+        for name, spec in cls._record_own_specs.items():
+            if name in cls.__dict__ and spec.make is None and spec.default is not _MISSING:
+                setattr(cls, name, spec.default)  # the class reads the plain default
         names: list[str] = []
-        defaults: dict[str, Any] = {}
+        types: dict[str, str] = {}
+        specs: dict[str, _Field] = {}
         for klass in reversed(cls.__mro__):
             own = _own_fields(klass)
             names += [name for name in own if name not in names]
-            slots = klass.__dict__.get("__slots__", ())
-            defaults.update({name: klass.__dict__[name] for name in own
-                             if name in klass.__dict__ and name not in slots})
+            types.update({name: str(kind) for name, kind in own.items()})
+            specs.update(klass.__dict__.get("_record_own_specs") or _read_specs(klass))
+
+        def spec_of(name: str) -> _Field:
+            return specs.get(name) or _Field(_MISSING, None, True, False)
+
         cls._record_fields = tuple(names)
-        cls._record_defaults = tuple(defaults.get(name, _MISSING) for name in names)
-        if names:
-            cls._record_key = attrgetter(*names)
+        cls._record_types = types
+        cls._record_compared = tuple(name for name in names if spec_of(name).compare)
+        positional = tuple(name for name in names if not spec_of(name).kw_only)
+        by_name = tuple(name for name in names if spec_of(name).kw_only)
+        cls._record_positional = positional
+
+        def default(name: str) -> Any:
+            spec = spec_of(name)
+            return _Factory(spec.make) if spec.make is not None else spec.default
+
+        cls._record_rest = tuple(tuple((name, default(name))
+                                       for name in positional[given:] + by_name)
+                                 for given in range(len(positional) + 1))
+        compared = cls._record_compared
+        cls._record_key = attrgetter(*compared) if compared else _no_fields
+        cls._record_single = len(compared) == 1
         cls._record_post_init = getattr(cls, "__post_init__", None)
         seen_default = False
-        for name, default in zip(cls._record_fields, cls._record_defaults, strict=True):
-            if default is _MISSING and seen_default and "__init__" not in cls.__dict__:
+        for name in positional:
+            missing = default(name) is _MISSING
+            if missing and seen_default and "__init__" not in cls.__dict__:
                 raise TypeError(f"{cls.__qualname__}: field {name!r} without a default "
                                 "follows one with a default")
-            seen_default = seen_default or default is not _MISSING
+            seen_default = seen_default or not missing
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        names = self._record_fields
+        cls = type(self)
+        names = cls._record_positional
         if len(args) > len(names):
-            raise TypeError(f"{type(self).__qualname__}() takes {len(names)} arguments, "
+            raise TypeError(f"{cls.__qualname__}() takes {len(names)} arguments, "
                             f"{len(args)} given")
         for name, value in zip(names, args, strict=False):
             set_field(self, name, value)
-        for name, default in zip(names[len(args):], self._record_defaults[len(args):], strict=True):
-            value = kwargs.pop(name, default)
+        for name, default in cls._record_rest[len(args)]:
+            value = kwargs.pop(name, default) if kwargs else default
             if value is _MISSING:
-                raise TypeError(f"{type(self).__qualname__}() is missing the field {name!r}")
+                raise TypeError(f"{cls.__qualname__}() is missing the field {name!r}")
             set_field(self, name, value.make() if type(value) is _Factory else value)
         if kwargs:
             unknown = next(iter(kwargs))
-            twice = " twice" if unknown in names else ""
-            raise TypeError(f"{type(self).__qualname__}() got the field {unknown!r}{twice}"
+            twice = " twice" if unknown in cls._record_fields else ""
+            raise TypeError(f"{cls.__qualname__}() got the field {unknown!r}{twice}"
                             + ("" if twice else " it does not have"))
-        post_init = type(self)._record_post_init
+        post_init = cls._record_post_init
         if post_init is not None:
             post_init(self)
 
@@ -133,15 +198,23 @@ class _Value:
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
             key = type(self)._record_key
-            return key(self) == key(other)
+            return bool(key(self) == key(other))
         return NotImplemented
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._record_fields)
         return f"{type(self).__qualname__}({shown})"
 
-    def __reduce__(self) -> tuple[type[_Value], tuple[Any, ...]]:
-        return type(self), self._record_values()
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        cls = type(self)
+        if len(cls._record_positional) == len(cls._record_fields):
+            return cls, self._record_values()
+        return _rebuild, (cls, self._record_values())
+
+
+def _rebuild(cls: type[V], values: tuple[Any, ...]) -> V:
+    """An instance from its fields' values in order (pickle, copy: kw_only fields)."""
+    return cls(**dict(zip(cls._record_fields, values, strict=True)))
 
 
 @dataclass_transform(field_specifiers=(field,))
@@ -165,7 +238,11 @@ class Frozen(_Value):
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __hash__(self) -> int:
-        return hash(type(self)._record_key(self))
+        """The compared fields' tuple's hash, as a frozen dataclass's (so sets of values
+        iterate in the same order as they did as dataclasses)."""
+        cls = type(self)
+        key = cls._record_key(self)
+        return hash((key,) if cls._record_single else key)
 
 
 def replace(value: V, /, **changes: Any) -> V:
@@ -179,3 +256,13 @@ def replace(value: V, /, **changes: Any) -> V:
 def fields(value: _Value | type[_Value]) -> tuple[str, ...]:
     """The field names, in declaration order."""
     return value._record_fields
+
+
+def compared_fields(value: _Value | type[_Value]) -> tuple[str, ...]:
+    """The names of the fields ``==`` and ``hash`` compare (not ``compare=False``)."""
+    return value._record_compared
+
+
+def field_types(value: _Value | type[_Value]) -> dict[str, str]:
+    """Each field's annotation, as written (``"int"``, ``"tuple[str, ...]"``)."""
+    return dict(value._record_types)
