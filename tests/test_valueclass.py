@@ -16,6 +16,7 @@ from valueclass import (
     Frozen,
     FrozenInstanceError,
     Record,
+    asdict,
     compared_fields,
     field,
     field_types,
@@ -238,3 +239,9 @@ def test_kw_only_values_copy_pickle_and_replace() -> None:
 def test_field_types_are_the_annotations_as_written() -> None:
     assert field_types(Later) == {"steps": "int", "piece": "str", "seat": "int"}
     assert field_types(Move)["to"] == "str"
+
+
+def test_asdict_gives_the_fields_in_order_one_level_deep() -> None:
+    assert asdict(Point(1, 2)) == {"x": 1, "y": 2, "label": "p"} == dataclasses.asdict(
+        DataPoint(1, 2))
+    assert list(asdict(Later("a", steps=3))) == ["steps", "piece", "seat"]

@@ -266,3 +266,9 @@ def compared_fields(value: _Value | type[_Value]) -> tuple[str, ...]:
 def field_types(value: _Value | type[_Value]) -> dict[str, str]:
     """Each field's annotation, as written (``"int"``, ``"tuple[str, ...]"``)."""
     return dict(value._record_types)
+
+
+def asdict(value: _Value) -> dict[str, Any]:
+    """The fields and their values, in order (``dataclasses.asdict`` one level deep: a
+    field holding another value is not turned into a dict)."""
+    return {name: getattr(value, name) for name in value._record_fields}

@@ -12,7 +12,6 @@ import base64
 import json
 import threading
 from collections.abc import Callable
-from dataclasses import asdict
 from typing import Any
 
 from PIL import Image
@@ -24,6 +23,7 @@ from rig.loop import Driven, Tick
 from rig.screen import Screen
 from rig.web.hub import Hub
 from rig.web.server import RigServer
+from valueclass import asdict
 
 
 class WebDisplay(FrameSink):
