@@ -40,20 +40,19 @@ import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from bench.ai_match import wilson
 from bench.stats import paired_difference
 from engine.api import Game
 from engine.selfplay import Chooser, play
+from valueclass import Frozen
 
 Evaluate = Callable[[Any, Sequence[int]], list[float]]
 """(weights, game numbers) -> the candidate seat's result in each game (1 won, 0 lost)."""
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(Frozen):
     """One tunable weight: how a step moves it."""
 
     name: str

@@ -6,17 +6,16 @@ import datetime
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bench import bus, calibration, daemon, engine_speed, frames, latency, progress, voice
 from bench.machine import machine_info, pin_to_one_core
 from bench.stats import rnd
+from valueclass import Frozen
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(Frozen):
     op: str
     """">=", "<=" or "<"."""
     limit: float
