@@ -159,8 +159,12 @@ class _Value:
                                        for name in positional[given:] + by_name)
                                  for given in range(len(positional) + 1))
         compared = cls._record_compared
-        cls._record_key = attrgetter(*compared) if compared else _no_fields
+        key = cls._record_key = attrgetter(*compared) if compared else _no_fields
         cls._record_single = len(compared) == 1
+        if "__eq__" not in cls.__dict__:
+            type.__setattr__(cls, "__eq__", _equality(key))
+        if "__hash__" not in cls.__dict__ and cls.__hash__ is not None:  # a Frozen
+            type.__setattr__(cls, "__hash__", _hashing(key, cls._record_single))
         cls._record_post_init = getattr(cls, "__post_init__", None)
         seen_default = False
         for name in positional:
@@ -210,6 +214,31 @@ class _Value:
         if len(cls._record_positional) == len(cls._record_fields):
             return cls, self._record_values()
         return _rebuild, (cls, self._record_values())
+
+
+def _equality(key: Callable[[Any], Any]) -> Callable[[Any, object], Any]:
+    """A class's ``__eq__``, its key bound (no lookups per call: values are compared at
+    every frame and every engine step)."""
+
+    def __eq__(self: Any, other: object) -> Any:
+        if other.__class__ is self.__class__:
+            return key(self) == key(other)
+        return NotImplemented
+
+    return __eq__
+
+
+def _hashing(key: Callable[[Any], Any], single: bool) -> Callable[[Any], int]:
+    """A frozen class's ``__hash__``: its compared fields' tuple's, as a frozen
+    dataclass's (so sets of values iterate in the same order as they did as
+    dataclasses)."""
+    if single:
+        def __hash__(self: Any) -> int:
+            return hash((key(self),))
+    else:
+        def __hash__(self: Any) -> int:
+            return hash(key(self))
+    return __hash__
 
 
 def _rebuild(cls: type[V], values: tuple[Any, ...]) -> V:

@@ -15,10 +15,10 @@ Position ids (used by corrections, previews and `layout`):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.datafile import Checker, parse_toml
+from valueclass import Frozen
 
 KNOWN_COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 """Colours a board may name; the file's order of [[colour]] tables is the seating order."""
@@ -36,8 +36,7 @@ _COLOUR_KEYS = {"name", "start", "home_entrance"}
 _OIL_KEYS = {"space", "colour"}
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Frozen):
     """A validated board. Track indices here are 0-based; ids and the file are 1-based."""
 
     name: str

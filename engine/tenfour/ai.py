@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from weakref import WeakKeyDictionary
 
@@ -53,13 +52,13 @@ from engine.tenfour.actions import DeclareTruck
 from engine.tenfour.game import TenFourGame
 from engine.tenfour.places import BEAR, PARK, SMOKEYS
 from engine.tenfour.state import DECLARE, OVER, POLICE, TenFourState
+from valueclass import Frozen
 
 WIN = 1.0e6
 """Score of a position the mover has won (and minus it for one an opponent has won)."""
 
 
-@dataclass(frozen=True)
-class Weights:
+class Weights(Frozen):
     """Tunable weights of the evaluation (defaults measured, see docs/AI_TENFOUR.md)."""
 
     turn_value: float = 0.0

@@ -7,7 +7,6 @@ every location, spin outcomes, card order) is computed here once, so `apply` is 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.api import JSON, Action, ActionCodec, Probability, game_identity, uniform
@@ -17,10 +16,10 @@ from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
 from engine.tenfour.info import DATA_ROLES, NAME, OPTIONS, VARIANTS
 from engine.tenfour.places import BEAR, SMOKEYS
 from engine.tenfour.state import TenFourState
+from valueclass import Frozen
 
 
-@dataclass(frozen=True)
-class SmokeyRoute:
+class SmokeyRoute(Frozen):
     """One way a Smokey can move from a location: where it ends and how it got there."""
 
     to: str

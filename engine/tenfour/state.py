@@ -9,7 +9,6 @@ back as events, so every node left waiting has something to choose.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING
@@ -39,6 +38,7 @@ from engine.tenfour.names import (
     place_name,
 )
 from engine.tenfour.places import BEAR, HOME, PARK, SIDE, SMOKEYS
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from engine.tenfour.cards import Card
@@ -56,8 +56,7 @@ PHASES = (START_SPIN, PLACE, DECLARE, DRAW, SPIN, CHOOSE, POLICE, OVER)
 CHANCE_PHASES = frozenset((START_SPIN, DRAW, SPIN))
 
 
-@dataclass(frozen=True)
-class Prompt:
+class Prompt(Frozen):
     """What the rig is waiting for. `player` is the seat who acts at the table (the
     one who spins or draws at chance nodes), or TERMINAL when the game is over."""
 
