@@ -1,33 +1,47 @@
-"""Value classes declared like dataclasses, without compiling anything at import.
+"""Value classes declared like dataclasses, without compiling anything at import: the
+one value-class convention of engine/, hardware/, rig/ and bench/.
 
-``@dataclass`` writes each class's ``__init__``, ``__repr__``, ``__eq__`` (and, frozen,
-``__hash__``, ``__setattr__``, ``__delattr__``) as source text and compiles it every time
-the module is imported: about 1 ms a class on the reference machine, ~10 ms on a Pi
-Zero 2 W, which no ``.pyc`` caches; and importing :mod:`dataclasses` pulls in
-``inspect``, ``ast``, ``dis`` and ``tokenize``. The ~40 classes the rig needs before its
-first screen cost about a third of its start-up that way (docs/PERFORMANCE.md, "Third
-pass: start"). A class deriving from :class:`Record` (mutable) or :class:`Frozen` is
-declared the same way (annotated fields, defaults, docstrings under them) and behaves
-the same, from methods shared by all of them:
+Why, measured (``python -m bench.valueclass_cost``, docs/PERFORMANCE.md "Value
+classes"): ``@dataclass`` writes each class's ``__init__``, ``__repr__``, ``__eq__``
+(and, frozen, ``__hash__``, ``__setattr__``, ``__delattr__``) as source text and
+compiles it every time the module is imported, which no ``.pyc`` caches: 0.38-0.67 ms a
+frozen class and 0.24-0.36 ms a mutable one on this machine (x10 on a Pi Zero 2 W), and
+importing :mod:`dataclasses` costs 6.3-6.9 ms more (it pulls in ``inspect``, ``ast``,
+``dis``, ``tokenize``). A :class:`Frozen` or :class:`Record` class costs 0.02-0.035 ms
+and this module 1.3 ms. Per instance the dataclass is quicker: made from the shared
+``__init__`` 0.9-1.0 us against 0.41 (frozen) or 0.10 us (mutable), ``==`` ~200 against
+~100 ns, ``hash`` ~130 against ~90 ns; a class with its own ``__init__`` is made in
+0.31 us. With ~100 classes the import side wins by far (the engine's steps per second
+stay within this machine's noise), so there is one convention: these classes.
+
+A class deriving from :class:`Record` (mutable) or :class:`Frozen` is declared as a
+dataclass is (annotated fields, defaults, docstrings under them) and behaves the same,
+from methods shared by all of them:
 
 * ``__init__`` takes the fields positionally or by name, in declaration order, with
   their defaults (one shared for an immutable default; :func:`field` with a
-  ``default_factory`` makes a new one for each instance), then calls ``__post_init__``
-  if the class has one; a subclass adds its fields after its base's;
-* ``__eq__`` compares the fields with an instance of the same class only, ``__repr__``
-  names them, a :class:`Frozen` hashes them and refuses assignment and deletion
+  ``default_factory`` makes a new one for each instance; ``kw_only=True`` fields are
+  taken by name only, after the positional ones), then calls ``__post_init__`` if the
+  class has one; a subclass adds its fields after its base's;
+* ``__eq__`` compares the fields (not those with ``compare=False``) with an instance of
+  the same class only, ``__repr__`` names them all, a :class:`Frozen` hashes the
+  compared ones as a frozen dataclass does and refuses assignment and deletion
   (:class:`FrozenInstanceError`, an ``AttributeError``); a :class:`Record` is unhashable
   (it defines ``__eq__`` only);
-* :func:`replace` and :func:`fields` stand in for ``dataclasses.replace`` and
-  ``dataclasses.fields`` (the names only); instances copy and pickle.
+* :func:`replace`, :func:`fields`, :func:`compared_fields`, :func:`field_types` and
+  :func:`asdict` stand in for ``dataclasses.replace``, ``fields`` (names, compared
+  names, annotations) and ``asdict`` (one level deep); instances copy and pickle.
+
+What it lacks on purpose: ``order=True``, ``InitVar``, ``field(init=False)`` (set such
+an attribute in ``__post_init__``), ``slots=True`` (declare ``__slots__``, below).
 
 A class made often on a hot path (a screen's rows, hardware events) writes its own
-``__init__`` (its parameters the fields in order, each stored with :func:`set_field`):
-the shared one loops over the fields, about 1-3 us slower per instance here. A class
-may declare ``__slots__`` (its fields, in any order: the annotations give the order;
-no defaults in the class body then, its own ``__init__`` gives them). The type checker
-reads these classes as dataclasses (``typing.dataclass_transform``), frozen for
-:class:`Frozen`.
+``__init__`` (its parameters the fields in order, each stored with :func:`set_field`).
+A class may declare ``__slots__`` (its fields, in any order: the annotations give the
+order; no defaults in the class body then, its own ``__init__`` gives them). The type
+checker reads these classes as dataclasses (``typing.dataclass_transform``), frozen for
+:class:`Frozen`. This package imports only the standard library: hardware/ uses it and
+imports neither engine/ nor rig/.
 """
 
 from __future__ import annotations
