@@ -21,7 +21,6 @@ first with `hard`'s policy in every seat before scoring (`engine.bumpem.ai.hard_
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import functools
 import importlib
 import json
@@ -32,6 +31,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import valueclass
 from bench.ai_match import playout
 from engine.api import Action, State
 from engine.players import chooser_for
@@ -65,16 +65,16 @@ def search_variant(game: str, budget: int | None, rounds: int | None, players: i
     hooks: SearchHooks = module.HARD_HOOKS
     samples: int = module.HARD_BUDGET if budget is None else budget
     if confidence is not None:
-        hooks = dataclasses.replace(hooks, confidence=confidence)
+        hooks = valueclass.replace(hooks, confidence=confidence)
     if rounds is not None and game == "tenfour":
 
         def later_turn(s: State, root: State, me: int) -> bool:
             return bool(s.turn == me  # type: ignore[attr-defined]
                         and s.turns > root.turns + (rounds - 1) * players)  # type: ignore[attr-defined]
 
-        hooks = dataclasses.replace(hooks, is_leaf=later_turn)
+        hooks = valueclass.replace(hooks, is_leaf=later_turn)
     elif rounds is not None:
-        hooks = dataclasses.replace(hooks, leaf=functools.partial(module.hard_leaf,
+        hooks = valueclass.replace(hooks, leaf=functools.partial(module.hard_leaf,
                                                                   rounds=rounds))
 
     def choose(state: State, legal: Sequence[Action], rng: Rng) -> Action:

@@ -33,27 +33,26 @@ lines.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import importlib
 import json
 import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+import valueclass
 from bench.ai_match import wilson
 from bench.stats import paired_difference
 from engine.api import Game
 from engine.selfplay import Chooser, play
+from valueclass import Frozen
 
 Evaluate = Callable[[Any, Sequence[int]], list[float]]
 """(weights, game numbers) -> the candidate seat's result in each game (1 won, 0 lost)."""
 
 
-@dataclass(frozen=True)
-class Param:
+class Param(Frozen):
     """One tunable weight: how a step moves it."""
 
     name: str
@@ -90,7 +89,7 @@ def start_weights(game_name: str, game: Game) -> Any:
         turn = weights.turn_value if weights.turn_value > 0 else tables.card_mean
         hammer = weights.hammer if weights.hammer >= 0 else max(
             0.0, tables.card_mean - tables.hammer_mean)
-        weights = dataclasses.replace(weights, turn_value=turn, hammer=hammer)
+        weights = valueclass.replace(weights, turn_value=turn, hammer=hammer)
     return weights
 
 
@@ -138,7 +137,7 @@ def steps(weights: Any, param: Param, factor: float) -> Iterator[Any]:
             moved = [min(1.0, max(0.0, v)) for v in moved]
     for v in moved:
         if v != value:
-            yield dataclasses.replace(weights, **{param.name: round(v, 6) if
+            yield valueclass.replace(weights, **{param.name: round(v, 6) if
                                                   isinstance(v, float) else v})
 
 
@@ -216,7 +215,7 @@ def holdout(evaluate: Evaluate, tuned: Any, control: Any, games: int,
 
 
 def as_dict(weights: Any) -> dict[str, Any]:
-    return dataclasses.asdict(weights)
+    return valueclass.asdict(weights)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -254,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     game = build_game(args.game, players=args.players, variant=args.variant)
     evaluate = paired_games(args.game, game, args.seed)
     control = start_weights(args.game, game)
-    start = dataclasses.replace(control, **json.loads(args.start)) if args.start else control
+    start = valueclass.replace(control, **json.loads(args.start)) if args.start else control
 
     def log(record: dict[str, Any]) -> None:
         line = json.dumps(record, sort_keys=True)
@@ -266,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     log({"command": "python -m bench.ai_tune " + " ".join(
         sys.argv[1:] if argv is None else argv)})
     if args.check:
-        tuned = dataclasses.replace(control, **json.loads(args.check))
+        tuned = valueclass.replace(control, **json.loads(args.check))
     else:
         params = PARAMS[args.game]
         if args.only:
@@ -276,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                      confirm=args.confirm, rounds=args.rounds, z=args.z, log=log)
     log({"tuned": as_dict(tuned)})
     if args.holdout:
-        against = (dataclasses.replace(control, **json.loads(args.against)) if args.against
+        against = (valueclass.replace(control, **json.loads(args.against)) if args.against
                    else control)
         log(holdout(evaluate, tuned, against, args.holdout, args.players))
     return 0

@@ -20,10 +20,10 @@ report; run ``cbrig bench --only calibration`` on a Pi Zero 2 W, put its
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from bench.stats import median, rnd
+from valueclass import Record
 
 REFERENCE_CALIBRATION_MS = 4.5
 """The yardstick on the reference machine (docs/PERFORMANCE.md), idle."""
@@ -35,8 +35,7 @@ ROUNDS = 7
 METHOD = " ".join((__doc__ or "").split())
 
 
-@dataclass
-class _Piece:
+class _Piece(Record):
     name: str
     value: int
     where: tuple[int, int]

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from typing import Any, ClassVar, Protocol, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol, TypeAlias, TypeVar
 
 from engine.errors import IllegalAction, Reason
+from valueclass import Frozen, FrozenInstanceError, compared_fields
 
 CHANCE = -1
 TERMINAL = -4
@@ -34,8 +34,7 @@ def _from_jsonable(value: JSON) -> object:
     return value
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(Frozen):
     """Base of every action. Fields with compare=False are previews, not input.
 
     The JSON form holds only the compared fields: what a person or the chance source
@@ -46,9 +45,8 @@ class Action:
 
     def to_json(self) -> dict[str, JSON]:
         out: dict[str, JSON] = {"kind": self.KIND}
-        for f in fields(self):
-            if f.compare:
-                out[f.name] = _to_jsonable(getattr(self, f.name))
+        for name in compared_fields(self):
+            out[name] = _to_jsonable(getattr(self, name))
         return out
 
     def key(self) -> str:
@@ -99,7 +97,7 @@ class ActionCodec:
         cls = self._by_kind.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise IllegalAction(Reason.MALFORMED, f"unknown action kind {kind!r}")
-        wanted = {f.name for f in fields(cls) if f.compare}
+        wanted = set(compared_fields(cls))
         given = set(data) - {"kind"}
         if given != wanted:
             missing = sorted(wanted - given)
@@ -113,7 +111,6 @@ class ActionCodec:
             raise IllegalAction(Reason.MALFORMED, f"{kind}: {exc}") from exc
 
 
-@dataclass(frozen=True, eq=False, init=False)
 class Event:
     """Something the table must be told about; derived from an apply, never stored.
 
@@ -121,16 +118,22 @@ class Event:
     rig); `text` is the plain instruction or news; `data` carries the particulars.
     `kind` is a `str` here because each game has its own set; the game names it as a
     `Literal` (`engine.<game>.kinds.EventKind`) for its tables and tests.
-    Events compare by these three, whatever their class (see `LazyEvent`).
+    Events compare by these three, whatever their class (see `LazyEvent`), and are
+    frozen like a `valueclass.Frozen`; not one (every apply makes events: they fill
+    their instance dict directly, and `LazyEvent` works its words out when read).
     """
 
-    kind: str
-    text: str
-    data: Mapping[str, JSON] = field(default_factory=dict)
+    if TYPE_CHECKING:  # read-only to the type checker; plain instance values at run time
+        @property
+        def kind(self) -> str: ...
+
+        @property
+        def text(self) -> str: ...
+
+        @property
+        def data(self) -> Mapping[str, JSON]: ...
 
     def __init__(self, kind: str, text: str, data: Mapping[str, JSON] | None = None) -> None:
-        # fills the instance dict directly: the generated frozen __init__ goes through
-        # object.__setattr__ per field, and every apply makes events
         fields_ = self.__dict__
         fields_["kind"] = kind
         fields_["text"] = text
@@ -142,6 +145,16 @@ class Event:
         return (self.kind, self.text, self.data) == (other.kind, other.text, other.data)
 
     __hash__ = None  # type: ignore[assignment]  # data is a dict: never hashable
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__qualname__}(kind={self.kind!r}, text={self.text!r}, "
+                f"data={self.data!r})")
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
 
 class LazyEvent(Event):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from enum import Enum
 
-from engine.record import Frozen
+from valueclass import Frozen
 
 
 class EngineError(Exception):

@@ -39,19 +39,18 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from engine.api import Action, State
 from engine.seeded import SplitMix64
 from engine.selfplay import Chooser, Rng, pick_best, sample_chance
+from valueclass import Frozen
 
 MAX_SAMPLE_STEPS = 10_000
 """A round is a few dozen engine steps; this only guards against a game that stalls."""
 
 
-@dataclass(frozen=True)
-class SearchHooks:
+class SearchHooks(Frozen):
     """What the search needs from a game."""
 
     plays: type

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Protocol, TypeVar
 
 from engine.api import Action, Event, Game, State
+from valueclass import Record, field
 
 A = TypeVar("A", bound=Action)
 
@@ -111,8 +111,7 @@ def _generic_random_playout(state: State, rng: Rng, max_steps: int) -> int:
     return steps
 
 
-@dataclass
-class PlayResult:
+class PlayResult(Record):
     state: State
     steps: int = 0
     events: list[Event] = field(default_factory=list)

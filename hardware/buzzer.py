@@ -8,14 +8,13 @@ what was played for tests and the emulator.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from hardware.pins import PinFactory, PinId
+from valueclass import Frozen
 
 
-@dataclass(frozen=True, slots=True)
-class Pattern:
+class Pattern(Frozen):
     on_time: float
     off_time: float
     count: int

@@ -8,14 +8,15 @@ knobs' :class:`~hardware.gestureclock.GestureClock` each wait for their own next
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 
 Clock = Callable[[], float]
 
 
 class FakeClock:
-    """A settable clock: ``clock()`` returns ``now``; thread-safe ``advance``."""
+    """Time that moves only when told, the one fake clock of the tests and the emulated
+    rig (scripts ``wait``, tests never sleep): ``clock()`` returns ``now``; ``advance``,
+    ``set`` and assigning ``now`` are thread-safe."""
 
     def __init__(self, start: float = 1000.0) -> None:
         self._now = start
@@ -24,6 +25,14 @@ class FakeClock:
     def __call__(self) -> float:
         with self._lock:
             return self._now
+
+    @property
+    def now(self) -> float:
+        return self()
+
+    @now.setter
+    def now(self, value: float) -> None:
+        self.set(value)
 
     def advance(self, seconds: float) -> float:
         with self._lock:
@@ -35,8 +44,4 @@ class FakeClock:
             self._now = now
 
 
-def monotonic() -> float:
-    return time.monotonic()
-
-
-__all__ = ["Clock", "FakeClock", "monotonic"]
+__all__ = ["Clock", "FakeClock"]

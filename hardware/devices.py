@@ -22,10 +22,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
-
-from PIL import Image
+from typing import TYPE_CHECKING, Any
 
 from hardware.buzzer import Alerts, AlertSink, MockAlerts
 from hardware.clock import Clock
@@ -37,14 +34,14 @@ from hardware.gestureclock import GestureClock, KnobInput
 from hardware.knob import Knob, MockKnob
 from hardware.pins import DEFAULT_KNOB_PINS, DEFAULT_PIN_FACTORY, PinFactory, make_pin_factory
 from hardware.rfid.mock import MockCardReader, NullCardReader
-from hardware.rfid.pn532 import Pn532Protocol
-from hardware.rfid.rdm6300 import Rdm6300Protocol
 from hardware.rfid.reader import DEFAULT_PORT, CardProtocol, CardReader
-from hardware.spin import SpinSource
+from valueclass import Frozen, Record, field
+
+if TYPE_CHECKING:  # a frame is a PIL image; PIL loads with the first frame rendered
+    from PIL import Image
 
 
-@dataclass(frozen=True, slots=True)
-class KnobPins:
+class KnobPins(Frozen):
     """BCM pin numbers of one knob. Power KY-040 boards from 3.3 V."""
 
     a: int
@@ -58,8 +55,7 @@ def _default_knobs() -> dict[str, KnobPins]:
     return {name: KnobPins(*pins) for name, pins in DEFAULT_KNOB_PINS.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class HardwareConfig:
+class HardwareConfig(Frozen):
     pin_factory: str = DEFAULT_PIN_FACTORY
     knobs: dict[str, KnobPins] = field(default_factory=_default_knobs)
     gestures: GestureConfig = field(default_factory=GestureConfig)
@@ -126,21 +122,24 @@ def config_from_sections(pins: Any, encoder: Any, reader: Any, display: Any) -> 
 
 
 def make_protocol(reader_type: str) -> CardProtocol:
-    """The protocol object for ``"rdm6300"`` or ``"pn532"``."""
+    """The protocol object for ``"rdm6300"`` or ``"pn532"``: only that one's decoder is
+    imported (a rig has one reader, or none)."""
     if reader_type == "rdm6300":
+        from hardware.rfid.rdm6300 import Rdm6300Protocol
+
         return Rdm6300Protocol()
     if reader_type == "pn532":
+        from hardware.rfid.pn532 import Pn532Protocol
+
         return Pn532Protocol()
     raise ValueError(f"unknown reader type {reader_type!r}; choose rdm6300 or pn532")
 
 
-@dataclass
-class Hardware:
+class Hardware(Record):
     knobs: dict[str, Knob | MockKnob]
     reader: CardReader | MockCardReader | NullCardReader
     display: Display
     alerts: AlertSink
-    spins: SpinSource = field(default_factory=SpinSource)
     pin_factory: PinFactory | None = None
     gesture_clock: GestureClock | None = None
     """Turns every knob's raw pin edges into gestures (on the rig loop, or its thread)."""

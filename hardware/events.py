@@ -4,7 +4,7 @@ Devices turn physical signals into these frozen values and hand them to an ``emi
 callable (the rig passes ``queue.put``). They carry no game meaning and no references to
 device objects, so they are safe to pass between threads and to log.
 
-They are :class:`engine.record.Frozen` values, not dataclasses (the rig imports them
+They are :class:`valueclass.Frozen` values, not dataclasses (the rig imports them
 before its first screen: see that module), each with its own ``__init__`` since one is
 made for every input.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engine.record import Frozen, set_field
+from valueclass import Frozen, set_field
 
 KNOB_NAMES = ("hi", "lo")
 

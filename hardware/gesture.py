@@ -24,10 +24,9 @@ front of the classifier.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from hardware.events import Emit, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from hardware.gestureclock import RawEdge, RawInput
+from valueclass import Frozen
 
 # Pin levels as (a << 1) | b; pulled up, so a resting full-cycle encoder reads 0b11.
 # Clockwise is a-low, b-low, a-high, b-high.
@@ -73,8 +72,7 @@ class QuadratureDecoder:
         return sign * ((abs(quarters) + (epd - 1) // 2) // epd)
 
 
-@dataclass(frozen=True, slots=True)
-class GestureConfig:
+class GestureConfig(Frozen):
     """Thresholds for :class:`GestureClassifier` (seconds, detents)."""
 
     flick_detents: int = 3

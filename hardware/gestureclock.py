@@ -28,13 +28,13 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from engine.record import Frozen, set_field
 from hardware.clock import Clock, FakeClock
+from valueclass import Frozen, set_field
 
 
 class RawEdge(Frozen):
     """Both encoder pin levels (True = high) just after one of them changed, at ``at``.
-    (This and the other inputs: :class:`engine.record.Frozen` values, each with its own
+    (This and the other inputs: :class:`valueclass.Frozen` values, each with its own
     ``__init__``, one made for every edge.)"""
 
     __slots__ = ("a", "at", "b")

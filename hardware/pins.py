@@ -3,16 +3,18 @@
 The factory is always named in the config and built here; a missing backend raises
 :class:`PinBackendUnavailable` naming the pip extra to install, never a silent fallback
 to another backend (a fallback hides a broken install until the knobs stop working).
-gpiozero is imported inside :func:`make_pin_factory` only.
+gpiozero is imported inside :func:`make_pin_factory` only (see
+:func:`import_pin_module` for how).
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from types import MappingProxyType
-from typing import Protocol
+from types import MappingProxyType, ModuleType
+from typing import Any, Protocol
 
 PinId = int | str
 """A BCM number or a gpiozero pin name ("GPIO17", "BOARD11")."""
@@ -115,6 +117,41 @@ class PinBackendUnavailable(PinBackendError, ImportError):
     """The backend library for the named pin factory is not installed."""
 
 
+_BACKPORT = "importlib_metadata"
+"""The name gpiozero tries first for ``entry_points`` (the PyPI backport)."""
+
+
+def _entry_points(**selection: Any) -> Any:
+    """``importlib.metadata.entry_points``, imported when first called."""
+    from importlib.metadata import entry_points
+
+    return entry_points(**selection)
+
+
+def import_pin_module(name: str) -> ModuleType:
+    """Import gpiozero's module ``name`` without importing ``importlib.metadata``.
+
+    gpiozero imports ``entry_points`` at module level (``gpiozero.devices``,
+    ``gpiozero.pins.mock``), to find a pin factory or a mock pin class by name. Loading
+    ``importlib.metadata`` (with ``email``, ``zipfile``, ``csv``) is about half of
+    gpiozero's import and a quarter of the daemon's CPU to READY (docs/PERFORMANCE.md),
+    yet the rig names its factory and builds it here, so gpiozero never looks one up.
+    While gpiozero is first imported, the backport's name, which gpiozero tries first,
+    offers an ``entry_points`` that imports the standard one when it is called; the name
+    is gone again afterwards. gpiozero is imported whole all the same, and a device
+    made without a factory still finds one through the entry points."""
+    if "gpiozero" in sys.modules or _BACKPORT in sys.modules:
+        return importlib.import_module(name)
+    stand_in = ModuleType(_BACKPORT, "importlib.metadata.entry_points, imported when called")
+    vars(stand_in)["entry_points"] = _entry_points
+    sys.modules[_BACKPORT] = stand_in
+    try:
+        return importlib.import_module(name)
+    finally:
+        if sys.modules.get(_BACKPORT) is stand_in:
+            del sys.modules[_BACKPORT]
+
+
 def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> PinFactory:
     """Build the gpiozero pin factory called ``name`` ("lgpio", "rpigpio", "native",
     "mock"). Returns a ``gpiozero.Factory``; pass it to devices as ``pin_factory``."""
@@ -126,7 +163,7 @@ def make_pin_factory(name: str = DEFAULT_PIN_FACTORY) -> PinFactory:
             f"unknown pin factory {name!r}; choose one of {', '.join(PIN_FACTORIES)}"
         ) from None
     try:
-        module = importlib.import_module(module_name)
+        module = import_pin_module(module_name)
     except ImportError as exc:
         raise PinBackendUnavailable(
             f"pin factory {key!r} needs a backend that is not installed ({exc}); "
@@ -158,5 +195,6 @@ __all__ = [
     "PinFactory",
     "PinId",
     "digital_input",
+    "import_pin_module",
     "make_pin_factory",
 ]

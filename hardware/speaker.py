@@ -23,8 +23,10 @@ import threading
 import time
 from array import array
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Protocol
+
+from hardware.mailbox import Mailbox, start_worker
+from valueclass import Frozen, Record, field
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +35,7 @@ CHUNK_MS = 250
 the first chunk's volume scaling, and a cut is seen between chunks."""
 
 
-@dataclass(frozen=True)
-class Clip:
+class Clip(Frozen):
     """Mono signed 16-bit little-endian PCM at ``rate`` samples a second."""
 
     rate: int
@@ -50,8 +51,7 @@ class ClipError(Exception):
     dropped and the message reported."""
 
 
-@dataclass(frozen=True)
-class Transmission:
+class Transmission(Frozen):
     """What to play, clip by clip; each clip is made when its turn comes (on the worker
     thread), so the first can sound while the later ones are still being made."""
 
@@ -134,8 +134,7 @@ class AplayBackend:
                              "-f", "S16_LE", "-c", "1", "-r", str(rate)])
 
 
-@dataclass
-class Played:
+class Played(Record):
     """One transmission as the mock device heard it."""
 
     key: str
@@ -240,33 +239,29 @@ class Speaker:
         the device (the bench measures frame-to-first-sound with it)."""
         self.clock = clock
         self._lock = threading.Lock()
-        self._wake = threading.Condition(self._lock)
-        self._next: Transmission | None = None
         self._stream: Stream | None = None
         self._generation = 0
+        """Counts `say` and `stop`: a transmission plays while its number is current."""
         self._closed = False
         self._faulty = False
-        self.idle = threading.Event()
+        self._mailbox: Mailbox[tuple[int, Transmission]] = Mailbox()
+        self.idle = self._mailbox.idle
         """Set while nothing is playing or waiting (tests wait on it, never sleep)."""
-        self.idle.set()
-        self._thread = threading.Thread(target=self._run, name="speaker", daemon=True)
-        self._thread.start()
+        self._thread = start_worker(self._mailbox, self._work, "speaker")
 
     # -- the loop's side: never blocks on audio ---------------------------------------
     def say(self, transmission: Transmission) -> None:
         """Play ``transmission`` next, cutting whatever plays now."""
         with self._lock:
             self._generation += 1
-            self._next = transmission
-            self.idle.clear()
+            self._mailbox.post((self._generation, transmission))
             self._cut_locked()
-            self._wake.notify()
 
     def stop(self) -> None:
         """Cut what plays now and drop what waits (a new moment with nothing to say)."""
         with self._lock:
             self._generation += 1
-            self._next = None
+            self._mailbox.clear()
             self._cut_locked()
 
     def _cut_locked(self) -> None:
@@ -277,30 +272,19 @@ class Speaker:
     def close(self) -> None:
         with self._lock:
             self._closed = True
-            self._next = None
             self._cut_locked()
-            self._wake.notify()
+        self._mailbox.close()
         self._thread.join(timeout=2.0)
 
     # -- the worker ----------------------------------------------------------------------
-    def _run(self) -> None:
-        while True:
-            with self._lock:
-                while self._next is None and not self._closed:
-                    self.idle.set()
-                    self._wake.wait()
-                if self._closed:
-                    self.idle.set()
-                    return
-                transmission, self._next = self._next, None
-                assert transmission is not None
-                generation = self._generation
-            try:
-                self._play(transmission, generation)
-            except (ClipError, OSError) as exc:
-                self._fault(str(exc))
-            else:
-                self._recovered()
+    def _work(self, posted: tuple[int, Transmission]) -> None:
+        generation, transmission = posted
+        try:
+            self._play(transmission, generation)
+        except (ClipError, OSError) as exc:
+            self._fault(str(exc))
+        else:
+            self._recovered()
 
     def _current(self, generation: int) -> bool:
         return generation == self._generation and not self._closed

@@ -17,10 +17,10 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias, assert_never
 
-from engine.record import Frozen, replace
 from hardware.events import KnobLongPress, KnobTurn
 from rig.screen import Part, Screen, page_count
 from rig.setup_menu import SetupChoice, SetupMenu
+from valueclass import Frozen, replace
 
 if TYPE_CHECKING:  # the game modules load after READY (rig.daemon): types only here
     from rig.controller import Controller

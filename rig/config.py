@@ -26,7 +26,6 @@ from typing import Any
 from engine.datafile import Checker, parse_toml
 from engine.datafile import did_you_mean as _suggest
 from engine.errors import DataError, Problem
-from engine.record import Frozen, field, fields
 from hardware.pins import (
     DEFAULT_BUZZER_PIN,
     DEFAULT_KNOB_PINS,
@@ -36,6 +35,7 @@ from hardware.pins import (
 )
 from rig import registry
 from rig.speech import EVENTS as VOICE_EVENTS
+from valueclass import Frozen, field, fields
 
 DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")

@@ -11,7 +11,6 @@ import logging
 import random
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, assert_never
 
 from engine.api import Action, Event, State
@@ -63,6 +62,7 @@ from rig.replay import describe_input
 from rig.screen import Part, Screen, page_count
 from rig.session import Session
 from rig.views import ALERT, DETAIL, RESULT, ChanceInput, Fix, GameView, Notice, view_for
+from valueclass import Frozen, Record, field
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +84,7 @@ ACKNOWLEDGE = (*KNOB, CardPresented)
 is not: the tap that made the result is one gesture with it)."""
 
 
-@dataclass
-class Seat:
+class Seat(Record):
     """A seat's controller: a person, or a computer level whose choices are announced."""
 
     level: str = "human"
@@ -95,16 +94,14 @@ class Seat:
     instead of blocking on `chooser`, which gives the same answer in one go."""
 
 
-@dataclass(frozen=True)
-class Refused:
+class Refused(Frozen):
     """A refusal line ("! Spin the HI knob") and when it fades."""
 
     text: str
     until: float
 
 
-@dataclass
-class ControllerOptions:
+class ControllerOptions(Record):
     virtual_deck: bool = True
     hints: bool = False
     cards: dict[str, str] = field(default_factory=dict)

@@ -11,11 +11,10 @@ other: journaled, and replayed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.api import Action, State
 from rig.screen import Part
 from rig.views import CorrectionPlace, Fix, GameView
+from valueclass import Frozen
 
 CLOSE = "close"
 TAKE_BACK = "take back"
@@ -26,8 +25,7 @@ ABANDON_ROW = Fix("Abandon this game", options=(("Yes: abandon it (it is filed)"
                   question="Abandon this game? It is filed with the finished games")
 
 
-@dataclass(frozen=True)
-class Refusal:
+class Refusal(Frozen):
     text: str
 
 

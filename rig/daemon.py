@@ -37,7 +37,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from engine.record import Record, field
 from hardware.clock import Clock
 from rig import collector
 from rig.app import App
@@ -45,6 +44,7 @@ from rig.config import RigConfig
 from rig.loop import RigLoop, Stop
 from rig.screen import Screen
 from rig.setup_menu import SetupChoice
+from valueclass import Record, field
 
 if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed game,
     # the first game started) or right after READY (see Daemon.start); the devices, the
@@ -559,7 +559,7 @@ class Daemon(Record):
             return None
         cfg = self.config
         if cfg.display.driver == "png":
-            from hardware.display.terminal import PngDisplay
+            from hardware.display.desktop import PngDisplay
 
             return PngDisplay(cfg.state.directory / "screens")
         from hardware.display.build import build_display, quarter_turns

@@ -17,7 +17,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from engine.record import Record, field, replace
 from hardware.buzzer import AlertSink, MockAlerts
 from hardware.display.base import Display, MemoryDisplay
 from rig.app import App
@@ -26,6 +25,7 @@ from rig.daemon import Daemon
 from rig.emulated import emulated_cards
 from rig.loop import RigLoop
 from rig.screen import Screen
+from valueclass import Record, field, replace
 
 if TYPE_CHECKING:
     from hardware.speaker import Backend

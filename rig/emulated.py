@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from rig.controller import Controller, ControllerOptions, Seat
 from rig.loop import RigLoop, Tick
 from rig.screen import Screen
 from rig.session import Session
+from valueclass import Record, field
 
 EMULATED_READER = "emulated"
 
@@ -36,8 +36,7 @@ def emulated_cards(game: Game) -> dict[str, str]:
     return {emulated_tag(card): card for card in view_for(game).card_ids(game)}
 
 
-@dataclass
-class EmulatedRig:
+class EmulatedRig(Record):
     session: Session
     clock: FakeClock = field(default_factory=FakeClock)
     """Time that moves only when told: scripts `wait`, tests never sleep."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hardware.events import CardPresented, KnobPress, KnobTurn, ReaderStatus
 from rig.screen import Part, Screen, page_count
+from valueclass import Record, field
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -31,8 +31,7 @@ def deck_cards(game: Any) -> list[Card]:
     return [(card, texts.get(card, card)) for card in view_for(game).card_ids(game)]
 
 
-@dataclass
-class Enrolment:
+class Enrolment(Record):
     """Walks `cards` in order; `tags` (tag -> card id) starts as the known map and is
     changed only by a tap, so skipping a card keeps what it had."""
 

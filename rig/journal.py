@@ -72,8 +72,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from engine.record import Frozen, set_field
 from rig.statedir import FILE_MODE, create_new, make_private_dir, open_state_file
+from valueclass import Frozen, set_field
 
 FORMAT = "cbrig-journal"
 VERSION = 1
@@ -529,7 +529,7 @@ _SYNC_THREAD = _SyncThread()
 
 class PendingAppend(Frozen):
     """A line written by ``begin_append`` whose fsync may still be running (one per
-    input: its own ``__init__``, see :mod:`engine.record`)."""
+    input: its own ``__init__``, see :mod:`valueclass`)."""
 
     __slots__ = ("fsync", "length", "seq", "stored")
     seq: int

@@ -24,9 +24,9 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from engine.record import Frozen, Record
 from hardware.gestureclock import GestureClock, KnobInput
 from rig.screen import Screen
+from valueclass import Frozen, Record
 
 
 class Tick(Frozen):

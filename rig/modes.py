@@ -19,15 +19,14 @@ clock, drawn on the screens that take input, and outlives a change of mode.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeAlias
 
 from rig.corrections import CorrectionMenu
 from rig.screen import Part
+from valueclass import Frozen
 
 
-@dataclass(frozen=True)
-class Moment:
+class Moment(Frozen):
     """A screen the table acknowledges before the next prompt: the result of the last
     move, titled with the mover (so the big number is the mover's), and any alert."""
 
@@ -37,8 +36,7 @@ class Moment:
     alert: bool = False
 
 
-@dataclass(frozen=True)
-class Animation:
+class Animation(Frozen):
     values: list[str]
     started: float
     ends: float
@@ -47,24 +45,20 @@ class Animation:
     """The spinner's title: the spin has already moved the game on to the next player."""
 
 
-@dataclass(frozen=True)
-class Playing:
+class Playing(Frozen):
     """The game's prompt takes the input."""
 
 
-@dataclass(frozen=True)
-class Acknowledging:
+class Acknowledging(Frozen):
     moment: Moment
 
 
-@dataclass(frozen=True)
-class Spinning:
+class Spinning(Frozen):
     animation: Animation
     then: Moment | None = None
 
 
-@dataclass(frozen=True)
-class Correcting:
+class Correcting(Frozen):
     menu: CorrectionMenu
     beneath: Moment | None = None
 
@@ -77,40 +71,33 @@ Settled: TypeAlias = Playing | Acknowledging
 # -- what makes the mode change ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class MomentArrived:
+class MomentArrived(Frozen):
     """An input's result or alert, or none (a test dismissing it)."""
 
     moment: Moment | None
 
 
-@dataclass(frozen=True)
-class Acknowledged:
+class Acknowledged(Frozen):
     """A press or turn on a result screen: it goes, and is not also a choice."""
 
 
-@dataclass(frozen=True)
-class SpinStarted:
+class SpinStarted(Frozen):
     animation: Animation
 
 
-@dataclass(frozen=True)
-class SpinEnded:
+class SpinEnded(Frozen):
     """Its time ran out, or any input came (which is then handled as usual)."""
 
 
-@dataclass(frozen=True)
-class CorrectionOpened:
+class CorrectionOpened(Frozen):
     menu: CorrectionMenu
 
 
-@dataclass(frozen=True)
-class CorrectionClosed:
+class CorrectionClosed(Frozen):
     """Closed from the menu, by a long press, or because a correction was applied."""
 
 
-@dataclass(frozen=True)
-class TakenBack:
+class TakenBack(Frozen):
     """The last input was taken back: the result it led to goes with it."""
 
 

@@ -10,10 +10,10 @@ import sys
 import time
 from typing import Any
 
-from engine.record import replace
 from hardware.events import ReaderStatus
 from rig.config import READER_BAUD, ReaderConfig, RigConfig
 from rig.safetext import safe_print
+from valueclass import replace
 
 CONNECT_SECONDS = 5.0
 """How long the first open (and a PN532's handshake) may take before it counts as lost."""

@@ -29,7 +29,7 @@ from itertools import combinations
 from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Protocol
 
-from engine.record import Frozen, field
+from valueclass import Frozen, field
 
 if TYPE_CHECKING:
     from engine.api import JSON, Game, State

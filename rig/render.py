@@ -130,6 +130,6 @@ def boxed(screen: Screen) -> str:
 
 
 def render_terminal(screen: Screen) -> str:
-    from hardware.display.terminal import render_halfblocks
+    from hardware.display.desktop import render_halfblocks
 
     return render_halfblocks(render(screen), border=True)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engine.api import Action, Game, State
 from engine.errors import IllegalAction
 from rig.games import game_from_identity
+from valueclass import Frozen
 
 FIRST_ENTRY_LINE = 2
 """Line 1 of a journal is its header."""
@@ -83,8 +83,7 @@ def replay_inputs(game: Game, inputs: Sequence[tuple[int, Mapping[str, Any]]]) -
     return state
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Frozen):
     """One journal entry in words, as `cbrig replay` lists it."""
 
     line: int

@@ -11,7 +11,7 @@ bottom row (`MORE_ABOVE`, `MORE_BELOW`).
 
 Keeping the screen a plain value lets the loop skip unchanged frames by comparing
 screens, and lets scripts and tests `expect` on text without reading pixels. The values
-are :class:`engine.record.Frozen` (the first screen comes before any dataclass is made),
+are :class:`valueclass.Frozen` (the first screen comes before any dataclass is made),
 each with its own ``__init__``: some are made at every frame.
 """
 
@@ -20,7 +20,7 @@ from __future__ import annotations
 import textwrap
 from functools import lru_cache
 
-from engine.record import Frozen, set_field
+from valueclass import Frozen, set_field
 
 COLUMNS = 21
 """Characters per line in the small font (6-pixel cells on a 128-pixel screen)."""

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from rig.emulated import EmulatedRig
+from valueclass import Frozen
 
 
 class ScriptError(Exception):
@@ -30,8 +30,7 @@ class ScriptError(Exception):
         self.line = line
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(Frozen):
     line: int
     verb: str
     args: tuple[str, ...]

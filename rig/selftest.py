@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import queue
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from hardware.events import CardPresented, KnobPress, KnobSpin, KnobTurn
+from valueclass import Frozen
 
 Say = Callable[[str], None]
 
 
-@dataclass(frozen=True)
-class Check:
+class Check(Frozen):
     instruction: str
     passes: Callable[[object], bool]
 

@@ -8,7 +8,6 @@ could lose, and a refused or unsaved input changes nothing.
 from __future__ import annotations
 
 import contextlib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +21,10 @@ from rig.replay import (
     replay_inputs,
     take_back_entry,
 )
+from valueclass import Record, field
 
 
-@dataclass
-class Resumed:
+class Resumed(Record):
     """What recovery found, for the display to say."""
 
     steps: int
@@ -33,8 +32,7 @@ class Resumed:
     reason: str = ""
 
 
-@dataclass
-class Session:
+class Session(Record):
     game: Game
     state: State
     journal: Journal | None = None
@@ -46,11 +44,13 @@ class Session:
     abandoned: bool = False
     """The table abandoned this game (RULINGS G7): it takes no more input, and is
     filed like a finished one."""
-    _previous: State | None = field(default=None, init=False, repr=False)
-    """The state before the last input that stands, when known (see state_before_last)."""
-    _before: tuple[State, int, Action | None, State | None] | None = field(
-        default=None, init=False, repr=False)
-    """What to put back if the input whose fsync is running fails to save."""
+
+    def __post_init__(self) -> None:
+        self._previous: State | None = None
+        """The state before the last input that stands, when known (see
+        state_before_last)."""
+        self._before: tuple[State, int, Action | None, State | None] | None = None
+        """What to put back if the input whose fsync is running fails to save."""
 
     @classmethod
     def start(cls, game: Game, journal_path: Path | None, header_extra: dict[str, Any]

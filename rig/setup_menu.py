@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.record import Frozen, replace
 from hardware.events import KnobPress, KnobTurn
 from rig import registry
 from rig.screen import Screen
+from valueclass import Frozen, replace
 
 if TYPE_CHECKING:
     from rig.voicecontrol import VoiceControl

@@ -21,8 +21,8 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from engine.record import Frozen, set_field
 from rig.screen import Part, Screen
+from valueclass import Frozen, set_field
 
 EVENTS = ("turn", "card", "move", "police", "alert", "winner", "refusal")
 """The kinds of utterance, which the ``[voice] events`` setting picks from:

@@ -30,7 +30,6 @@ import termios
 import textwrap
 import tty
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TextIO
 
 from PIL import Image
@@ -38,6 +37,7 @@ from PIL import Image
 from hardware.display.base import FrameSink
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from rig.screen import Screen
+from valueclass import Record
 
 FULL_SIZE = (130, 38)
 COMPACT_SIZE = (80, 24)
@@ -47,6 +47,7 @@ KEYS_FULL = (
     "      Lo knob  j/l turn  i flick-spin  k press  K long press",
     "      c tap a card (type its id)   n tap a card that can be drawn   q quit",
 )
+
 KEYS_COMPACT = (
     "Hi knob: a/d turn  w spin",
     "         s press   S long press",
@@ -92,7 +93,7 @@ def compose(frame: Image.Image, screen: Screen, size: tuple[int, int],
             f"{COMPACT_SIZE[0]}x{COMPACT_SIZE[1]} ({FULL_SIZE[0]}x{FULL_SIZE[1]} shows the "
             "OLED's pixels). Make the window bigger; q quits.", max(10, columns))][:lines]
     if kind == "full":
-        from hardware.display.terminal import render_halfblocks
+        from hardware.display.desktop import render_halfblocks
 
         body = render_halfblocks(frame, border=True).split("\n") + list(KEYS_FULL)
     else:
@@ -155,8 +156,7 @@ def _terminal_size() -> tuple[int, int]:
     return size.columns, size.lines
 
 
-@dataclass
-class CardEntry:
+class CardEntry(Record):
     """The card id being typed after `c`."""
 
     text: str = ""

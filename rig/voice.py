@@ -33,6 +33,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+from hardware.mailbox import Mailbox, start_worker
 from hardware.speaker import Backend, Clip, ClipError, Speaker, Transmission
 from rig.config import VOICE_EFFECTS as EFFECTS
 from rig.config import VoiceConfig
@@ -371,48 +372,29 @@ class Narrator:
         self.said: list[Utterance] = []
         """Every utterance handed to the speaker, in order (the demo prints them)."""
         self.on_say: Callable[[Utterance], None] | None = None
-        self._inbox: tuple[Screen, str] | None = None
-        self._wake = threading.Condition()
+        self._inbox: Mailbox[tuple[Screen, str]] = Mailbox()
         self._thread: threading.Thread | None = None
-        self._closed = False
-        self.idle = threading.Event()
+        self.idle = self._inbox.idle
         """Set while no posted screen waits (tests and the bench wait on it)."""
-        self.idle.set()
 
     def post(self, screen: Screen) -> None:
         """The frame just shown, handed over (the loop's thread never waits here): a
         newer screen replaces one not yet looked at, as it would cut it anyway."""
         game = self.game()
-        with self._wake:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="narrator",
-                                                daemon=True)
-                self._thread.start()
-            self._inbox = (screen, game)
-            self.idle.clear()
-            self._wake.notify()
+        if self._thread is None:  # only the loop's thread posts
+            self._thread = start_worker(self._inbox, self._say_frame, "narrator")
+        self._inbox.post((screen, game))
 
-    def _run(self) -> None:
-        while True:
-            with self._wake:
-                while self._inbox is None and not self._closed:
-                    self.idle.set()
-                    self._wake.wait()
-                if self._closed:
-                    self.idle.set()
-                    return
-                assert self._inbox is not None
-                (screen, game), self._inbox = self._inbox, None
-            try:
-                self.frame(screen, game)
-            except Exception:  # the voice must never take the rig down
-                log.exception("voice: cannot say a frame")
+    def _say_frame(self, posted: tuple[Screen, str]) -> None:
+        screen, game = posted
+        try:
+            self.frame(screen, game)
+        except Exception:  # the voice must never take the rig down
+            log.exception("voice: cannot say a frame")
 
     def close(self) -> None:
         """Stop the narrator's thread and the speaker."""
-        with self._wake:
-            self._closed = True
-            self._wake.notify()
+        self._inbox.close()
         if self._thread is not None:
             self._thread.join(timeout=2.0)
         if self.speaker is not None:

@@ -3,7 +3,7 @@
     .venv/bin/python docs/screens/make.py
 
 Each picture is a key screen from tests/rig/screens.py rendered by rig.render.render and
-written by hardware.display.terminal.PngDisplay, exactly as `cbrig emulate` would.
+written by hardware.display.desktop.PngDisplay, exactly as `cbrig emulate` would.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from hardware.display.terminal import PngDisplay  # noqa: E402
+from hardware.display.desktop import PngDisplay  # noqa: E402
 from rig.render import render  # noqa: E402
 from tests.rig.screens import KEY_SCREENS  # noqa: E402
 

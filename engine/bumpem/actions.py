@@ -8,15 +8,14 @@ display can show a move's consequences before it is chosen (as "apologies" does)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
 from typing import ClassVar, TypeVar
 
 from engine.api import Action
+from valueclass import compared_fields, field, field_types
 
 _TYPES: dict[str, type] = {"int": int, "str": str}
 
 
-@dataclass(frozen=True)
 class _Checked(Action):
     """Checks every input field against its annotation (int or str), so a malformed
     journal line fails where it is read rather than deep in the rules."""
@@ -36,8 +35,9 @@ def _checks(cls: type) -> tuple[tuple[str, type], ...]:
     are built on every move generation)."""
     found = _CHECKS.get(cls)
     if found is None:
-        found = _CHECKS[cls] = tuple((f.name, _TYPES[str(f.type)]) for f in fields(cls)
-                                     if f.compare and str(f.type) in _TYPES)
+        types = field_types(cls)
+        found = _CHECKS[cls] = tuple((name, _TYPES[types[name]])
+                                     for name in compared_fields(cls) if types[name] in _TYPES)
     return found
 
 
@@ -46,7 +46,7 @@ A = TypeVar("A", bound=Action)
 
 def built(cls: type[A], values: dict[str, object]) -> A:
     """An action the rules made themselves, with `values` giving every field: made
-    without the dataclass `__init__` and its field checks, which the rules' own values
+    without the shared `__init__` and its field checks, which the rules' own values
     pass by construction (move generation makes thousands of actions per game; input
     from outside still goes through the checked constructor)."""
     action = object.__new__(cls)
@@ -54,7 +54,6 @@ def built(cls: type[A], values: dict[str, object]) -> A:
     return action
 
 
-@dataclass(frozen=True)
 class DrawTicket(_Checked):
     """Chance: the ticket the player drew ("1".."12" or "bump")."""
 
@@ -62,7 +61,6 @@ class DrawTicket(_Checked):
     ticket: str
 
 
-@dataclass(frozen=True)
 class _Move(_Checked):
     """Preview fields shared by every move: never journaled, never compared."""
 
@@ -76,7 +74,6 @@ class _Move(_Checked):
     """The moved car lands on another colour's oil slick and slides."""
 
 
-@dataclass(frozen=True)
 class Enter(_Move):
     """1 or 12: the lowest-numbered car in the pit row goes onto the start space."""
 
@@ -84,7 +81,6 @@ class Enter(_Move):
     car: int
 
 
-@dataclass(frozen=True)
 class Forward(_Move):
     """Move one car `steps` spaces forward."""
 
@@ -93,7 +89,6 @@ class Forward(_Move):
     steps: int
 
 
-@dataclass(frozen=True)
 class Backward(_Move):
     """6, 9 or 11: move one car `steps` spaces backward (out of the home stretch too)."""
 
@@ -102,7 +97,6 @@ class Backward(_Move):
     steps: int
 
 
-@dataclass(frozen=True)
 class Swap(_Move):
     """7: swap own `car` with another player's car `target`, both on the main track."""
 
@@ -111,7 +105,6 @@ class Swap(_Move):
     target: str
 
 
-@dataclass(frozen=True)
 class Split(_Move):
     """8 split: `car` moves `steps` forward first, then `other` moves `other_steps`."""
 
@@ -124,7 +117,6 @@ class Split(_Move):
     """Position id where the second car ends."""
 
 
-@dataclass(frozen=True)
 class BumpTicket(_Move):
     """Bump 'em!: the lowest-numbered pit car goes onto `target`'s space, bumping it."""
 
@@ -133,7 +125,6 @@ class BumpTicket(_Move):
     target: str
 
 
-@dataclass(frozen=True)
 class Correct(_Checked):
     """RULINGS G1: set a piece ("red:2") to a position id; accepted whatever the turn."""
 
@@ -142,7 +133,6 @@ class Correct(_Checked):
     location: str
 
 
-@dataclass(frozen=True)
 class CorrectTurn(_Checked):
     """RULINGS G5: it is `seat`'s turn to take a ticket; accepted before a ticket is
     drawn."""

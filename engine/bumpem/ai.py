@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 from weakref import WeakKeyDictionary
@@ -43,14 +42,14 @@ from engine.bumpem.rules import BACKWARD_TICKETS, NO_OIL, PIT, SPLIT_TOTAL, Rule
 from engine.bumpem.state import BumpemState
 from engine.search import SearchHooks, checked_weights, fitted_logit, played_on, search_choice
 from engine.selfplay import Rng, pick_best, sample_chance
+from valueclass import Frozen
 
 TICKETS = 13
 """Ticket kinds, taken as equally likely (the default ticket set). In the ticket masks
 "1".."12" are bits 0..11; Bump 'em! is counted apart (it may hit any car)."""
 
 
-@dataclass(frozen=True)
-class Weights:
+class Weights(Frozen):
     """Tunable weights of the evaluation (defaults measured, see docs/AI_BUMPEM.md)."""
 
     pit_penalty: float = 20.0

@@ -15,10 +15,10 @@ Position ids (used by corrections, previews and `layout`):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.datafile import Checker, parse_toml
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from engine.bumpem.kinds import SpotKind
@@ -39,8 +39,7 @@ _COLOUR_KEYS = {"name", "start", "home_entrance"}
 _OIL_KEYS = {"space", "colour"}
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Frozen):
     """A validated board. Track indices here are 0-based; ids and the file are 1-based."""
 
     name: str

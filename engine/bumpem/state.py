@@ -8,7 +8,6 @@ automatically (B5), both inside `apply`, so a decision node always offers a real
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from typing import TYPE_CHECKING, Final
@@ -39,6 +38,7 @@ from engine.bumpem.rules import PIT, Choice, Effect, Outcome, Rules
 from engine.bumpem.tickets import TICKET_IDS, ticket_label
 from engine.errors import IllegalAction, Reason
 from engine.selfplay import Rng, sample_chance
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from engine.bumpem.game import BumpemGame
@@ -50,8 +50,7 @@ OVER: Final = "over"
 PHASES = (TICKET, MOVE, OVER)
 
 
-@dataclass(frozen=True)
-class Prompt:
+class Prompt(Frozen):
     """What the rig waits for.
 
     kind "ticket": `player` draws a ticket (`extra` after a 3);

@@ -8,9 +8,8 @@ Each kind has a stable id ("1".."12", "bump") that physical ticket cards enrol a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from engine.datafile import Checker, parse_toml
+from valueclass import Frozen
 
 TICKET_IDS: tuple[str, ...] = (*tuple(str(n) for n in range(1, 13)), "bump")
 """Every ticket kind, in table order."""
@@ -21,8 +20,7 @@ _TOP_KEYS = {"draw", "ticket"}
 _TICKET_KEYS = {"id", "count", "text"}
 
 
-@dataclass(frozen=True)
-class TicketSet:
+class TicketSet(Frozen):
     """Validated tickets: `counts[i]` copies of kind `TICKET_IDS[i]`."""
 
     draw: str

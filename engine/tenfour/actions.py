@@ -6,13 +6,12 @@ those); `compare=False` fields are previews the rig shows before a choice is mad
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from engine.api import Action
+from valueclass import field
 
 
-@dataclass(frozen=True)
 class Spin(Action):
     """A spinner outcome: a start-order spin (Hi-Band) or a turn's spin."""
 
@@ -20,7 +19,6 @@ class Spin(Action):
     value: int
 
 
-@dataclass(frozen=True)
 class Draw(Action):
     """A Mike card drawn from the draw pile, named by its deck id."""
 
@@ -28,7 +26,6 @@ class Draw(Action):
     card: str
 
 
-@dataclass(frozen=True)
 class PlaceSmokey(Action):
     """Two players: before play, put your Smokey into a Bear Trap."""
 
@@ -37,7 +34,6 @@ class PlaceSmokey(Action):
     smokey: str = field(compare=False, default="")
 
 
-@dataclass(frozen=True)
 class DeclareTruck(Action):
     """Two players: with a truck on a Hammer Up curve, name the truck BEFORE drawing."""
 
@@ -47,7 +43,6 @@ class DeclareTruck(Action):
     """Preview: choosing this truck means no card and the Lo-Band."""
 
 
-@dataclass(frozen=True)
 class ChooseTruck(Action):
     """Two players: after the spin, move one of your trucks."""
 
@@ -59,7 +54,6 @@ class ChooseTruck(Action):
     caught: bool = field(compare=False, default=False)
 
 
-@dataclass(frozen=True)
 class Release(Action):
     """Take a police piece out of Yellowstone Park: a Smokey into a trap, the Bear onto
     a Bear space."""
@@ -69,7 +63,6 @@ class Release(Action):
     to: str
 
 
-@dataclass(frozen=True)
 class MoveSmokey(Action):
     """Move a Smokey exactly the full distance, or up to it and into a Bear Trap."""
 
@@ -84,7 +77,6 @@ class MoveSmokey(Action):
     """Preview: trucks this move would catch."""
 
 
-@dataclass(frozen=True)
 class MoveBear(Action):
     """Move the Bear In The Air to another Bear space."""
 
@@ -93,7 +85,6 @@ class MoveBear(Action):
     watches: str = field(compare=False, default="")
 
 
-@dataclass(frozen=True)
 class Correct(Action):
     """Set a piece where the table says it is (RULINGS G1); never in legal_actions()."""
 
@@ -102,7 +93,6 @@ class Correct(Action):
     location: str
 
 
-@dataclass(frozen=True)
 class CorrectTurn(Action):
     """RULINGS G5: it is `seat`'s turn; that turn starts afresh (before its card)."""
 
@@ -110,7 +100,6 @@ class CorrectTurn(Action):
     seat: int
 
 
-@dataclass(frozen=True)
 class CorrectLostTurn(Action):
     """RULINGS G5: whether `seat` loses its next turn (caught, T7)."""
 
@@ -119,7 +108,6 @@ class CorrectLostTurn(Action):
     lost: bool
 
 
-@dataclass(frozen=True)
 class CorrectHammer(Action):
     """RULINGS G5: whether this turn is a Hammer Up turn for `truck` (T9: no card,
     the Lo-Band)."""

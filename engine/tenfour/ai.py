@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
@@ -55,6 +54,7 @@ from engine.tenfour.game import TenFourGame
 from engine.tenfour.phases import DECLARE, OVER, POLICE
 from engine.tenfour.places import BEAR, PARK, SMOKEYS
 from engine.tenfour.state import TenFourState
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from engine.tenfour.kinds import EventKind
@@ -66,8 +66,7 @@ LOST_TURN: Final[EventKind] = "lost_turn"
 """The event a skipped turn makes (named once, checked against the game's kinds)."""
 
 
-@dataclass(frozen=True)
-class Weights:
+class Weights(Frozen):
     """Tunable weights of the evaluation (defaults measured, see docs/AI_TENFOUR.md)."""
 
     turn_value: float = 0.0

@@ -9,25 +9,23 @@ rules never search the loop while a game is played.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.datafile import Checker, parse_toml
+from valueclass import Frozen, field, replace
 
 COLOURS: tuple[str, ...] = ("red", "green", "blue", "yellow")
 """The four truck colours, in the default clockwise order of their routes."""
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(Frozen):
     """One coloured stretch of the loop; its first space is that colour's start."""
 
     colour: str
     spaces: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Trap:
+class Trap(Frozen):
     """A Bear Trap: a side space beside three consecutive highway spaces.
 
     A Smokey steps in from any `entry` space and leaves by one step onto `exit`.
@@ -39,8 +37,7 @@ class Trap:
     exit: str
 
 
-@dataclass(frozen=True)
-class ShortCut:
+class ShortCut(Frozen):
     """A "For Official Use Only" short cut: one space between an entry and an exit."""
 
     id: str
@@ -48,16 +45,14 @@ class ShortCut:
     exit: str
 
 
-@dataclass(frozen=True)
-class Curve:
+class Curve(Frozen):
     """A Hammer Up curve: three consecutive highway spaces."""
 
     id: str
     spaces: tuple[str, str, str]
 
 
-@dataclass(frozen=True)
-class BearSpace:
+class BearSpace(Frozen):
     """A Bear In The Air space; the Bear on it watches `route`."""
 
     id: str
@@ -65,8 +60,7 @@ class BearSpace:
     beside: str
 
 
-@dataclass(frozen=True)
-class Board:
+class Board(Frozen):
     """A validated board with lookup tables the rules use on every move."""
 
     name: str

@@ -8,17 +8,16 @@ and field of every mistake.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from engine.datafile import Checker, parse_toml
+from valueclass import Frozen
 
 REQUIRED_BANDS: tuple[str, ...] = ("hi", "lo")
 """The start order spins the Hi-Band and a Hammer Up turn the Lo-Band, so both must exist."""
 
 
-@dataclass(frozen=True)
-class Bands:
+class Bands(Frozen):
     """Band name -> printed segment values; a value printed twice is twice as likely."""
 
     segments: Mapping[str, tuple[int, ...]]
@@ -27,8 +26,7 @@ class Bands:
         return tuple(self.segments)
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(Frozen):
     """One Mike card entry; `copies` identical physical cards share it."""
 
     id: str
@@ -39,8 +37,7 @@ class Card:
     copies: int = 1
 
 
-@dataclass(frozen=True)
-class Deck:
+class Deck(Frozen):
     cards: tuple[Card, ...]
 
     @property

@@ -13,7 +13,6 @@ police move is the turn's business (`turns.py`), so this module imports no other
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -22,6 +21,7 @@ from engine.tenfour.actions import MoveBear, MoveSmokey, PlaceSmokey, Release
 from engine.tenfour.names import destination_phrase, piece_at, place_name
 from engine.tenfour.phases import SPIN
 from engine.tenfour.places import BEAR, PARK, SMOKEYS
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from engine.tenfour.board import Board
@@ -32,8 +32,7 @@ if TYPE_CHECKING:
 
 # -- where a Smokey can go (T11) ---------------------------------------------------------
 
-@dataclass(frozen=True)
-class SmokeyRoute:
+class SmokeyRoute(Frozen):
     """One way a Smokey can move from a location: where it ends and how it got there."""
 
     to: str

@@ -8,7 +8,6 @@ The events' words are built next to the rule that raises them (`turns.py`, `truc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.api import TERMINAL, Action
@@ -30,14 +29,14 @@ from engine.tenfour.actions import (
 from engine.tenfour.names import board_rank, destination_phrase, piece_at, piece_name
 from engine.tenfour.phases import CHOOSE, DECLARE, DRAW, OVER, PLACE, SPIN, START_SPIN
 from engine.tenfour.places import BEAR, PARK
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from engine.tenfour.kinds import PromptKind
     from engine.tenfour.state import TenFourState
 
 
-@dataclass(frozen=True)
-class Prompt:
+class Prompt(Frozen):
     """What the rig is waiting for. `player` is the seat who acts at the table (the
     one who spins or draws at chance nodes), or TERMINAL when the game is over."""
 

@@ -1,6 +1,6 @@
 """The OLED: a small ``Display`` interface, luma backends (SSD1306, SH1106, dummy) with
-recovery, a terminal renderer, a PNG writer and bundled pixel fonts. luma is imported
-only when a device is created.
+recovery, the desktop's stand-ins for a panel (a terminal renderer, a PNG writer) and
+bundled pixel fonts. luma is imported only when a device is created.
 
 The names below load their module on first use (PEP 562): the daemon's first screen
 imports ``hardware.display.base`` and the font, and must not pay for the OLED driver
@@ -22,14 +22,14 @@ if TYPE_CHECKING:
         MemoryDisplay,
         new_frame,
     )
-    from hardware.display.font import HUGE, LARGE, SMALL, Font, draw_text, text_width
-    from hardware.display.oled import OledDisplay, dummy_device_factory, i2c_device_factory
-    from hardware.display.terminal import (
+    from hardware.display.desktop import (
         PngDisplay,
         TerminalDisplay,
         render_halfblocks,
         save_png,
     )
+    from hardware.display.font import HUGE, LARGE, SMALL, Font, draw_text, text_width
+    from hardware.display.oled import OledDisplay, dummy_device_factory, i2c_device_factory
 
 _HOMES = {
     **dict.fromkeys(("HEIGHT", "MODE", "SIZE", "WIDTH", "Display", "DisplayStats",
@@ -37,7 +37,7 @@ _HOMES = {
     **dict.fromkeys(("HUGE", "LARGE", "SMALL", "Font", "draw_text", "text_width"), "font"),
     **dict.fromkeys(("OledDisplay", "dummy_device_factory", "i2c_device_factory"), "oled"),
     **dict.fromkeys(("PngDisplay", "TerminalDisplay", "render_halfblocks", "save_png"),
-                    "terminal"),
+                    "desktop"),
 }
 
 

@@ -11,7 +11,7 @@ from typing import Protocol, runtime_checkable
 
 from PIL import Image
 
-from engine.record import Record
+from valueclass import Record
 
 WIDTH = 128
 HEIGHT = 64

@@ -22,7 +22,7 @@ def build_display(driver: str, emit: Emit, *, i2c_port: int = 1, address: int = 
     """``driver`` "ssd1306" / "sh1106" (an I2C OLED, ``rotate`` in quarter turns),
     "terminal" or "none"."""
     if driver == "terminal":
-        from hardware.display.terminal import TerminalDisplay
+        from hardware.display.desktop import TerminalDisplay
 
         return TerminalDisplay()
     if driver == "none":

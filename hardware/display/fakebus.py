@@ -21,20 +21,19 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from PIL import Image
 
 from hardware.display.base import WIDTH
 from hardware.display.pages import PAGES, pages_image, transfer_bits
+from valueclass import Frozen, Record, field
 
 CONTROL_COMMANDS = 0x00
 CONTROL_DATA = 0x40
 
 
-@dataclass(frozen=True)
-class Transfer:
+class Transfer(Frozen):
     """One I2C write: ``address`` then ``payload`` (control byte first)."""
 
     address: int
@@ -191,8 +190,7 @@ class Sh1106Panel(Panel):
 PANELS: dict[str, type[Panel]] = {"ssd1306": Ssd1306Panel, "sh1106": Sh1106Panel}
 
 
-@dataclass
-class FakeBus:
+class FakeBus(Record):
     """The wire: every transfer, the panel on it, and the faults to inject."""
 
     panel: Panel | None
@@ -237,8 +235,7 @@ def bits_of(transfers: Iterable[Transfer]) -> int:
     return sum(t.bits for t in transfers)
 
 
-@dataclass(frozen=True)
-class _Message:
+class _Message(Frozen):
     addr: int
     buf: bytes
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from PIL import Image
 
-from engine.record import Frozen
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from PIL import ImageDraw

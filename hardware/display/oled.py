@@ -39,7 +39,6 @@ from typing import Any, Protocol, TypeGuard, TypeVar, cast
 
 from PIL import Image
 
-from engine.record import Frozen, set_field
 from hardware.clock import Clock
 from hardware.display.base import HEIGHT, WIDTH, FrameSink
 from hardware.display.pages import (
@@ -52,6 +51,7 @@ from hardware.display.pages import (
     frame_pages,
 )
 from hardware.events import DisplayStatus, Emit
+from valueclass import Frozen, set_field
 
 DRIVERS = ("ssd1306", "sh1106")
 DEFAULT_I2C_ADDRESS = 0x3C

@@ -23,8 +23,8 @@ import re
 
 from PIL import Image
 
-from engine.record import Frozen, set_field
 from hardware.display.base import HEIGHT, WIDTH
+from valueclass import Frozen, set_field
 
 PAGES = HEIGHT // 8
 FRAME_BYTES = PAGES * WIDTH
@@ -79,7 +79,7 @@ def changed_runs(old: bytes, new: bytes) -> list[tuple[int, int]]:
 class Window(Frozen):
     """Pages ``first_page..last_page`` x columns ``first_column..last_column``
     (inclusive, panel coordinates). (This and the plan's other values are
-    :class:`engine.record.Frozen`, with their own ``__init__``: the OLED driver is
+    :class:`valueclass.Frozen`, with their own ``__init__``: the OLED driver is
     imported before READY on a rig, and plans are made at every frame.)"""
 
     __slots__ = ("first_column", "first_page", "last_column", "last_page")

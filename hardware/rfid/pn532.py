@@ -14,10 +14,10 @@ upper case) is the event tag. Removal is left to :class:`PresenceTracker` with
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from hardware.rfid.types import Miss, Reading, Rejection, TagRead
+from valueclass import Frozen
 
 BAUDRATE = 115200
 HOST_TFI = 0xD4
@@ -65,26 +65,22 @@ def in_list_passive_target() -> bytes:
     return command(CMD_IN_LIST_PASSIVE_TARGET, bytes([0x01, 0x00]))
 
 
-@dataclass(frozen=True, slots=True)
-class Ack:
+class Ack(Frozen):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Nack:
+class Nack(Frozen):
     pass
 
 
-@dataclass(frozen=True, slots=True)
-class Response:
+class Response(Frozen):
     """A PN532 -> host frame: ``code`` is the response code (command + 1)."""
 
     code: int
     payload: bytes
 
 
-@dataclass(frozen=True, slots=True)
-class FrameError:
+class FrameError(Frozen):
     """A frame that could not be used. ``checksum`` marks a bad LCS or DCS: line noise
     that spoiled one answer (the session is fine), unlike any other broken frame."""
 

@@ -13,10 +13,10 @@ Card ids: the number printed on EM4100 cards is bytes 1-4 as a 10-digit decimal
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
 from hardware.rfid.types import Reading, Rejection, TagRead
+from valueclass import Frozen
 
 STX = 0x02
 ETX = 0x03
@@ -25,8 +25,7 @@ _PAYLOAD = 12  # 10 data + 2 checksum hex digits
 _HEX = frozenset(b"0123456789ABCDEFabcdef")
 
 
-@dataclass(frozen=True, slots=True)
-class Em4100Id:
+class Em4100Id(Frozen):
     version: int
     number: int
 

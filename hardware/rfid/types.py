@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Protocol
 
+from valueclass import Frozen
 
-@dataclass(frozen=True, slots=True)
-class TagRead:
+
+class TagRead(Frozen):
     """One good frame: ``tag`` is the id used in events (as printed on the card),
     ``raw`` the full frame payload in hex for logs."""
 
@@ -15,15 +15,13 @@ class TagRead:
     raw: str
 
 
-@dataclass(frozen=True, slots=True)
-class Rejection:
+class Rejection(Frozen):
     """A corrupt frame that was dropped."""
 
     reason: str
 
 
-@dataclass(frozen=True, slots=True)
-class Miss:
+class Miss(Frozen):
     """An active poll (PN532) that found no card."""
 
 

@@ -11,12 +11,12 @@ from pathlib import Path
 import numpy as np
 from manifold3d import Manifold
 
-from engine.record import Frozen
 from rig.case import geometry as G
 from rig.case import layout as L
 from rig.case.export import write_3mf, write_stl
 from rig.case.layout import Layout
 from rig.case.render import Mesh, bed_mesh, render, save_png
+from valueclass import Frozen
 
 PRINT_COLOURS: dict[str, tuple[int, int, int]] = {
     "tray": (72, 74, 82), "faceplate": (196, 194, 186), "lid": (88, 90, 100),

@@ -9,10 +9,10 @@ import numpy as np
 from manifold3d import Manifold
 from numpy.typing import NDArray
 
-from engine.record import Frozen
 from rig.case import geometry as G
 from rig.case import layout as L
 from rig.case.build import Built
+from valueclass import Frozen
 
 
 def open_edges(triangles: NDArray[np.int64]) -> int:

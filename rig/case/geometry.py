@@ -16,10 +16,10 @@ import numpy as np
 from manifold3d import Manifold as M
 from numpy.typing import NDArray
 
-from engine.record import Frozen
 from hardware.display.font import GLYPHS_5X7
 from rig.case import layout as L
 from rig.case.layout import Boss, Layout, Placed
+from valueclass import Frozen
 
 SEGMENTS = 48
 """Facets on a full circle: 0.4 mm chords on the 30 mm knob, finer than a nozzle."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from engine.record import Frozen
 from rig.case.parts import Part, PartTable
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from rig.config import RigConfig

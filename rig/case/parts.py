@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.datafile import Checker, parse_toml
 from engine.errors import DataError
-from engine.record import Frozen
+from valueclass import Frozen
 
 TABLE_PATH = Path(__file__).resolve().parents[2] / "wiring" / "parts.toml"
 """The shipped table, in the checkout beside the code (`cbrig case build --parts` for

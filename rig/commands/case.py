@@ -46,10 +46,10 @@ def run(args: argparse.Namespace) -> int:
               "extra: pip install 'cbrig[case]'", file=sys.stderr)
         return 2
     from engine.errors import DataError
-    from engine.record import replace
     from rig.case.layout import choice_from_config, plan
     from rig.case.parts import load_parts
     from rig.commands._config import command_config
+    from valueclass import replace
 
     config = command_config(args.config, "case")
     try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import json
 import threading
-from dataclasses import asdict
 
 from PIL import Image
 
@@ -21,6 +20,7 @@ from rig.desk import DeskRig, start_desk
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
 from rig.web.publish import BoardPublisher, attach
+from valueclass import asdict
 
 
 class WebDisplay(FrameSink):

@@ -3,14 +3,13 @@ better weight; `hard` plays with its per-player-count weights."""
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import pytest
 
+import valueclass
 from bench import ai_tune
 from bench.ai_tune import Param
 from engine.bumpem import ai as bumpem_ai
@@ -41,7 +40,7 @@ def test_a_different_candidate_plays_the_same_games() -> None:
     """Another candidate on the same game numbers: the same games replay exactly."""
     game = build_game("bumpem", players=3)
     evaluate = ai_tune.paired_games("bumpem", game, seed=2)
-    other = dataclasses.replace(bumpem_ai.DEFAULT_WEIGHTS, pit_penalty=30.0)
+    other = valueclass.replace(bumpem_ai.DEFAULT_WEIGHTS, pit_penalty=30.0)
     first = evaluate(other, [0, 1, 2, 3])
     assert evaluate(other, [0, 1, 2, 3]) == first
     assert evaluate(other, [2, 3]) == first[2:]
@@ -57,8 +56,7 @@ def test_steps_scale_clip_shares_and_count_whole_numbers() -> None:
     assert [s.alpha for s in ai_tune.steps(at_one, Param("alpha", "share"), 2.0)] == [0.5]
 
 
-@dataclass(frozen=True)
-class Toy:
+class Toy(valueclass.Frozen):
     good: float = 1.0
     idle: float = 1.0
 
@@ -133,6 +131,6 @@ def test_the_command_holds_out_weights_against_other_weights(capsys: pytest.Capt
     game = build_game("tenfour", players=2)
     start = ai_tune.start_weights("tenfour", game)
     expected = ai_tune.holdout(ai_tune.paired_games("tenfour", game, 3),
-                               dataclasses.replace(start, turn_value=10.5),
-                               dataclasses.replace(start, turn_value=7.0), 6, 2)
+                               valueclass.replace(start, turn_value=10.5),
+                               valueclass.replace(start, turn_value=7.0), 6, 2)
     assert lines[2] == expected

@@ -17,7 +17,7 @@ from tests.slowdown import scaled
 GAME_MODULES = ("rig.controller", "rig.session", "rig.replay", "rig.journal", "engine.api",
                 "engine.tenfour.state", "PIL.ImageDraw", "hardware.display.oled")
 COSTLY_STDLIB = ("dataclasses", "inspect", "ast", "shutil", "socket", "selectors", "json")
-"""Nor these: the values the first screen needs are engine.record classes (dataclasses
+"""Nor these: the values the first screen needs are valueclass classes (dataclasses
 compile their methods at import and pull in inspect and ast), sd_notify sends through
 _socket, command help gets the terminal width without shutil, the state directory is
 made by rig.statedir (not the journal) and the config quotes with json only when it

@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import DataError
-from engine.record import fields, replace
 from rig.cli import main
 from rig.config import (
     DEFAULT_STATE_DIR,
@@ -24,6 +23,7 @@ from rig.config import (
     load_config,
     parse_config,
 )
+from valueclass import fields, replace
 
 
 def write(tmp_path: Path, text: str, name: str = "config.toml") -> Path:

@@ -42,12 +42,12 @@ def _journal_in_progress(config: Any, levels: tuple[str, ...] = ("human", "stron
     while controller.session.steps < inputs:
         for gesture in gestures_for(controller, rng):
             controller.handle(gesture)
-            controller.handle(_tick(controller))
+            controller.handle(_tick())
     controller.session.close()
     return config.state.current
 
 
-def _tick(controller: Any) -> Any:
+def _tick() -> Any:
     from rig.loop import Tick
 
     return Tick()

@@ -64,8 +64,6 @@ def test_mock_rig_injection() -> None:
     assert isinstance(hi, MockKnob) and isinstance(hw.reader, MockCardReader)
     hi.flick(0.8)
     hw.reader.tap("0003887558")
-    hw.spins.force(4)
-    assert hw.spins.spin([1, 2, 3, 4]) == 4
     got = [q.get(timeout=T) for _ in range(4)]
     assert got[1:] == [
         KnobSpin("hi", 0.8),

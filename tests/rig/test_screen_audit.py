@@ -26,7 +26,6 @@ import pytest
 
 from engine.api import Event
 from engine.bumpem.names import position_name
-from engine.record import replace
 from engine.selfplay import sample_chance
 from engine.tenfour import MoveSmokey, Release
 from engine.tenfour.names import board_rank, destination_phrase
@@ -57,6 +56,7 @@ from rig.screen import (
     wrap,
 )
 from rig.session import Session
+from valueclass import replace
 
 GAMES = [("tenfour", 2, "two-player"), ("tenfour", 3, None), ("tenfour", 4, None),
          ("bumpem", 2, None), ("bumpem", 3, None), ("bumpem", 4, None)]

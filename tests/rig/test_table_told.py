@@ -7,7 +7,6 @@ import random
 
 import pytest
 
-from engine.record import replace
 from hardware.events import CardRemoved, KnobPress, KnobSpin, KnobTurn
 from rig.autopilot import gestures_for
 from rig.emulated import EMULATED_READER, EmulatedRig, emulated_tag, new_emulated_rig
@@ -23,6 +22,7 @@ from rig.screen import (
 )
 from tests.rig.screens import KEY_SCREENS
 from tests.rig.test_screen_audit import check_menu_marked
+from valueclass import replace
 
 GAMES = [("tenfour", 2, "two-player"), ("tenfour", 3, None), ("tenfour", 4, None),
          ("bumpem", 2, None), ("bumpem", 3, None), ("bumpem", 4, None)]

@@ -10,9 +10,9 @@ import urllib.request
 
 import pytest
 
-from engine.record import replace
 from rig.config import ConfigError, WebConfig, load_config, parse_config
 from tests.daemon.helpers import write_config
+from valueclass import replace
 
 DAEMON_WITHOUT_WEB = """
 import socket, sys

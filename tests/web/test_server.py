@@ -35,6 +35,19 @@ def test_inputs_no_rig_could_make_are_refused(body):
         events_for(body)
 
 
+def test_an_alert_reaches_the_page_as_the_buzzers_pattern():
+    from rig.web.browserdesk import WebAlerts
+
+    hub = Hub()
+    box = hub.subscribe()
+    WebAlerts(hub).play("catch")
+    [(topic, text)] = box.take(0)
+    assert topic == "buzz"
+    assert json.loads(text) == {"name": "catch", "n": 1, "on_time": 0.08, "off_time": 0.08,
+                                "count": 3, "led": True, "buzzer": True}
+    hub.close()
+
+
 def test_a_page_gets_the_newest_of_each_topic_and_no_backlog():
     hub = Hub()
     hub.publish("frame", "old")

@@ -86,7 +86,7 @@ def test_idle_connections_past_the_caps_are_refused_and_the_rest_time_out(small_
 
 FLOOD_CHILD = r"""
 import json, os, resource, sys
-from engine.record import replace
+from valueclass import replace
 from hardware.events import KnobPress, KnobTurn
 from rig.config import WebConfig, load_config
 from rig.daemon import Daemon

@@ -1,4 +1,4 @@
-"""engine.record: value classes that behave like the dataclasses they replaced, side by
+"""valueclass: value classes that behave like the dataclasses they replaced, side by
 side with a real dataclass of the same fields."""
 
 from __future__ import annotations
@@ -12,7 +12,18 @@ from typing import ClassVar
 
 import pytest
 
-from engine.record import Frozen, FrozenInstanceError, Record, field, fields, replace, set_field
+from valueclass import (
+    Frozen,
+    FrozenInstanceError,
+    Record,
+    asdict,
+    compared_fields,
+    field,
+    field_types,
+    fields,
+    replace,
+    set_field,
+)
 
 
 class Point(Frozen):
@@ -154,3 +165,83 @@ def test_every_hand_written_init_takes_the_fields_in_order() -> None:
         parameters = list(inspect.signature(cls.__init__).parameters)[1:]
         assert tuple(parameters) == fields(cls), cls
         assert set(cls.__slots__) == set(fields(cls)), cls
+
+
+class Move(Frozen):
+    """Input fields compare; previews (compare=False) and by-name fields as dataclasses'."""
+
+    piece: str
+    to: str = field(compare=False, default="")
+    steps: int = field(compare=False, kw_only=True, default=0)
+
+
+@dataclasses.dataclass(frozen=True)
+class DataMove:
+    piece: str
+    to: str = dataclasses.field(compare=False, default="")
+    steps: int = dataclasses.field(compare=False, kw_only=True, default=0)
+
+
+class Preview(Frozen):
+    steps: int = field(compare=False, kw_only=True, default=0)
+
+
+class Later(Preview):
+    """Positional fields after a base's keyword-only one (as dataclasses allow)."""
+
+    piece: str
+    seat: int = 0
+
+
+@dataclasses.dataclass(frozen=True)
+class DataPreview:
+    steps: int = dataclasses.field(compare=False, kw_only=True, default=0)
+
+
+@dataclasses.dataclass(frozen=True)
+class DataLater(DataPreview):
+    piece: str
+    seat: int = 0
+
+
+def test_compare_false_fields_are_previews_outside_eq_and_hash() -> None:
+    assert Move("a", "x", steps=1) == Move("a", "y", steps=2)
+    assert Move("a") != Move("b")
+    assert compared_fields(Move) == ("piece",) == tuple(
+        f.name for f in dataclasses.fields(DataMove) if f.compare)
+    for args, kwargs in [(("a", "x"), {"steps": 3}), (("b",), {})]:
+        ours, theirs = Move(*args, **kwargs), DataMove(*args, **kwargs)
+        assert hash(ours) == hash(theirs)  # sets of them iterate in the same order
+        assert repr(ours) == repr(theirs).replace("DataMove", "Move")
+
+
+def test_kw_only_fields_are_taken_by_name_after_the_positional_ones() -> None:
+    assert fields(Later) == ("steps", "piece", "seat")
+    for ours, theirs in [(Later("a", 2, steps=5), DataLater("a", 2, steps=5)),
+                         (Later("a"), DataLater("a"))]:
+        assert [getattr(ours, name) for name in fields(Later)] == [
+            getattr(theirs, f.name) for f in dataclasses.fields(DataLater)]
+        assert repr(ours) == repr(theirs).replace("DataLater", "Later")
+    with pytest.raises(TypeError, match="takes 2 arguments, 3 given"):
+        Later("a", 2, 5)
+    with pytest.raises(TypeError):
+        DataLater("a", 2, 5)
+    assert Move.to == "" and Preview.steps == 0  # the class reads a field's plain default
+
+
+def test_kw_only_values_copy_pickle_and_replace() -> None:
+    value = Later("a", 2, steps=5)
+    assert pickle.loads(pickle.dumps(value)).steps == 5
+    assert copy.deepcopy(value).steps == 5
+    assert replace(value, steps=6).steps == 6 and replace(value, steps=6) == value
+
+
+def test_field_types_are_the_annotations_as_written() -> None:
+    assert field_types(Later) == {"steps": "int", "piece": "str", "seat": "int"}
+    assert field_types(Move)["to"] == "str"
+
+
+def test_asdict_gives_the_fields_in_order_one_level_deep() -> None:
+    assert asdict(Point(1, 2)) == {"x": 1, "y": 2, "label": "p"} == dataclasses.asdict(
+        DataPoint(1, 2))
+    assert list(asdict(Later("a", steps=3))) == ["steps", "piece", "seat"]

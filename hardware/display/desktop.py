@@ -1,4 +1,6 @@
-"""Frames as text: Unicode half blocks, two pixel rows per character line (emulator)."""
+"""Displays for a desktop, where there is no panel: each frame drawn in a terminal as
+text (Unicode half blocks, two pixel rows per character line: `cbrig emulate`) or
+written as a PNG file (the daemon's ``png`` driver, docs/screens)."""
 
 from __future__ import annotations
 
