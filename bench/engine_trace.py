@@ -111,7 +111,7 @@ def configurations() -> list[tuple[str, str, int]]:
 
 def digest_lines(games: int, levels: Sequence[str]) -> list[str]:
     from engine.players import chooser_for
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     lines = []
     for name, variant, players in configurations():
@@ -129,7 +129,7 @@ def digest_lines(games: int, levels: Sequence[str]) -> list[str]:
 
 
 def play_fixed(name: str, players: int, games: int) -> int:
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     game = build_game(name, players=players)
     return sum(play(game, random.Random(f"bench:{i}"), keep_events=False).steps
@@ -140,7 +140,7 @@ def playouts_fixed(name: str, players: int, count: int) -> int:
     """`count` of the flat Monte Carlo reference's random playouts from the start of a
     game (bench/ai_match.py), one rng for all: a fixed workload; returns seat 0's wins."""
     from bench.ai_match import _random_playout
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     start = build_game(name, players=players).new_initial_state()
     rng = random.Random("bench:playouts")

@@ -545,7 +545,7 @@ class _Builder:
     def game_rules(self, game: GameConfig, table: dict[str, Any]) -> None:
         """Check the fields the game package defines, when the package imports."""
         try:
-            from rig.games import game_module
+            from rig.gamebuild import game_module
 
             module = game_module(game.name)
             variants = tuple(module.VARIANTS)

@@ -236,7 +236,7 @@ class Daemon(Record):
             import rig.computer
             import rig.controller
             import rig.session  # noqa: F401
-            from rig.games import game_entry
+            from rig.gamebuild import game_entry
 
             game_entry(self.config.game.name).build()  # the config check knew the name
         except Exception as exc:  # only a head start: starting a game imports them anyway
@@ -288,7 +288,7 @@ class Daemon(Record):
         current = self.config.state.current
         if not os.path.lexists(current):  # a link, even dangling, is set aside below
             return None
-        from rig.games import DataFileUnreadable, GameSetupError
+        from rig.gamebuild import DataFileUnreadable, GameSetupError
         from rig.journal import JournalError, JournalWriteError
         from rig.replay import ReplayError
         from rig.session import Session
@@ -340,7 +340,7 @@ class Daemon(Record):
     def _build_game(self, choice: SetupChoice) -> Any:
         """The game chosen on the menu, with the config's data files and rule options
         when it is the configured game (the shipped ones otherwise)."""
-        from rig.games import build_game
+        from rig.gamebuild import build_game
 
         game_cfg = self.config.game
         same = choice.game == game_cfg.name

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.api import Action, Game, State
 from engine.errors import IllegalAction
-from rig.games import game_from_identity
+from rig.gamebuild import game_from_identity
 
 FIRST_ENTRY_LINE = 2
 """Line 1 of a journal is its header."""

@@ -6,7 +6,7 @@ import importlib
 from functools import cache
 
 from engine.api import Game
-from rig.games import GAME_MODULES, build_game
+from rig.gamebuild import GAME_MODULES, build_game
 
 
 def _declared() -> list[tuple[str, str, int]]:

@@ -12,7 +12,7 @@ import pytest
 from engine.api import CHANCE, TERMINAL, Action, State
 from engine.errors import IllegalAction, Reason
 from engine.selfplay import play, sample_chance
-from rig.games import GAME_MODULES
+from rig.gamebuild import GAME_MODULES
 from tests.gamecases import buildable, case_id, make
 
 CASES = buildable()

@@ -23,7 +23,7 @@ from rig import registry
 from rig.autopilot import play_out
 from rig.cli import main
 from rig.emulated import new_emulated_rig
-from rig.games import GameSetupError, build_game
+from rig.gamebuild import GameSetupError, build_game
 from tests.racegame.entry import RACE
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -62,7 +62,7 @@ def seats_for(args: argparse.Namespace, seed: int | None) -> list[Seat] | None:
     if not args.seats:
         return None
     from rig.computer import seat_for
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     check_game_arguments(args)
     levels = seat_levels(args)

@@ -90,7 +90,7 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
         watched: bool | None = None) -> int:
     """Play the demo; `watched` (default: stdout is a terminal) paces it for a person,
     and `pause` (default: real time) is how the paced demo waits."""
-    from rig.games import GameSetupError, game_entry
+    from rig.gamebuild import GameSetupError, game_entry
     from rig.render import boxed, render_terminal
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)

@@ -42,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rig.commands._config import command_config
-    from rig.games import GameSetupError, build_game
+    from rig.gamebuild import GameSetupError, build_game
     from rig.printout.sheets import print_tools
 
     config = command_config(args.config, "print")

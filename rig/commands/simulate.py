@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rig import registry
-from rig.games import GameSetupError, build_game, game_entry
+from rig.gamebuild import GameSetupError, build_game, game_entry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

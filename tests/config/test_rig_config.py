@@ -291,7 +291,7 @@ def fake_game(monkeypatch: pytest.MonkeyPatch) -> None:
         DATA_ROLES={"board": "b.toml", "deck": "d.toml"},
         OPTIONS={"police": True, "laps": 2, "speed": 1.5, "mode": "x"},
     )
-    monkeypatch.setattr("rig.games.game_module", lambda name: module)
+    monkeypatch.setattr("rig.gamebuild.game_module", lambda name: module)
 
 
 @pytest.mark.parametrize(
@@ -324,7 +324,7 @@ def test_a_broken_game_package_does_not_break_loading(monkeypatch: pytest.Monkey
     def broken(name: str) -> Any:
         raise SyntaxError("engine being edited")
 
-    monkeypatch.setattr("rig.games.game_module", broken)
+    monkeypatch.setattr("rig.gamebuild.game_module", broken)
     path = write(tmp_path, '[game]\nvariant = "anything"\n')
     assert load_config(path).game.variant == "anything"
 

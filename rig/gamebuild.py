@@ -38,7 +38,6 @@ class _Names(Mapping[str, str]):
 
 GAME_MODULES: Mapping[str, str] = _Names("info")
 """Game name -> its facts module (VARIANTS, PLAYER_COUNTS, DATA_ROLES, OPTIONS...)."""
-GAME_TITLES: Mapping[str, str] = _Names("title")
 
 
 class GameSetupError(ValueError):
