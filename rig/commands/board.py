@@ -84,36 +84,3 @@ def draw_png(game: str, board: Any, scale: float = 4.0) -> Any:
     from rig.boardart.pillow import render_png
 
     return render_png(board_geometry(game, board), scale)
-
-
-# -- summaries -------------------------------------------------------------------------------
-
-
-def generic_summary(board: Any) -> list[str]:
-    lines = []
-    for name in ("name", "track_length", "home_length", "cars_per_player", "colours"):
-        value = getattr(board, name, None)
-        if value not in (None, ""):
-            lines.append(f"{name.replace('_', ' ')}: {value}")
-    for name in ("oil", "turbo"):
-        value = getattr(board, name, None)
-        if value is not None:
-            lines.append(f"{name}: {len(value)}")
-    return lines
-
-
-def tenfour_summary(board: Any) -> list[str]:
-    routes = ", ".join(f"{r.colour} {len(r.spaces)} (start {r.spaces[0]})" for r in board.routes)
-    return [
-        f"{board.name}",
-        f"{board.size} spaces in {len(board.routes)} routes: {routes}",
-        f"{len(board.traps)} Bear Traps: " + ", ".join(
-            f"{t.id} {'-'.join(t.spaces)} exit {t.exit}" for t in board.traps),
-        f"{len(board.shortcuts)} short cuts: " + ", ".join(
-            f"{c.id} {c.entry}->{c.exit}" for c in board.shortcuts),
-        f"{len(board.curves)} Hammer Up curves: " + ", ".join(
-            f"{c.id} {'-'.join(c.spaces)}" for c in board.curves),
-        f"{len(board.bears)} Bear spaces: " + ", ".join(
-            f"{b.id} watches {b.route}" for b in board.bears),
-        f"police start in {board.park}",
-    ]

@@ -45,7 +45,7 @@ class TenFourVocabulary(Vocabulary):
     POLICE = ("Smokey", "Bear")
 
     def likely(self, game: object) -> list[str]:
-        """Every Mike card's text, as its prompt reads it aloud (rig.view_tenfour shows
+        """Every Mike card's text, as its prompt reads it aloud (rig.games.tenfour.view shows
         the card as a part of its own, in quotes), and the breaker before a police card."""
         deck = getattr(game, "deck", None)
         texts = [said_as(self, [Part(f'"{card.text}"', "card")])
