@@ -516,7 +516,7 @@ class Daemon(Record):
         display.show(frame)
 
     def _alert(self, notice: Any) -> None:
-        self.hardware.alerts.play("catch")
+        self.hardware.alerts.play(notice.sound)
 
     def _heartbeat_interval(self) -> float:
         interval = self.notifier.watchdog_interval() if self.config.daemon.watchdog else None
@@ -591,7 +591,9 @@ class Daemon(Record):
         if refused is not None and not refused.drawn:
             self.hardware_log.flush()
             return  # nothing of ours was opened but the lock attempt
-        goodbye = render(goodbye_screen() if refused is None else refused_screen(refused))
+        game = (self.app.controller.session.game.name if self.app is not None
+                and self.app.controller is not None else self.config.game.name)
+        goodbye = render(goodbye_screen(game) if refused is None else refused_screen(refused))
         if refused is not None and self.display is None and self.hardware is None:
             try:  # refused before the display was built (state, lock, journal)
                 self.display = self._build_display(self.hardware_log.note)
@@ -674,9 +676,13 @@ class HardwareLog:
                         "" if count == 1 else "s")
 
 
-def goodbye_screen() -> Screen:
-    """What stays on the OLED after the daemon stops."""
-    return Screen(title="CB RIG", big="RIG OFF", lines=("ADIOS, good buddies.", "Game saved."),
+def goodbye_screen(game: str | None = None) -> Screen:
+    """What stays on the OLED after the daemon stops: the game's own sign-off."""
+    from rig.registry import DEFAULT_GAME, find
+
+    found = find(game or DEFAULT_GAME)
+    sign_off = found.sign_off if found is not None else "Game saved."
+    return Screen(title="CB RIG", big="RIG OFF", lines=(sign_off, "Game saved."),
                   footer="power off is safe")
 
 

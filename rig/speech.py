@@ -156,9 +156,8 @@ class Vocabulary:
         return []
 
     def breaks(self, parts: Iterable[Part]) -> bool:
-        """Whether the card drawn calls the police (its text or the warning says so)."""
-        return any(p.role in ("card", "warning") and "BREAK ONE NINE" in p.text.upper()
-                   for p in parts)
+        """Whether the card drawn is one `BEFORE_BREAK` is said before (none here)."""
+        return False
 
 
 def said_as(vocabulary: Vocabulary, parts: Iterable[Part]) -> str:

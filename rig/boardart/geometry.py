@@ -25,10 +25,17 @@ BLACK: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
 GREY: RGB = (120, 120, 120)
 FILL: Mapping[str, RGB] = {"red": (244, 170, 170), "green": (170, 222, 170),
-                           "blue": (170, 190, 244), "yellow": (244, 230, 150)}
-"""Light fill of each colour: spaces are filled with it so the ink labels stay readable."""
+                           "blue": (170, 190, 244), "yellow": (244, 230, 150),
+                           "orange": (250, 200, 150), "purple": (210, 180, 235),
+                           "pink": (245, 190, 215), "brown": (215, 190, 160),
+                           "black": (190, 190, 190), "white": (250, 250, 250)}
+"""Light fill of each colour a game may seat: spaces are filled with it so the ink labels
+stay readable (a game names its colours; the palette is not any one game's)."""
 INK: Mapping[str, RGB] = {"red": (190, 30, 30), "green": (30, 130, 30),
-                          "blue": (30, 60, 190), "yellow": (170, 140, 0)}
+                          "blue": (30, 60, 190), "yellow": (170, 140, 0),
+                          "orange": (220, 100, 10), "purple": (110, 40, 170),
+                          "pink": (200, 60, 130), "brown": (120, 75, 30),
+                          "black": (20, 20, 20), "white": (150, 150, 150)}
 """Strong ink of each colour: outlines, captions, pieces."""
 
 LABEL_BOX_HEIGHT = 1.0

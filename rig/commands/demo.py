@@ -139,7 +139,9 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     state = rig.session.state
     names = ", ".join(rig.session.game.seat_name(s) for s in state.winners())
     print(f"Game over after {gestures} gestures and {rig.session.steps} inputs: {names} won.")
-    print("ADIOS, good buddies.")
+    from rig.registry import entry
+
+    print(entry(rig.session.game.name).sign_off)
     if narrate is not None and narrate.speaker is not None:
         narrate.speaker.idle.wait(60)
         narrate.speaker.close()
