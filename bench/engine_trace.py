@@ -33,12 +33,17 @@ from collections.abc import Sequence
 from engine.api import Game
 from engine.selfplay import Chooser, play, random_choice, sample_chance
 
-FLIPPED: dict[str, dict[str, object]] = {
-    "bumpem": {"turbo": False, "extra_ticket_without_move": False,
-               "backward_from_home_stretch": False, "bump_ticket_lands": False},
-    "tenfour": {"trap_catches_on_entry": True, "sidelined_immune": False,
-                "police_move_when_stuck": False},
-}
+
+def flipped_options() -> dict[str, dict[str, object]]:
+    """Each shipped game's boolean rule options the other way from their defaults, read
+    from the games' facts (rig.registry), not restated here."""
+    from rig.registry import built_in_names, entry
+
+    return {name: {key: not value for key, value in entry(name).facts.options.items()
+                   if isinstance(value, bool)} for name in built_in_names()}
+
+
+FLIPPED: dict[str, dict[str, object]] = flipped_options()
 """Every boolean rule option of the shipped games the other way from its default."""
 
 

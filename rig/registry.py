@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from itertools import combinations
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
 from engine.record import Frozen, field
@@ -321,7 +321,7 @@ def all_player_counts() -> tuple[int, ...]:
     return tuple(sorted({n for game in entries() for n in game.player_counts}))
 
 
-def read_facts(module: ModuleType, where: str) -> GameFacts:
+def read_facts(module: object, where: str) -> GameFacts:
     """The typed facts of an info module; TypeError naming the field when one is wrong."""
     variant_players = _mapping(module, where, "VARIANT_PLAYERS")
     variants = []
@@ -350,14 +350,14 @@ def read_facts(module: ModuleType, where: str) -> GameFacts:
     )
 
 
-def _mapping(module: ModuleType, where: str, name: str) -> dict[str, JSON]:
+def _mapping(module: object, where: str, name: str) -> dict[str, JSON]:
     value: object = getattr(module, name, None)
     if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
         raise TypeError(f"{where}.{name}: a mapping with string keys")
     return {str(key): item for key, item in value.items()}
 
 
-def _strings(module: ModuleType, where: str, name: str) -> dict[str, str]:
+def _strings(module: object, where: str, name: str) -> dict[str, str]:
     out = {}
     for key, value in _mapping(module, where, name).items():
         if not isinstance(value, str):

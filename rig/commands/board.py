@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     default_file = game.facts.data_roles["board"]
     ref = f"default:{default_file}" if args.file == "default" else args.file
     try:
-        text, source = read_data(ref)
+        text, source = read_data(ref, game.facts.data_package)
     except OSError as exc:
         safe_print(f"cbrig board: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2

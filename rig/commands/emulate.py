@@ -32,6 +32,10 @@ check_arguments = check_game_arguments
 before anything starts."""
 
 
+GAME_OPTIONS = True
+"""rig.cli adds the chosen game's rule option flags."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
     parser.add_argument("--hints", action="store_true",
