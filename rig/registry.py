@@ -118,10 +118,11 @@ class PrintTools(Frozen):
     """How many seats the printed game is built for (the pieces sheet shows them)."""
     reference: Callable[[Game], Sections]
     """The quick reference's sections, with the options in use."""
-    cards: Callable[[Game], CardSheet]
-    """The card (or ticket) faces, the enrolment order, how to enrol, the title."""
     pieces: Callable[[Game], PieceList]
-    """(name as the rig says it, colour, icon) for every piece in the box."""
+    """Every piece in the box, as its token and standee show it."""
+    cards: Callable[[Game], CardSheet] | None = None
+    """The card (or ticket) faces, the enrolment order, how to enrol, the title (None:
+    the game has no cards to print)."""
 
 
 class LatencyCase(Frozen):

@@ -70,6 +70,12 @@ def run(args: argparse.Namespace) -> int:
     from rig.printout.sheets import SHEETS
 
     kinds = [k for k in WHAT if k != "all"] if args.what == "all" else [args.what]
+    if print_tools(game_name).cards is None and "cards" in kinds:
+        if args.what == "cards":
+            print(f"cbrig print: {registry.entry(game_name).title} has no cards to print",
+                  file=sys.stderr)
+            return 2
+        kinds.remove("cards")  # all: every sheet the game has
     for kind in kinds:
         path = _out_path(args, game_name, kind)
         writer: Callable[..., str] = SHEETS[kind]

@@ -210,7 +210,10 @@ def print_tools(game_name: str) -> PrintTools:
 
 def print_cards(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
     """10-Four: every Mike card; Bump 'Em: the ticket cards."""
-    faces, order, how, title = print_tools(game_name).cards(game)
+    cards = print_tools(game_name).cards
+    if cards is None:
+        raise ValueError(f"{entry(game_name).title} has no cards to print")
+    faces, order, how, title = cards(game)
     pages = _write_cards(path, title, paper, faces, order, how)
     return f"{len(faces)} cards on {pages - 1} sheet(s) + the enrolment order ({paper.upper()})"
 

@@ -51,7 +51,7 @@ def _live() -> LiveTools:
 def _print() -> PrintTools:
     from rig.games.bumpem.printout import cards, pieces, reference
 
-    return PrintTools(2, reference, cards, pieces)
+    return PrintTools(players=2, reference=reference, pieces=pieces, cards=cards)
 
 
 def _speech() -> Vocabulary:

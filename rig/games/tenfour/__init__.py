@@ -52,7 +52,7 @@ def _live() -> LiveTools:
 def _print() -> PrintTools:
     from rig.games.tenfour.printout import cards, pieces, reference
 
-    return PrintTools(4, reference, cards, pieces)
+    return PrintTools(players=4, reference=reference, pieces=pieces, cards=cards)
 
 
 def _speech() -> Vocabulary:
