@@ -132,3 +132,29 @@ def test_the_game_s_own_words_are_the_rig_s(race: registry.GameEntry) -> None:
     assert "See you at the finish line." in goodbye_screen("race").text()
     assert "ADIOS, good buddies." in goodbye_screen("tenfour").text()
     assert "ADIOS" not in goodbye_screen("bumpem").text()
+
+
+def test_an_installed_game_is_found_through_its_entry_point(tmp_path: Path) -> None:
+    """What `pip install` of a game package leaves: a dist-info whose entry_points.txt
+    names the entry in the cbrig.games group; no CBRIG_GAMES, no registration call."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    dist = tmp_path / "site" / "racegame-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: racegame\nVersion: 1.0\n")
+    (dist / "entry_points.txt").write_text("[cbrig.games]\nrace = tests.racegame.entry:RACE\n")
+    env = {key: value for key, value in os.environ.items() if key != "CBRIG_GAMES"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path / "site"), str(root)])
+    done = subprocess.run([sys.executable, "-m", "rig.cli", "simulate", "--game", "race",
+                           "--players", "2", "--games", "3", "--json"],
+                          capture_output=True, text=True, env=env, cwd=root)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["finished"] == 3
+    lean = subprocess.run([sys.executable, "-c", "import sys\nfrom rig import registry\n"
+                           "registry.entry('tenfour')\n"
+                           "print('importlib.metadata' in sys.modules)"],
+                          capture_output=True, text=True, env=env, cwd=root, check=True)
+    assert lean.stdout.strip() == "False"  # a built-in game is found without the scan
