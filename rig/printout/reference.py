@@ -1,4 +1,5 @@
-"""The quick reference text of each game, as the rig rules it (RULINGS.md).
+"""What every game's quick reference page is made of (each game writes its sections in
+its folder's printout module, rig/games/<name>/printout.py).
 
 Numbers that are options or data (the Bear's limit, a Smokey's move, turbo on or off,
 the board's lengths) come from the game being printed, so the page matches the rig.
@@ -7,17 +8,8 @@ the board's lengths) come from the game being printed, so the page matches the r
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 Sections = list[tuple[str, Sequence[str]]]
-
-
-def reference_text(game_name: str, game: Any) -> tuple[str, Sections]:
-    """The page's title and sections, from the game's registry entry."""
-    from rig.printout.sheets import print_tools
-    from rig.registry import entry
-
-    return f"{entry(game_name).title}: quick reference", print_tools(game_name).reference(game)
 
 
 def corrections(what: str, card: str, spins: bool) -> tuple[str, Sequence[str]]:

@@ -16,7 +16,7 @@ from rig.boardart import board_geometry
 from rig.boardart.geometry import BLACK, GREY, INK, RGB, WHITE, Label, Point, fit_label
 from rig.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
 from rig.printout.board import write_board
-from rig.printout.reference import reference_text
+from rig.printout.reference import Sections
 from rig.registry import entry
 
 if TYPE_CHECKING:
@@ -360,6 +360,11 @@ def _token(canvas: PdfCanvas, piece: PrintedPiece, x: float, y: float, size: flo
 
 
 # -- quick reference -----------------------------------------------------------------------
+
+
+def reference_text(game_name: str, game: Any) -> tuple[str, Sections]:
+    """The page's title and sections, from the game's registry entry."""
+    return f"{entry(game_name).title}: quick reference", print_tools(game_name).reference(game)
 
 
 def print_reference(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
