@@ -519,9 +519,9 @@ class _Builder:
                 if level not in LEVELS + LEVEL_ALIASES:
                     self.check.fail(f"seat {i + 1}: {level!r} is not one of {_choices(LEVELS)}",
                                     s, "levels")
-                elif name in registry.names() and not registry.entry(name).seats(level):
-                    offered = ("human", *registry.entry(name).computer_levels)
-                    self.check.fail(f"seat {i + 1}: {registry.entry(name).title} has no "
+                elif game_entry is not None and not game_entry.seats(level):
+                    offered = ("human", *game_entry.computer_levels)
+                    self.check.fail(f"seat {i + 1}: {game_entry.title} has no "
                                     f"{level!r} computer; choose one of {_choices(offered)}",
                                     s, "levels")
                 else:
@@ -529,8 +529,12 @@ class _Builder:
 
         data: dict[str, str] = {}
         raw_data = self.get(t, s, "data", dict, {})
-        known_roles = registry.data_roles() if raw_data else ()  # the game's: game_rules
+        own_roles = tuple(game_entry.facts.data_roles) if game_entry is not None else ()
         for role, value in raw_data.items():
+            # any game's role is well formed here (game_rules says which the game has);
+            # every game is listed only for a role the chosen one lacks: finding the
+            # installed games costs importlib.metadata's tens of ms at every start
+            known_roles = own_roles if role in own_roles else registry.data_roles()
             if role not in known_roles:
                 self.check.fail("unknown data file role" + _suggest(role, known_roles),
                                 s, "data", role)

@@ -24,9 +24,10 @@ class _Names(Mapping[str, str]):
         self.field = field
 
     def __getitem__(self, name: str) -> str:
-        if name not in registry.names():
+        found = registry.find(name)
+        if found is None:
             raise KeyError(name)
-        value: str = getattr(registry.entry(name), self.field)
+        value: str = getattr(found, self.field)
         return value
 
     def __iter__(self) -> Iterator[str]:

@@ -158,3 +158,17 @@ def test_an_installed_game_is_found_through_its_entry_point(tmp_path: Path) -> N
                            "print('importlib.metadata' in sys.modules)"],
                           capture_output=True, text=True, env=env, cwd=root, check=True)
     assert lean.stdout.strip() == "False"  # a built-in game is found without the scan
+
+
+def test_checking_the_shipped_config_lists_no_installed_games() -> None:
+    """The daemon checks its config at every start: a built-in game's config is checked
+    from its folder alone, without importlib.metadata's scan of the installed packages."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    code = ("import sys\nfrom rig.config import load_config\n"
+            "load_config('wiring/config.toml')\nprint('importlib.metadata' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=root, check=True)
+    assert done.stdout.strip() == "False"
