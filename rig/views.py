@@ -176,6 +176,26 @@ class EventNotices(Generic[G]):
     def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
         return actions
 
+    # What a game without cards, forced spins or turn fixes needs say nothing more: the
+    # defaults below (a game with them overrides each).
+    def action_for_card(self, state: State, card_id: str) -> Action | None:
+        return None
+
+    def card_for_action(self, action: Action) -> str:
+        return ""
+
+    def card_ids(self, game: Game) -> list[str]:
+        return []
+
+    def forced_spin(self, state: State, value: int) -> Action | None:
+        return None
+
+    def status_lines(self, state: State) -> list[str]:
+        return []
+
+    def turn_fixes(self, state: State) -> list[Fix]:
+        return []
+
 
 def view_for(game: Game) -> GameView:
     """The rig view of a built game, from its registry entry."""

@@ -172,3 +172,14 @@ def test_checking_the_shipped_config_lists_no_installed_games() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=root, check=True)
     assert done.stdout.strip() == "False"
+
+
+def test_a_game_without_board_tools_or_sheets_is_told_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bare = registry.GameEntry(name="race", title=RACE.title, info=RACE.info,
+                              build=RACE.build, view=RACE.view, colours=RACE.colours)
+    with registry.registered(bare):
+        assert main(["board", "check", "default", "--game", "race"]) == 2
+        assert "Race to 20 has no board file to check or draw" in capsys.readouterr().err
+        assert main(["print", "all", "--game", "race", "--out", str(tmp_path)]) == 2
+        assert "Race to 20 has no printed sheets" in capsys.readouterr().err

@@ -19,7 +19,7 @@ from rig.safetext import safe_print
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    games = [game.name for game in registry.entries() if game.board is not None]
+    games = list(registry.names())  # a game without a board file is told so by run
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="validate a board file, listing every mistake")
     check.add_argument("file", help='the board file, or "default" for the shipped board')
@@ -36,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = registry.entry(args.game)
+    if game.board is None:
+        safe_print(f"cbrig board: {game.title} has no board file to check or draw",
+                   file=sys.stderr)
+        return 2
     try:
         tools = _tools(game)
     except (ImportError, AttributeError) as exc:

@@ -24,8 +24,7 @@ PAPER_NAMES = ("a4", "letter", "a3", "a2")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("what", choices=WHAT, help="what to print (all: every sheet)")
-    parser.add_argument("--game", choices=[game.name for game in registry.entries()
-                                           if game.printout is not None], default=None,
+    parser.add_argument("--game", choices=registry.names(), default=None,
                         help="default: the config's game")
     parser.add_argument("--config", type=Path, default=None,
                         help="rig config whose [game.data] files to print")

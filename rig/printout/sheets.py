@@ -200,11 +200,9 @@ PieceList = list[PrintedPiece]
 
 def print_tools(game_name: str) -> PrintTools:
     """The game's print tools, from its registry entry (ValueError: none)."""
-    from rig.registry import entry
-
     tools = entry(game_name).printout
     if tools is None:
-        raise ValueError(f"{game_name} has no printed sheets")
+        raise ValueError(f"{entry(game_name).title} has no printed sheets")
     return tools()
 
 
