@@ -27,7 +27,7 @@ import importlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import combinations
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
@@ -397,6 +397,7 @@ def registered(entry: GameEntry) -> Iterator[GameEntry]:
         unregister(entry.name)
 
 
+@cache
 def built_in_names() -> tuple[str, ...]:
     """The folders of ``rig/games/`` (one per built-in game), the default game first:
     a directory listing, so that knowing them imports nothing."""
