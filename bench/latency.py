@@ -224,11 +224,11 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
             while controller.animation is not None:
                 due = controller.next_deadline()
                 assert due is not None
-                rig.clock.now = max(rig.clock.now, due)
+                rig.clock.set(max(rig.clock(), due))
                 handed.clear()
                 cpu_start = time.thread_time()
                 start = time.perf_counter()
-                loop.step(_tick(rig.clock.now))
+                loop.step(_tick())
                 parts = timer.take()
                 if handed:
                     parts["cpu"] = handed[0][1] - cpu_start
@@ -252,10 +252,10 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
     samples["display_skipped"].append(display.stats.skipped)
 
 
-def _tick(now: float) -> Any:
+def _tick() -> Any:
     from rig.loop import Tick
 
-    return Tick(now)
+    return Tick()
 
 
 def _parts_summary(rows: list[tuple[str, float, dict[str, float]]]) -> dict[str, Any]:

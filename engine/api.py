@@ -119,6 +119,8 @@ class Event:
 
     `kind` is a stable identifier (counted by the simulator, mapped to screens by the
     rig); `text` is the plain instruction or news; `data` carries the particulars.
+    `kind` is a `str` here because each game has its own set; the game names it as a
+    `Literal` (`engine.<game>.kinds.EventKind`) for its tables and tests.
     Events compare by these three, whatever their class (see `LazyEvent`).
     """
 
@@ -189,7 +191,10 @@ class Prompt(Protocol):
 
     @property
     def kind(self) -> str:
-        """A stable identifier ("draw", "spin", "move", "over"...) mapped to screens."""
+        """A stable identifier ("draw", "spin", "move", "over"...) mapped to screens.
+        Each game's prompt narrows it to its own `Literal` (`engine.<game>.kinds`), so
+        mypy checks comparisons made on that game's prompt; a game outside the repo
+        brings kinds of its own, hence `str` here."""
         ...
 
     @property

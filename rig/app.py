@@ -1,12 +1,23 @@
-"""The rig between games and during one: setup menu, game, winner, setup again."""
+"""The rig between games and during one: setup menu, game, winner, setup again.
+
+One value says where the rig is (like the controller's modes, rig/modes.py), so `handle`
+and `screen` dispatch on the same thing and cannot disagree:
+
+- `AtMenu`: the setup menu takes the input;
+- `Enrolling`: the "Enrol cards" walk, opened from the menu, which it goes back to;
+- `InGame`: the game's controller takes the input, until the game is over and filed.
+
+A reason the last action failed (a game that could not start, a journal not filed) is
+not a stage: it is a note the menu shows, paged with the LO knob, until the next input.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias, assert_never
 
-from engine.record import replace
+from engine.record import Frozen, replace
 from hardware.events import KnobLongPress, KnobTurn
 from rig.screen import Part, Screen, page_count
 from rig.setup_menu import SetupChoice, SetupMenu
@@ -20,8 +31,25 @@ ENROL = "Enrol cards"
 log = logging.getLogger(__name__)
 
 
+class AtMenu(Frozen):
+    menu: SetupMenu
+
+
+class Enrolling(Frozen):
+    enrolment: EnrolScreen
+    menu: SetupMenu
+    """Where the walk returns when it closes."""
+
+
+class InGame(Frozen):
+    controller: Controller
+
+
+Stage: TypeAlias = AtMenu | Enrolling | InGame
+
+
 class App:
-    """What the event loop drives: delegates to the setup menu or the game controller."""
+    """What the event loop drives: the setup menu, the enrolment walk or the game."""
 
     def __init__(
         self,
@@ -34,55 +62,77 @@ class App:
     ) -> None:
         self.start_game = start_game
         self.finish_game = finish_game
-        self.controller = controller
         self.defaults = defaults
         self.enrol = enrol
         """Builds the "Enrol cards" screen for the menu's game; None: no reader."""
         self.voice = voice
         """Voice on/off and volume on the setup menu (None: no voice rows)."""
-        self.enrolling: EnrolScreen | None = None
-        self.menu: SetupMenu | None = None if controller else self._new_menu(defaults)
+        self.stage: Stage = InGame(controller) if controller else self._new_menu()
         self.error = ""
         self.error_page = 0
 
-    def _new_menu(self, choice: SetupChoice | None) -> SetupMenu:
-        return SetupMenu(choice, actions=(ENROL,) if self.enrol is not None else (),
-                         voice=self.voice)
+    @property
+    def controller(self) -> Controller | None:
+        """The game being played, if the rig is in one."""
+        return self.stage.controller if isinstance(self.stage, InGame) else None
+
+    @property
+    def menu(self) -> SetupMenu | None:
+        """The setup menu, if the rig is at it."""
+        return self.stage.menu if isinstance(self.stage, AtMenu) else None
+
+    def play(self, controller: Controller) -> None:
+        """Into a game started elsewhere (the daemon's autoplay)."""
+        self.stage = InGame(controller)
+
+    def to_menu(self) -> None:
+        """Back to a fresh setup menu (a game over and filed)."""
+        self.stage = self._new_menu()
+
+    def _new_menu(self) -> AtMenu:
+        return AtMenu(SetupMenu(self.defaults, actions=(ENROL,) if self.enrol is not None
+                                else (), voice=self.voice))
 
     def handle(self, event: object) -> None:
-        if self.controller is not None:
-            if self.controller.session.state.is_terminal() and isinstance(event, KnobLongPress):
-                self.finish_game(self.controller)
-                self.controller = None
-                self.menu = self._new_menu(self.defaults)
-                return
-            self.controller.handle(event)
-            if self.controller.session.abandoned:
-                self._abandoned(self.controller)
+        stage = self.stage
+        if isinstance(stage, InGame):
+            self._handle_game(stage.controller, event)
+        elif isinstance(stage, Enrolling):
+            stage.enrolment.handle(event)
+            if stage.enrolment.closed:
+                self.stage = AtMenu(stage.menu)
+        elif isinstance(stage, AtMenu):
+            self._handle_menu(stage.menu, event)
+        else:
+            assert_never(stage)
+
+    def _handle_game(self, controller: Controller, event: object) -> None:
+        if controller.session.state.is_terminal() and isinstance(event, KnobLongPress):
+            self.finish_game(controller)
+            self.to_menu()
             return
-        if self.enrolling is not None:
-            self.enrolling.handle(event)
-            if self.enrolling.closed:
-                self.enrolling = None
-            return
-        assert self.menu is not None
+        controller.handle(event)
+        if controller.session.abandoned:
+            self._abandoned(controller)
+
+    def _handle_menu(self, menu: SetupMenu, event: object) -> None:
         if self.error and self._page_error(event):
             return
         self.error_page = 0
-        self.menu.handle(event)
-        if self.menu.requested == ENROL and self.enrol is not None:
-            self.menu.requested = None
+        menu.handle(event)
+        if menu.requested == ENROL and self.enrol is not None:
+            menu.requested = None
             try:
-                self.enrolling = self.enrol(self.menu.choice)
+                self.stage = Enrolling(self.enrol(menu.choice), menu)
             except (OSError, ValueError) as exc:
                 self.error = f"Cannot enrol: {exc}"
                 self.error_page = 0
                 log.error("cannot enrol cards: %s", exc)
             return
-        if self.menu.started is not None:
-            choice, self.menu.started = self.menu.started, None
+        if menu.started is not None:
+            choice, menu.started = menu.started, None
             try:
-                self.controller = self.start_game(choice)
+                controller = self.start_game(choice)
             except Exception as exc:  # a file in the way, a full disk, a bad data file:
                 # the table is told on the menu and the loop goes on
                 self.error = f"Cannot start: {exc}"
@@ -92,7 +142,7 @@ class App:
                 log.error("cannot start a game (%s): %s", choice, exc, exc_info=not isinstance(
                     exc, OSError | ValueError | JournalError))
                 return
-            self.menu = None
+            self.stage = InGame(controller)
             self.error = ""
 
     def _abandoned(self, controller: Controller) -> None:
@@ -100,8 +150,7 @@ class App:
         say so on the setup menu (`finish_game` says instead if the filing failed)."""
         from rig.controller import ABANDONED
 
-        self.controller = None
-        self.menu = self._new_menu(self.defaults)
+        self.to_menu()
         self.error, self.error_page = ABANDONED, 0
         self.finish_game(controller)
 
@@ -117,15 +166,18 @@ class App:
         return True
 
     def screen(self) -> Screen:
-        if self.controller is not None:
-            return self.controller.screen()
-        if self.enrolling is not None:
-            return self.enrolling.screen()
-        assert self.menu is not None
-        screen = self.menu.screen()
-        if self.error:
-            return replace(screen, lines=(Part(self.error, "alert"),), page=self.error_page)
-        return screen
+        stage = self.stage
+        if isinstance(stage, InGame):
+            return stage.controller.screen()
+        if isinstance(stage, Enrolling):
+            return stage.enrolment.screen()
+        if isinstance(stage, AtMenu):
+            screen = stage.menu.screen()
+            if self.error:
+                return replace(screen, lines=(Part(self.error, "alert"),),
+                               page=self.error_page)
+            return screen
+        assert_never(stage)
 
     def await_durable(self) -> bool:
         """See :meth:`rig.controller.Controller.await_durable`."""

@@ -155,9 +155,7 @@ class Controller:
         self.tapped = -1
         """The step of the last card tapped on the reader (it may be taken back)."""
         self.reader_ok = True
-        self.display_ok = True
         self.sound_ok = True
-        self.rejected_frames = 0
         self.forced_spin: int | None = None
         self.defer_sync = defer_sync
         self._undo: dict[str, Any] | None = None
@@ -186,15 +184,11 @@ class Controller:
         if isinstance(event, ReaderStatus):
             self.reader_ok = event.connected
             return
-        if isinstance(event, DisplayStatus):
-            self.display_ok = event.ok
-            return
         if isinstance(event, SoundStatus):
             self.sound_ok = event.ok  # said on the screen: "no sound"
             return
-        if isinstance(event, FrameRejected):
-            self.rejected_frames += event.count
-            return
+        if isinstance(event, DisplayStatus | FrameRejected):
+            return  # the daemon's HardwareLog writes them down; the game goes on
         if isinstance(self.mode, Spinning):
             self._enter(SpinEnded())  # any input ends the animation and is then handled
         if isinstance(event, KnobLongPress):
@@ -726,3 +720,14 @@ def _times(n: int) -> str:
 def _a(noun: str) -> str:
     """The noun with its article, as a person says it ("a ticket", "an ace")."""
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+def valid_cards(controller: Controller) -> list[str]:
+    """The card (or ticket) ids the reader would accept right now, in deck order."""
+    state = controller.session.state
+    if state.is_terminal() or not state.is_chance_node():
+        return []
+    possible = [action for action, _ in state.chance_outcomes()]
+    view = controller.view
+    return [card for card in view.card_ids(controller.session.game)
+            if view.action_for_card(state, card) in possible]

@@ -32,11 +32,13 @@ import os
 import queue
 import signal
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.record import Record, field
+from hardware.clock import Clock
 from rig import collector
 from rig.app import App
 from rig.config import RigConfig
@@ -45,10 +47,19 @@ from rig.screen import Screen
 from rig.setup_menu import SetupChoice
 
 if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed game,
-    # the first game started) or right after READY (see Daemon.start)
+    # the first game started) or right after READY (see Daemon.start); the devices, the
+    # web and the voice when they are built
+    from engine.api import Game
+    from hardware.buzzer import AlertSink
+    from hardware.display.base import Display
+    from hardware.speaker import Backend
     from rig.controller import Controller
     from rig.enroll import EnrolScreen
     from rig.session import Session
+    from rig.views import Notice
+    from rig.voice import Narrator
+    from rig.voicecontrol import VoiceControl
+    from rig.web.publish import LiveBoardService
 
 log = logging.getLogger(__name__)
 
@@ -112,15 +123,79 @@ class StepSeeded:
         return int(self.random() * n)
 
 
+class ServiceNotifier(Protocol):
+    """What the daemon tells its service manager (rig.sdnotify.Notifier for systemd)."""
+
+    def ready(self, status: str | None = None) -> bool: ...
+
+    def status(self, text: str) -> bool: ...
+
+    def watchdog(self) -> bool: ...
+
+    def stopping(self) -> bool: ...
+
+    def watchdog_interval(self) -> float | None: ...
+
+
+class QuietNotifier:
+    """No service manager (a desk, a test): start-up and status reports go nowhere."""
+
+    def ready(self, status: str | None = None) -> bool:
+        return False
+
+    def status(self, text: str) -> bool:
+        return False
+
+    def watchdog(self) -> bool:
+        return False
+
+    def stopping(self) -> bool:
+        return False
+
+    def watchdog_interval(self) -> float | None:
+        return None
+
+
+class RigHardware(Protocol):
+    """What the daemon asks of its devices: the Pi's (hardware.devices.Hardware) or the
+    desk's (rig.desk.DeskHardware)."""
+
+    @property
+    def display(self) -> Display: ...
+
+    @property
+    def alerts(self) -> AlertSink: ...
+
+    def start(self) -> None: ...
+
+    def poll(self) -> None: ...
+
+    def close(self, persist_message: Any = None, /) -> None: ...
+
+
 class Daemon(Record):
     config: RigConfig
     autoplay: int | None = None
     crash_at: int | None = None
     """Autoplay only (the kill tests): SIGKILL ourselves once this many inputs are saved,
     a power cut at an exact point however slowly the harness reads sd_notify."""
-    notifier: Any = None
-    hardware: Any = None
-    display: Any = None
+    seed: int | None = None
+    """Without autoplay: seeds chance per input all the same (the desk's --seed), so a
+    game can be played again exactly."""
+    clock: Clock = time.monotonic
+    """The rig's one clock: the loop's deadlines, the controller's animations and
+    refusals and the knobs' gestures all read it."""
+    notifier: ServiceNotifier = field(default_factory=QuietNotifier)
+    devices: RigHardware | None = None
+    """Devices the caller built (the desk's terminal or browser); None: the Pi's, built
+    from the config at start."""
+    card_map: Callable[[Game], dict[str, str]] | None = None
+    """The tags the reader reports for a game's cards, when they are not enrolled ones
+    (the desk's reader names each card by its id: rig.emulated.emulated_cards)."""
+    signals: bool = True
+    """Turn SIGTERM/SIGINT into a Stop event (off when the caller handles them)."""
+    hardware: RigHardware | None = None
+    display: Display | None = None
     """The display, built before READY on its own (see :meth:`_build_display`)."""
     loop: RigLoop | None = None
     app: App | None = None
@@ -129,13 +204,13 @@ class Daemon(Record):
     hardware_log: HardwareLog = field(default_factory=lambda: HardwareLog())
     not_resumed: str = ""
     """Why a game on disk was not resumed (said on the setup menu)."""
-    web: Any = None
+    web: LiveBoardService | None = None
     """The live board server when [web] is on (rig.web is not imported otherwise)."""
-    voice_control: Any = None
+    voice_control: VoiceControl | None = None
     """Voice on/off and volume, as the setup menu sets them (rig.voicecontrol)."""
-    narrator: Any = None
+    narrator: Narrator | None = None
     """Says each frame (rig.voice), built after READY; None: the rig is silent."""
-    sound_backend: Any = None
+    sound_backend: Backend | None = None
     """Where the voice plays (tests give a mock); None: aplay on [voice] device."""
     voice_note: str = ""
     """Where the voice is heard, or why not, in one sentence (the desk says it once)."""
@@ -164,16 +239,15 @@ class Daemon(Record):
         if self.not_resumed:
             self.app.error = self.not_resumed
         # The frame is rendered while the input's fsync runs and shown once it is done.
-        self.loop = RigLoop(self.app, render=self._render, show=self._show,
+        self.loop = RigLoop(self.app, render=self._render, show=self._show, clock=self.clock,
                             heartbeat=self._heartbeat,
                             heartbeat_interval=self._heartbeat_interval())
         self.display = self._build_display(self._emit)
         self._start_hardware()  # before READY: a rig that cannot read its knobs is not up
         if self.autoplay is not None and self.app.controller is None:
-            self.app.controller = self._start_game(self._defaults())
-            self.app.menu = None
+            self.app.play(self._start_game(self._defaults()))
         if self.config.web.enabled:
-            from rig.web.serve import LiveBoardService
+            from rig.web.publish import LiveBoardService
 
             self.web = LiveBoardService.start(self, self.config.web.address,
                                               self.config.web.port)
@@ -221,6 +295,7 @@ class Daemon(Record):
     def _speak(self, screen: Screen) -> None:
         """The frame just shown, to the voice: it only hands the screen over."""
         try:
+            assert self.narrator is not None
             self.narrator.post(screen)
         except Exception as exc:  # the voice must never stop the game
             log.error("voice off after an error: %s", exc)
@@ -247,10 +322,13 @@ class Daemon(Record):
         reopened when lost, by its own thread: a reader unplugged is reported on the
         screen, not a failed start). Any failure here is `HardwareUnavailable`."""
         assert self.loop is not None
-        try:
-            hardware = self._build_hardware(self._emit)
-        except Exception as exc:
-            raise HardwareUnavailable(f"cannot set up the hardware: {exc}") from exc
+        if self.devices is not None:
+            hardware = self.devices
+        else:
+            try:
+                hardware = self._build_hardware(self._emit)
+            except Exception as exc:
+                raise HardwareUnavailable(f"cannot set up the hardware: {exc}") from exc
         self.hardware = hardware
         try:
             hardware.start()
@@ -262,6 +340,8 @@ class Daemon(Record):
     def _handle_signals(self) -> None:
         """SIGTERM and SIGINT become a Stop event, handled like any other (before READY,
         so a service manager's stop right after start is never lost)."""
+        if not self.signals:
+            return
         loop = self.loop
         assert loop is not None
 
@@ -390,12 +470,12 @@ class Daemon(Record):
                           hint_level=game_cfg.hint_level, game=session.game,
                           think_ms=game_cfg.think_ms)
                  if level != "human" or hints else Seat() for i, level in enumerate(levels)]
-        rng = None
-        if self.autoplay is not None:
-            rng = StepSeeded(self.autoplay, lambda: session.steps, "chance")
+        seed = self.autoplay if self.autoplay is not None else self.seed
+        rng = None if seed is None else StepSeeded(seed, lambda: session.steps, "chance")
+        cards = self.card_map(session.game) if self.card_map is not None else self.cards
         options = ControllerOptions(virtual_deck=self.config.reader.type == "none",
-                                    cards=self.cards)
-        return Controller(session, clock=time.monotonic, options=options, seats=seats,
+                                    cards=cards)
+        return Controller(session, clock=self.clock, options=options, seats=seats,
                           chance_rng=rng, on_alert=self._alert, defer_sync=True)
 
     def _finish_game(self, controller: Controller) -> None:
@@ -471,11 +551,13 @@ class Daemon(Record):
         assert self.loop is not None
         self.loop.post(event)
 
-    def _build_display(self, emit: Any) -> Any:
+    def _build_display(self, emit: Callable[[object], None]) -> Display | None:
         """The display on its own, cheap to build (luma loads when the panel is first
         written), so the first screen is up while the knob, reader and pin libraries
         (gpiozero above all) are imported and claimed, and can say why a start was
-        refused."""
+        refused. None when the caller's devices bring their display."""
+        if self.devices is not None:
+            return None
         cfg = self.config
         if cfg.display.driver == "png":
             from hardware.display.terminal import PngDisplay
@@ -488,7 +570,7 @@ class Daemon(Record):
                              rotate=quarter_turns(cfg.display.rotate),
                              contrast=getattr(cfg.display, "contrast", None))
 
-    def _build_hardware(self, emit: Any) -> Any:
+    def _build_hardware(self, emit: Callable[[object], None]) -> RigHardware:
         from hardware.devices import build_real, config_from_sections
 
         cfg = self.config
@@ -496,7 +578,8 @@ class Daemon(Record):
         display = self.display if self.display is not None else self._build_display(emit)
         assert self.loop is not None
         # The knobs' raw inputs queue with every other event: gestures on the loop's clock.
-        return build_real(hw_config, emit, display=display, gesture_inbox=self.loop.post)
+        return build_real(hw_config, emit, clock=self.clock, display=display,
+                          gesture_inbox=self.loop.post)
 
     # ----------------------------------------------------------------- loop
     def _render(self, screen: Screen) -> Any:
@@ -505,17 +588,22 @@ class Daemon(Record):
         from rig.render import render
 
         frame = render(screen)
-        display = self.hardware.display if self.hardware is not None else self.display
+        display = self._display()
         prepare = getattr(display, "prepare", None)
         if prepare is not None:
             prepare(frame)
         return frame
 
-    def _show(self, frame: Any) -> None:
+    def _display(self) -> Display:
         display = self.hardware.display if self.hardware is not None else self.display
-        display.show(frame)
+        assert display is not None, "the display is built before the first frame"
+        return display
 
-    def _alert(self, notice: Any) -> None:
+    def _show(self, frame: Any) -> None:
+        self._display().show(frame)
+
+    def _alert(self, notice: Notice) -> None:
+        assert self.hardware is not None
         self.hardware.alerts.play(notice.sound)
 
     def _heartbeat_interval(self) -> float:
@@ -562,7 +650,7 @@ class Daemon(Record):
                 problem = self._archive(controller.session)
                 if problem:
                     self.app.error = problem
-                self.app.controller = None
+                self.app.to_menu()
                 return
             steps = controller.session.steps
             if self.crash_at is not None and steps >= self.crash_at:

@@ -1,6 +1,6 @@
 """The desktop rig: the daemon itself, on emulated hardware.
 
-`cbrig emulate` (in a terminal or with `--web`) runs :class:`DeskRig`, a
+`cbrig emulate` (in a terminal or with `--web`) runs :class:`DeskRig`, which holds a
 :class:`~rig.daemon.Daemon` whose only differences are the devices: the display, the
 buzzer and the card reader are the terminal or the browser, and the cards are the deck's
 own ids. Start-up, the setup menu, resume of the unfinished game, the journal, archiving
@@ -14,19 +14,22 @@ in progress, which the next start picks up again, and ``games/`` the finished on
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.record import Record, field, replace
 from hardware.buzzer import AlertSink, MockAlerts
 from hardware.display.base import Display, MemoryDisplay
+from rig.app import App
 from rig.config import DaemonConfig, DisplayConfig, GameConfig, ReaderConfig, RigConfig, StateConfig
-from rig.controller import Controller
-from rig.daemon import Daemon, StepSeeded
-from rig.emulated import emulated_tag
-from rig.session import Session
+from rig.daemon import Daemon
+from rig.emulated import emulated_cards
+from rig.loop import RigLoop
+from rig.screen import Screen
+
+if TYPE_CHECKING:
+    from hardware.speaker import Backend
+    from rig.controller import Controller
 
 EMULATOR_DIR = "emulator"
 
@@ -40,25 +43,6 @@ def default_state_dir(environ: dict[str, str] | None = None) -> Path:
     if base is None:
         raise ValueError(f"{NO_HOME}: keep the games somewhere with --state DIR")
     return base / "cbrig" / EMULATOR_DIR
-
-
-class QuietNotifier:
-    """No service manager on a desk: start-up and status reports go nowhere."""
-
-    def ready(self, status: str | None = None) -> bool:
-        return False
-
-    def status(self, text: str) -> bool:
-        return False
-
-    def watchdog(self) -> bool:
-        return False
-
-    def stopping(self) -> bool:
-        return False
-
-    def watchdog_interval(self) -> float | None:
-        return None
 
 
 class DeskHardware(Record):
@@ -93,47 +77,56 @@ def desk_config(game: GameConfig, state_dir: Path) -> RigConfig:
     )
 
 
-class DeskRig(Daemon):
-    """The daemon with emulated devices (see the module docstring)."""
+class DeskRig:
+    """The daemon on emulated devices (see the module docstring). It holds the daemon,
+    made for the desk from the start: the desk's devices, its reader's card tags, its seed;
+    the drivers (terminal, browser, tests) reach the loop and the game through it."""
 
-    devices: DeskHardware = field(default_factory=DeskHardware)
-    seed: int | None = None
-    """Seeds chance per input (like the daemon's autoplay): a repeatable game."""
-    signals: bool = True
-    """Turn SIGTERM/SIGINT into a Stop event (off when the caller handles them)."""
-    on_controller: Callable[[Controller], None] | None = None
+    def __init__(self, config: RigConfig, seed: int | None = None,
+                 signals: bool = True) -> None:
+        """``seed``: chance seeded per input, a repeatable game; ``signals``: turn
+        SIGTERM/SIGINT into a Stop event (off when the caller handles them)."""
+        self.devices = DeskHardware()
+        self.daemon = Daemon(config=config, seed=seed, signals=signals, devices=self.devices,
+                             card_map=emulated_cards)
 
-    def __post_init__(self) -> None:
-        if self.notifier is None:
-            self.notifier = QuietNotifier()
+    def use_devices(self, display: Display, alerts: AlertSink,
+                    sound: Backend | None = None) -> None:
+        """Show frames, sound alerts (and the voice) there instead (before start)."""
+        self.devices.display, self.devices.alerts = display, alerts
+        if sound is not None:
+            self.daemon.sound_backend = sound
 
-    def _build_display(self, emit: Any) -> Any:
-        return None  # the desk's devices bring their display: built before READY
+    # ------------------------------------------------------------ the daemon's life
+    def start(self) -> None:
+        self.daemon.start()
 
-    def _build_hardware(self, emit: Any) -> Any:
-        return self.devices
+    def serve(self) -> None:
+        self.daemon.serve()
 
-    def _handle_signals(self) -> None:
-        if self.signals:
-            super()._handle_signals()
-
-    def _controller(self, session: Session, levels: tuple[str, ...],
-                    hints: bool = False) -> Controller:
-        controller = super()._controller(session, levels, hints)
-        card_ids = controller.view.card_ids(session.game)
-        controller.options.cards = {emulated_tag(card): card for card in card_ids}
-        controller.options.virtual_deck = False
-        if self.seed is not None:
-            controller.rng = StepSeeded(self.seed, lambda: session.steps, "chance")
-        controller.clock = time.monotonic
-        if self.on_controller is not None:
-            self.on_controller(controller)
-        return controller
+    def stop(self) -> None:
+        self.daemon.stop()
 
     # ------------------------------------------------------------ for drivers
     @property
+    def config(self) -> RigConfig:
+        return self.daemon.config
+
+    @property
+    def loop(self) -> RigLoop | None:
+        return self.daemon.loop
+
+    @property
+    def app(self) -> App | None:
+        return self.daemon.app
+
+    @property
     def controller(self) -> Controller | None:
-        return self.app.controller if self.app is not None else None
+        return self.daemon.app.controller if self.daemon.app is not None else None
+
+    @property
+    def voice_note(self) -> str:
+        return self.daemon.voice_note
 
     def unfinished(self) -> int | None:
         """The inputs of the game start-up resumed, or None for a fresh start."""
@@ -154,7 +147,7 @@ class DeskRig(Daemon):
         stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
         return archive(current, self.config.state.games, name=f"abandoned-{stamp}.jsonl")
 
-    def screen_now(self) -> Any:
+    def screen_now(self) -> Screen:
         assert self.app is not None
         return self.app.screen()
 
@@ -173,14 +166,3 @@ def start_desk(rig: DeskRig, new: bool) -> str:
     else:
         said = f"Games are kept in {rig.config.state.directory}."
     return f"{said} {rig.voice_note}".strip()
-
-
-def valid_cards(controller: Controller) -> list[str]:
-    """The card (or ticket) ids the reader would accept right now, in deck order."""
-    state = controller.session.state
-    if state.is_terminal() or not state.is_chance_node():
-        return []
-    possible = [action for action, _ in state.chance_outcomes()]
-    view = controller.view
-    return [card for card in view.card_ids(controller.session.game)
-            if view.action_for_card(state, card) in possible]

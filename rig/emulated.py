@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.api import Game
+from hardware.clock import FakeClock
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from rig.controller import Controller, ControllerOptions, Seat
 from rig.loop import RigLoop, Tick
@@ -26,23 +28,19 @@ def emulated_tag(card_id: str) -> str:
     return f"EMU-{card_id}"
 
 
-@dataclass
-class ManualClock:
-    """Time that moves only when told: scripts `wait`, tests never sleep."""
+def emulated_cards(game: Game) -> dict[str, str]:
+    """The emulated reader's tag for each card of ``game``'s deck: every card is known
+    (tapped by id), nothing to enrol."""
+    from rig.views import view_for
 
-    now: float = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+    return {emulated_tag(card): card for card in view_for(game).card_ids(game)}
 
 
 @dataclass
 class EmulatedRig:
     session: Session
-    clock: ManualClock = field(default_factory=ManualClock)
+    clock: FakeClock = field(default_factory=FakeClock)
+    """Time that moves only when told: scripts `wait`, tests never sleep."""
     seats: list[Seat] | None = None
     seed: int | None = None
     draw: Callable[[Screen], Any] | None = None
@@ -58,13 +56,8 @@ class EmulatedRig:
     input's fsync runs and shown once it is on disk (see :mod:`rig.loop`)."""
 
     def __post_init__(self) -> None:
-        from rig.views import view_for
-
-        card_ids = view_for(self.session.game).card_ids(self.session.game)
-        options = ControllerOptions(
-            virtual_deck=self.virtual_deck,
-            cards={emulated_tag(card): card for card in card_ids},
-        )
+        options = ControllerOptions(virtual_deck=self.virtual_deck,
+                                    cards=emulated_cards(self.session.game))
         rng = random.Random(self.seed) if self.seed is not None else None
         overlap = self.render is not None and self.show is not None
         self.controller = Controller(self.session, clock=self.clock, options=options,
@@ -114,15 +107,15 @@ class EmulatedRig:
 
     def wait(self, seconds: float) -> None:
         """Let time pass, delivering every deadline that falls due on the way."""
-        end = self.clock.now + seconds
+        end = self.clock() + seconds
         while True:
             due = self.controller.next_deadline()
             if due is None or due > end:
                 break
             self._advance_to(due)
-            self.loop.step(Tick(self.clock.now))
+            self.loop.step(Tick())
         self._advance_to(end)
-        self.loop.step(Tick(end))
+        self.loop.step(Tick())
 
     def settle(self) -> None:
         """Run time forward until nothing is animating (the spin shows its result) and
@@ -132,16 +125,17 @@ class EmulatedRig:
             due = self.controller.next_deadline()
             assert due is not None
             self._advance_to(due)
-            self.loop.step(Tick(self.clock.now))
+            self.loop.step(Tick())
         self.loop.run_due()
         while self.controller.choice_pending:  # a search thinks a slice per tick
             self.loop.run_due()
 
     def _advance_to(self, when: float) -> None:
         """Move the clock to the deadline `when` (after the pause, if there is one)."""
-        if when > self.clock.now and self.pause is not None:
-            self.pause(when - self.clock.now)
-        self.clock.now = max(self.clock.now, when)
+        now = self.clock()
+        if when > now and self.pause is not None:
+            self.pause(when - now)
+        self.clock.set(max(now, when))
 
 
 def new_emulated_rig(game_name: str, players: int, *, variant: str | None = None,

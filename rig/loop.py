@@ -24,21 +24,18 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from engine.record import Frozen, Record, set_field
+from engine.record import Frozen, Record
 from hardware.gestureclock import GestureClock, KnobInput
 from rig.screen import Screen
 
 
 class Tick(Frozen):
-    """Time passed; the loop sends it when a deadline falls due. (Defined here, not in
+    """Time passed; the loop sends it when a deadline falls due. It carries no time: the
+    controller reads the one clock it shares with the loop. (Defined here, not in
     :mod:`rig.controller`, so the loop can run the setup menu before the game modules
     are imported: see :mod:`rig.daemon`'s start-up.)"""
 
-    __slots__ = ("now",)
-    now: float
-
-    def __init__(self, now: float) -> None:
-        set_field(self, "now", now)
+    __slots__ = ()
 
 class Driven(Protocol):
     """What the loop drives: the game controller, or the app around it."""
@@ -163,7 +160,7 @@ class RigLoop:
         now = self.clock()  # after the deadline: a pending choice's "now" is due
         self._knobs_due(now)
         while due is not None and due <= now:
-            self.step(Tick(self.clock()))
+            self.step(Tick())
             after = self.controller.next_deadline()
             if after == due:
                 break
@@ -194,7 +191,7 @@ class RigLoop:
                 now = self.clock()
                 if self._knobs_due(now) and not self._own_deadline_due(now):
                     continue  # only a knob's deadline: its gestures are in the queue
-                event = Tick(now)
+                event = Tick()
             if isinstance(event, Stop):
                 return
             self.step(event)

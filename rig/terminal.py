@@ -212,7 +212,7 @@ class Keyboard:
 
     def _cards(self) -> tuple[list[str], list[str]]:
         """(every card id of the deck, the ids that can be drawn now)."""
-        from rig.desk import valid_cards
+        from rig.controller import valid_cards
 
         controller = self.rig.controller
         if controller is None:

@@ -15,7 +15,7 @@ node, and what each event means for the screen:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, Generic, Protocol, TypeVar
+from typing import ClassVar, Generic, Literal, Protocol, TypeVar
 
 from engine.api import Action, Event, Game, State
 from rig.screen import Part
@@ -34,7 +34,7 @@ class ChanceInput:
     deck), "ticket" (press, or tap an enrolled ticket card).
     """
 
-    kind: str
+    kind: Literal["spin", "card", "ticket"]
     knob: str = "hi"
     noun: str = "card"
     """What a draw is called on the screen ("Mike card", "ticket"): the rig's words."""

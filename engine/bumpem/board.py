@@ -16,9 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from engine.datafile import Checker, parse_toml
+
+if TYPE_CHECKING:
+    from engine.bumpem.kinds import SpotKind
 
 KNOWN_COLOURS: tuple[str, ...] = ("red", "blue", "yellow", "green")
 """Colours a board may name; the file's order of [[colour]] tables is the seating order."""
@@ -234,8 +237,7 @@ class Spot(NamedTuple):
     x: float
     y: float
     label: str
-    kind: str
-    """"track", "start", "oil", "turbo", "home", "finish" or "pit"."""
+    kind: SpotKind
     colour: str
     """The colour a space belongs to (start, oil slick, home, finish, pit), else ""."""
 
@@ -265,6 +267,7 @@ def layout(board: Board) -> list[Spot]:
     starts = {s: c for c, s in board.start.items()}
     for i in range(n):
         x, y = _perimeter(i / n)
+        kind: SpotKind
         if i in starts:
             kind, colour = "start", starts[i]
         elif i in board.oil:

@@ -18,7 +18,7 @@ happens.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from engine.api import JSON
 from engine.bumpem.actions import (
@@ -32,6 +32,9 @@ from engine.bumpem.actions import (
     built,
 )
 from engine.bumpem.board import SLIDE_LENGTH, Board
+
+if TYPE_CHECKING:
+    from engine.bumpem.kinds import EffectKind
 
 PIT = -1
 NO_OIL = -1
@@ -47,8 +50,7 @@ SPLIT_TOTAL = 8
 class Effect(NamedTuple):
     """One thing that happened to one car during a move."""
 
-    kind: str
-    """"entry", "bump", "zoom", "slide", "swap", "home" or "finish"."""
+    kind: EffectKind
     car: int
     """Flat car index."""
     src: int

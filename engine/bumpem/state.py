@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from engine.api import (
     CHANCE,
@@ -42,10 +42,11 @@ from engine.selfplay import Rng, sample_chance
 
 if TYPE_CHECKING:
     from engine.bumpem.game import BumpemGame
+    from engine.bumpem.kinds import EffectKind, EventKind, PromptKind
 
-TICKET = "ticket"
-MOVE = "move"
-OVER = "over"
+TICKET: Final = "ticket"
+MOVE: Final = "move"
+OVER: Final = "over"
 PHASES = (TICKET, MOVE, OVER)
 
 
@@ -58,7 +59,7 @@ class Prompt:
     kind "over": nobody; `winners` won.
     """
 
-    kind: str
+    kind: PromptKind
     player: int
     seat: str
     text: str
@@ -639,13 +640,13 @@ def _deck_draw(deck: list[int], tickets: tuple[tuple[str, int], ...], point: flo
                 return ticket
     return last
 
-_MOVE_KINDS: dict[type, str] = {Swap: "swap", Split: "split", Backward: "backward_move",
+_MOVE_KINDS: dict[type, EventKind] = {Swap: "swap", Split: "split", Backward: "backward_move",
                                 BumpTicket: "bump_ticket"}
 """Moves with an event of their own beside "move"."""
 
-_EFFECT_EVENTS: dict[str, str] = {"entry": "entry", "bump": "bump", "slide": "oil_slide",
-                                  "zoom": "turbo_zoom", "home": "home_stretch_entry",
-                                  "finish": "finish"}
+_EFFECT_EVENTS: dict[EffectKind, EventKind] = {
+    "entry": "entry", "bump": "bump", "slide": "oil_slide", "zoom": "turbo_zoom",
+    "home": "home_stretch_entry", "finish": "finish"}
 """Effect kind -> the event it makes (a swap makes none: the move says it)."""
 
 

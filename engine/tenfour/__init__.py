@@ -42,7 +42,8 @@ if TYPE_CHECKING:
         VARIANTS,
     )
     from engine.tenfour.places import BEAR, HOME, PARK, SIDE, SMOKEYS
-    from engine.tenfour.state import Prompt, TenFourState
+    from engine.tenfour.state import TenFourState
+    from engine.tenfour.words import Prompt
 
 _HOMES: dict[str, str] = {
     "ACTION_CLASSES": "engine.tenfour.actions",
@@ -72,7 +73,7 @@ _HOMES: dict[str, str] = {
     "MoveBear": "engine.tenfour.actions",
     "MoveSmokey": "engine.tenfour.actions",
     "PlaceSmokey": "engine.tenfour.actions",
-    "Prompt": "engine.tenfour.state",
+    "Prompt": "engine.tenfour.words",
     "Release": "engine.tenfour.actions",
     "Spin": "engine.tenfour.actions",
     "TenFourGame": "engine.tenfour.game",

@@ -44,6 +44,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
 
 from engine.api import Action, State
@@ -51,11 +52,18 @@ from engine.search import SearchHooks, checked_weights, fitted_logit, search_cho
 from engine.selfplay import Rng, pick_best
 from engine.tenfour.actions import DeclareTruck
 from engine.tenfour.game import TenFourGame
+from engine.tenfour.phases import DECLARE, OVER, POLICE
 from engine.tenfour.places import BEAR, PARK, SMOKEYS
-from engine.tenfour.state import DECLARE, OVER, POLICE, TenFourState
+from engine.tenfour.state import TenFourState
+
+if TYPE_CHECKING:
+    from engine.tenfour.kinds import EventKind
 
 WIN = 1.0e6
 """Score of a position the mover has won (and minus it for one an opponent has won)."""
+
+LOST_TURN: Final[EventKind] = "lost_turn"
+"""The event a skipped turn makes (named once, checked against the game's kinds)."""
 
 
 @dataclass(frozen=True)
@@ -434,7 +442,7 @@ class _Eval:
             for action in s.legal_actions():
                 child = s.clone()
                 events = child.apply(action)
-                more = lost + [int(e.data["seat"]) for e in events if e.kind == "lost_turn"]
+                more = lost + [int(e.data["seat"]) for e in events if e.kind == LOST_TURN]
                 best = max(best, self.after(child, me, more, depth + 1))
             return best
         return self.score(s, me, lost)
@@ -452,7 +460,7 @@ def evaluate_actions(state: TenFourState, legal: Sequence[Action],
             continue
         child = state.clone()
         events = child.apply(action)
-        lost = [int(e.data["seat"]) for e in events if e.kind == "lost_turn"]
+        lost = [int(e.data["seat"]) for e in events if e.kind == LOST_TURN]
         scores.append(ev.after(child, me, lost, 0))
     return scores
 

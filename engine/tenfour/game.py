@@ -7,7 +7,6 @@ every location, spin outcomes, card order) is computed here once, so `apply` is 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.api import JSON, Action, ActionCodec, Probability, game_identity, uniform
@@ -16,17 +15,8 @@ from engine.tenfour.board import COLOURS, Board, load_board
 from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
 from engine.tenfour.info import DATA_ROLES, NAME, OPTIONS, VARIANTS
 from engine.tenfour.places import BEAR, SMOKEYS
+from engine.tenfour.police import smokey_routes
 from engine.tenfour.state import TenFourState
-
-
-@dataclass(frozen=True)
-class SmokeyRoute:
-    """One way a Smokey can move from a location: where it ends and how it got there."""
-
-    to: str
-    steps: int
-    via: str
-    into_trap: bool
 
 
 def _check_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
@@ -133,7 +123,7 @@ class TenFourGame:
             for name, values in self.bands.segments.items()
         }
         self.band_values = {name: frozenset(v) for name, v in self.bands.segments.items()}
-        self.smokey_routes = {loc: _smokey_routes(board, loc, self.smokey_move)
+        self.smokey_routes = {loc: smokey_routes(board, loc, self.smokey_move)
                               for loc in (*board.loop, *self.trap_ids, *self.cut_ids)}
         self.shares = [[Probability(c, total) for c in range(total + 1)]
                        for total in range(1, self.deck.size + 1)]
@@ -161,50 +151,3 @@ class TenFourGame:
     def fraction(self, count: int, total: int) -> Fraction:
         """count/total as an exact probability (memoised: draws ask for it constantly)."""
         return self.shares[total - 1][count]
-
-
-def _smokey_routes(board: Board, start: str, distance: int) -> tuple[SmokeyRoute, ...]:
-    """Every end of a Smokey move from `start` (T11), one route per destination.
-
-    Exactly `distance` steps along the highway (a short cut is one space, so one step
-    onto it and one off it), or fewer ending with the one step into a Bear Trap. When
-    two routes reach the same place the one with fewer short cuts, then steps, is kept.
-    """
-    found: dict[str, SmokeyRoute] = {}
-    trap_by_id = {t.id: t for t in board.traps}
-    cut_by_id = {c.id: c for c in board.shortcuts}
-    entries: dict[str, list[str]] = {}
-    for trap in board.traps:
-        for space in trap.entry:
-            entries.setdefault(space, []).append(trap.id)
-    cuts_from: dict[str, list[str]] = {}
-    for cut in board.shortcuts:
-        cuts_from.setdefault(cut.entry, []).append(cut.id)
-
-    def keep(route: SmokeyRoute) -> None:
-        old = found.get(route.to)
-        rank = (1 if route.via else 0, route.steps)
-        if old is None or rank < (1 if old.via else 0, old.steps):
-            found[route.to] = route
-
-    def walk(here: str, steps: int, via: str) -> None:
-        if steps == distance:
-            keep(SmokeyRoute(here, steps, via, False))
-            return
-        nexts: list[tuple[str, str]] = []
-        if here in trap_by_id:
-            nexts.append((trap_by_id[here].exit, via))
-        elif here in cut_by_id:
-            nexts.append((cut_by_id[here].exit, via))
-        else:
-            for trap_id in entries.get(here, []):
-                keep(SmokeyRoute(trap_id, steps + 1, via, True))
-            nexts.append((board.loop[(board.index[here] + 1) % board.size], via))
-            nexts.extend((cut_id, via or cut_id) for cut_id in cuts_from.get(here, []))
-        for place, how in nexts:
-            walk(place, steps + 1, how)
-
-    walk(start, 0, "")
-    found.pop(start, None)  # a move always goes somewhere else
-    return tuple(sorted(found.values(), key=lambda r: r.to))
-

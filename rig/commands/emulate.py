@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cbrig emulate: {exc}", file=sys.stderr)
         return 2
     if args.web:
-        from rig.web.serve import serve_desk
+        from rig.web.browserdesk import serve_desk
 
         return serve_desk(rig, args.host, args.port, new=args.new)
     return _run_terminal(rig, new=args.new)

@@ -2,7 +2,7 @@
 
 :class:`WebSound` is a speaker backend (hardware.speaker): each transmission, once its
 clips are made, becomes one WAV kept in memory under its hash and announced to the open
-pages as a "voice" event with its URL (``/voice/<hash>.wav``, served by rig.web.server).
+pages as a "voice" event with its URL (``/voice/<hash>.wav``, served by rig.web.httpserver).
 A newer transmission is a newer event: the page stops the old one and plays the new,
 unless its mute switch is on. Only the last few WAVs are kept.
 """

@@ -50,7 +50,7 @@ def _journal_in_progress(config: Any, levels: tuple[str, ...] = ("human", "stron
 def _tick(controller: Any) -> Any:
     from rig.loop import Tick
 
-    return Tick(controller.clock())
+    return Tick()
 
 
 def _edit_header(path: Path, edit: Any) -> None:
@@ -176,9 +176,8 @@ def play_to_game_over(daemon: Daemon, start: bool = True) -> None:
     and play it to GAME OVER through the daemon's own loop."""
     assert daemon.app is not None and daemon.loop is not None
     if start:
-        daemon.app.controller = daemon._start_game(SetupChoice(
-            game="bumpem", players=2, levels=("human", "human")))
-        daemon.app.menu = None
+        daemon.app.play(daemon._start_game(SetupChoice(
+            game="bumpem", players=2, levels=("human", "human"))))
     controller = daemon.app.controller
     assert controller is not None
     rng = random.Random(9)

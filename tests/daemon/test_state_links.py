@@ -36,9 +36,10 @@ def test_a_linked_journal_is_refused_and_its_target_left_alone(tmp_path):
         daemon.start()
         assert daemon.app is not None and daemon.app.controller is None, "not resumed"
         assert "link" in daemon.app.screen().plain()
-        daemon.app.controller = daemon._start_game(SetupChoice(
+        controller = daemon._start_game(SetupChoice(
             game="tenfour", players=3, levels=("human",) * 3))
-        daemon.app.controller.session.close()
+        daemon.app.play(controller)
+        controller.session.close()
     finally:
         daemon.stop()
     assert elsewhere.stat().st_mode & 0o777 == 0o644, "not chmodded"
@@ -65,9 +66,10 @@ def test_a_dangling_link_as_journal_does_not_stop_a_new_game(tmp_path):
     try:
         daemon.start()
         assert daemon.app is not None and daemon.app.controller is None
-        daemon.app.controller = daemon._start_game(SetupChoice(
+        controller = daemon._start_game(SetupChoice(
             game="tenfour", players=3, levels=("human",) * 3))
-        daemon.app.controller.session.close()
+        daemon.app.play(controller)
+        controller.session.close()
     finally:
         daemon.stop()
     assert not (tmp_path / "nowhere.jsonl").exists()

@@ -242,7 +242,7 @@ def test_the_computer_thinks_after_the_frame_is_drawn():
     _to_decision_without_settling(rig, random.Random(14))
     thinking_calls = len(calls)
     assert "is thinking" in rig.loop._last_screen.plain(), "the frame came first"
-    assert rig.controller.next_deadline() == rig.clock.now
+    assert rig.controller.next_deadline() == rig.clock()
     rig.loop.run_due()
     assert len(calls) == thinking_calls + 1
     assert "Computer (random) chose:" in rig.screen.plain()

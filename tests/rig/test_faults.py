@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 
+from hardware.clock import FakeClock
 from hardware.display.oled import OledDisplay
 from rig.app import App
 from rig.autopilot import gestures_for
 from rig.controller import Controller
-from rig.emulated import ManualClock, new_emulated_rig
+from rig.emulated import new_emulated_rig
 from rig.render import render
 from rig.session import Session
 from rig.setup_menu import SetupChoice
@@ -28,7 +29,7 @@ def test_a_resumed_game_says_so_and_waits_on_the_same_prompt(tmp_path):
     with journal.open("ab") as torn:
         torn.write(b'{"seq": 99, "act')  # a half-written line
     resumed = Session.resume(journal)
-    controller = Controller(resumed, clock=ManualClock())
+    controller = Controller(resumed, clock=FakeClock())
     text = controller.screen().plain()
     assert f"Resumed game at step {rig.session.steps}" in text
     assert "torn last input dropped" in text
@@ -55,7 +56,7 @@ class _FlakyDevice:
 
 def test_the_game_goes_on_while_the_display_is_off_the_bus():
     device = _FlakyDevice([False] + [True] * 5)
-    clock = ManualClock()
+    clock = FakeClock()
     display = OledDisplay(lambda: device, clock=clock, backoff_initial=0.001,
                           backoff_max=0.001)
     rig = new_emulated_rig("bumpem", 2, seed=22, draw=lambda s: display.show(render(s)))

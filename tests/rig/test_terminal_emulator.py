@@ -10,7 +10,8 @@ from pathlib import Path
 from PIL import Image
 
 from rig.config import GameConfig
-from rig.desk import DeskRig, desk_config, start_desk, valid_cards
+from rig.controller import valid_cards
+from rig.desk import DeskRig, desk_config, start_desk
 from rig.render import render
 from rig.screen import Screen
 from rig.terminal import KEYS_FULL, TerminalScreen, compose, layout_for

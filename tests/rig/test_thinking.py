@@ -256,8 +256,7 @@ def test_run_due_runs_one_slice_even_when_the_clock_moves() -> None:
     clock = rig.clock
 
     def moving() -> float:
-        clock.now += 0.0001
-        return clock.now
+        return clock.advance(0.0001)
 
     rig.controller.clock = moving  # one clock for both, as in the daemon
     loop = RigLoop(rig.controller, draw=lambda screen: None, clock=moving)

@@ -13,8 +13,7 @@ import pytest
 from hardware.events import KnobPress, KnobTurn
 from hardware.speaker import MockBackend
 from rig.config import load_config
-from rig.daemon import Daemon
-from rig.desk import QuietNotifier
+from rig.daemon import Daemon, QuietNotifier
 from tests.daemon.helpers import write_config
 from tests.system_tools import require_commands
 
@@ -109,6 +108,6 @@ def test_the_desk_says_once_where_the_voice_is_heard(tmp_path: Path) -> None:
             assert greeting.endswith("Voice: speaking on the default sound output.")
         else:
             assert greeting.endswith("Voice: no sound output here, the rig is silent.")
-            assert rig.narrator is None
+            assert rig.daemon.narrator is None
     finally:
         rig.stop()

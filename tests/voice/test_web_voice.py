@@ -15,7 +15,7 @@ from hardware.events import KnobPress, KnobTurn
 from rig.config import GameConfig
 from rig.desk import DeskRig, desk_config
 from rig.voice import pcm_of_wav
-from rig.web.serve import WebDesk
+from rig.web.browserdesk import WebDesk
 from tests.system_tools import require_commands
 
 

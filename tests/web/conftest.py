@@ -13,7 +13,7 @@ import pytest
 from rig.config import RigConfig
 from rig.desk import DeskRig
 from rig.loop import Stop
-from rig.web.serve import WebDesk
+from rig.web.browserdesk import WebDesk
 from tests.system_tools import require_commands
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

@@ -24,8 +24,8 @@ from rig.autopilot import gestures_for
 from rig.config import GameConfig
 from rig.desk import desk_config
 from rig.render import render
+from rig.web.browserdesk import WebDesk
 from rig.web.live import LiveBoard
-from rig.web.serve import WebDesk
 from tests.web.conftest import serving
 
 README_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "web-rig.png"
@@ -219,8 +219,8 @@ def test_the_read_only_board_has_no_input(tmp_path: Path) -> None:
     import urllib.error
     import urllib.request
 
+    from rig.web.httpserver import RigServer
     from rig.web.hub import Hub
-    from rig.web.server import RigServer
 
     server = RigServer(("127.0.0.1", 0), Hub(), post=None)
     thread = threading.Thread(target=server.serve_forever)
@@ -268,7 +268,7 @@ def test_keys_hold_and_buzzer_in_the_browser(browser: object, desk: WebDesk) -> 
     assert desk.rig.app.screen().title == "CORRECTION"
     _check_oled(driver, desk)
 
-    assert desk.rig.hardware.alerts is desk.alerts  # the daemon's buzzer is the page's
+    assert desk.rig.daemon.hardware.alerts is desk.alerts  # the daemon's buzzer is the page's
     desk.alerts.play("catch")  # what the daemon does on a catch alert
     _wait(driver, lambda d: d.execute_script("return cbrig.buzzes") == 1, "the buzzer")
     assert "buzz" in driver.find_element(By.ID, "bezel").get_attribute("class")  # type: ignore[attr-defined]

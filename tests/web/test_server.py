@@ -10,8 +10,8 @@ import urllib.request
 import pytest
 
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
+from rig.web.httpserver import InputError, RigServer, events_for
 from rig.web.hub import Hub
-from rig.web.server import InputError, RigServer, events_for
 
 
 def test_inputs_are_the_hardware_events_a_rig_makes():

@@ -19,8 +19,8 @@ from types import SimpleNamespace
 import pytest
 
 from hardware.events import KnobPress
+from rig.web.httpserver import RigServer, host_allowed
 from rig.web.hub import Hub
-from rig.web.server import RigServer, host_allowed
 from tests.daemon.helpers import write_config
 
 WAIT = 20.0
@@ -90,7 +90,7 @@ from engine.record import replace
 from hardware.events import KnobPress, KnobTurn
 from rig.config import WebConfig, load_config
 from rig.daemon import Daemon
-from rig.desk import QuietNotifier
+from rig.daemon import QuietNotifier
 
 config = load_config(sys.argv[1])
 config = replace(config, web=WebConfig(enabled=True, address="127.0.0.1", port=0))
@@ -247,7 +247,7 @@ def test_holding_back_is_logged_once_a_spell(caplog):
     server = RigServer(("127.0.0.1", 0), Hub(), post=None)
     server.recheck_seconds = 0.0
     try:
-        with caplog.at_level(logging.INFO, logger="rig.web.server"):
+        with caplog.at_level(logging.INFO, logger="rig.web.httpserver"):
             server.fd_reserve = 1 << 30  # every descriptor counts as short
             assert not server._room_for_one() and not server._room_for_one()
             server.fd_reserve = -1
@@ -262,7 +262,7 @@ def test_holding_back_is_logged_once_a_spell(caplog):
 def test_a_page_that_went_away_is_a_debug_line_not_a_traceback(caplog):
     server = RigServer(("127.0.0.1", 0), Hub(), post=None)
     try:
-        with caplog.at_level(logging.DEBUG, logger="rig.web.server"):
+        with caplog.at_level(logging.DEBUG, logger="rig.web.httpserver"):
             try:
                 raise ConnectionResetError(104, "Connection reset by peer")
             except ConnectionResetError:
@@ -279,7 +279,7 @@ def test_a_page_that_went_away_is_a_debug_line_not_a_traceback(caplog):
 
 
 def test_a_port_in_use_is_an_oserror_and_emulate_says_so(capsys):
-    from rig.web.serve import serve_desk
+    from rig.web.browserdesk import serve_desk
 
     taken = RigServer(("127.0.0.1", 0), Hub(), post=None)
     try:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
-from rig.web.server import RigServer
 
 REPO = Path(__file__).resolve().parents[2]
 KEYWORDS = {  # systemd.resource-control(5): IPAddressAllow= symbolic names
