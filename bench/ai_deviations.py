@@ -84,7 +84,7 @@ def search_variant(game: str, budget: int | None, rounds: int | None, players: i
 
 
 def judge(args: argparse.Namespace) -> dict[str, Any]:
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     game = build_game(args.game, players=args.players, variant=None)
     medium = chooser_for(args.game, "medium")

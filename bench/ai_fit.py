@@ -32,7 +32,7 @@ Row = tuple[list[float], float, float]
 
 def collect(game_name: str, players: int, games: int, seed: int) -> list[list[Row]]:
     """Rows of every turn start of `games` medium self-play games, game by game."""
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     game = build_game(game_name, players=players)
     medium = chooser_for(game_name, "medium")

@@ -122,7 +122,7 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_match(args: argparse.Namespace) -> None:
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     levels = [s.strip() for s in args.seats.split(",")]
     if len(levels) != args.players:
@@ -296,7 +296,7 @@ def profile_decisions(args: argparse.Namespace) -> None:
 
     from engine.players import chooser_for
     from engine.selfplay import play
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     game = build_game(args.game, players=args.players, variant=args.variant)
     medium = chooser_for(args.game, "medium")
@@ -325,7 +325,7 @@ def profile_decisions(args: argparse.Namespace) -> None:
 
 def play_mix(args: argparse.Namespace) -> None:
     """Round-robin over pairings, so a run stopped at any time has all of them."""
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     directory = Path(args.out or ".")
     directory.mkdir(parents=True, exist_ok=True)

@@ -248,7 +248,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "medium's) instead of medium's own, e.g. the shipped ones")
     parser.add_argument("--out", default=None, help="append the JSON lines here too")
     args = parser.parse_args(argv)
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     game = build_game(args.game, players=args.players, variant=args.variant)
     evaluate = paired_games(args.game, game, args.seed)

@@ -220,7 +220,7 @@ def mid_game_journal(directory: Path, inputs: int = 80) -> Path:
     import random
 
     from engine.selfplay import random_choice, sample_chance
-    from rig.games import build_game
+    from rig.gamebuild import build_game
     from rig.session import Session
 
     game = build_game("tenfour", players=4, variant="standard")

@@ -32,7 +32,7 @@ def config_key(game: str, variant: str, players: int) -> str:
 def measure_config(game_name: str, variant: str, players: int,
                    budget: float) -> dict[str, Any]:
     from engine.selfplay import play
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     game = build_game(game_name, players=players, variant=variant)
     play(game, random.Random("bench:warm-up"), keep_events=False)

@@ -33,12 +33,17 @@ from collections.abc import Sequence
 from engine.api import Game
 from engine.selfplay import Chooser, play, random_choice, sample_chance
 
-FLIPPED: dict[str, dict[str, object]] = {
-    "bumpem": {"turbo": False, "extra_ticket_without_move": False,
-               "backward_from_home_stretch": False, "bump_ticket_lands": False},
-    "tenfour": {"trap_catches_on_entry": True, "sidelined_immune": False,
-                "police_move_when_stuck": False},
-}
+
+def flipped_options() -> dict[str, dict[str, object]]:
+    """Each shipped game's boolean rule options the other way from their defaults, read
+    from the games' facts (rig.registry), not restated here."""
+    from rig.registry import built_in_names, entry
+
+    return {name: {key: not value for key, value in entry(name).facts.options.items()
+                   if isinstance(value, bool)} for name in built_in_names()}
+
+
+FLIPPED: dict[str, dict[str, object]] = flipped_options()
 """Every boolean rule option of the shipped games the other way from its default."""
 
 
@@ -111,7 +116,7 @@ def configurations() -> list[tuple[str, str, int]]:
 
 def digest_lines(games: int, levels: Sequence[str]) -> list[str]:
     from engine.players import chooser_for
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     lines = []
     for name, variant, players in configurations():
@@ -129,7 +134,7 @@ def digest_lines(games: int, levels: Sequence[str]) -> list[str]:
 
 
 def play_fixed(name: str, players: int, games: int) -> int:
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     game = build_game(name, players=players)
     return sum(play(game, random.Random(f"bench:{i}"), keep_events=False).steps
@@ -140,7 +145,7 @@ def playouts_fixed(name: str, players: int, count: int) -> int:
     """`count` of the flat Monte Carlo reference's random playouts from the start of a
     game (bench/ai_match.py), one rng for all: a fixed workload; returns seat 0's wins."""
     from bench.ai_match import _random_playout
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     start = build_game(name, players=players).new_initial_state()
     rng = random.Random("bench:playouts")

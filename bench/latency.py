@@ -129,7 +129,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     from hardware.display import OledDisplay, i2c_device_factory
     from hardware.display.fakebus import FakeSmbus2, bits_of, fake_bus
     from rig.emulated import EmulatedRig
-    from rig.games import build_game
+    from rig.gamebuild import build_game
     from rig.render import render
     from rig.session import Session
 

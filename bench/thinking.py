@@ -74,7 +74,7 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
     from rig.autopilot import gestures_for
     from rig.computer import seat_for
     from rig.controller import Controller, ControllerOptions
-    from rig.games import build_game
+    from rig.gamebuild import build_game
     from rig.loop import RigLoop, Stop, Tick
     from rig.session import Session
 

@@ -115,6 +115,10 @@ def _command(name: str, args: list[str]) -> int:
     parser = argparse.ArgumentParser(prog=f"cbrig {name}", description=help_text,
                                      formatter_class=HelpFormatter)
     module.add_arguments(parser)
+    if getattr(module, "GAME_OPTIONS", False):  # the chosen game's rule options only
+        from rig.commands._gameargs import add_option_flags, chosen_game
+
+        add_option_flags(parser, chosen_game(args[1:]))
     parsed = parser.parse_args(args[1:])
     check = getattr(module, "check_arguments", None)
     if check is not None:  # what argparse cannot see alone (a count for the chosen game)

@@ -277,7 +277,7 @@ class Controller:
                     return
                 self._apply(sample_chance(state.chance_outcomes(), self.rng))
             else:
-                self._refuse("Tap a Mike card on the reader")
+                self._refuse(f"Tap {_a(need.noun)} on the reader")
         elif isinstance(event, KnobTurn):
             self._refuse(f"Not a turn: {self._how_text(need)}")
 
@@ -286,8 +286,8 @@ class Controller:
         if need.kind == "spin":
             return f"flick the {need.knob.upper()} knob"
         if need.kind == "card" and not self.options.virtual_deck:
-            return "tap a Mike card"
-        return "press for a Mike card" if need.kind == "card" else "press for a ticket"
+            return f"tap {_a(need.noun)}"
+        return f"press for {_a(need.noun)}"
 
     def _deck_ids(self) -> frozenset[str]:
         """The card ids of the deck in use (a tag map enrolled for another deck may name
@@ -397,7 +397,8 @@ class Controller:
         """Card and ticket taps are the only chance inputs a person can make wrongly
         (spins and virtual draws come from the rig itself)."""
         if exc.reason is Reason.IMPOSSIBLE_OUTCOME:
-            return "Card already drawn since the last reshuffle"
+            noun = self.view.chance_input(self.session.state).noun
+            return f"{noun[:1].upper()}{noun[1:]} already drawn since the last reshuffle"
         return f"Refused: {exc.reason.value}"
 
     def _announce(self, events: list[Event], actor: int) -> None:
@@ -651,11 +652,9 @@ class Controller:
         need = self.view.chance_input(state)
         if need.kind == "spin":
             return None
-        if need.kind == "card":
-            if self.options.virtual_deck:
-                return Part("Press for a Mike card", "instruction")
+        if need.kind == "card" and not self.options.virtual_deck:
             return Part("Tap it on the rig", "instruction")
-        return Part("Press for a ticket", "instruction")
+        return Part(f"Press for {_a(need.noun)}", "instruction")
 
     def _correction_screen(self, menu: CorrectionMenu, status: str) -> Screen:
         lines = [menu.heading()]
@@ -713,6 +712,11 @@ def _once_each(parts: Iterable[Part]) -> tuple[Part, ...]:
 
 def _times(n: int) -> str:
     return "twice" if n == 2 else f"{n} times"
+
+
+def _a(noun: str) -> str:
+    """The noun with its article, as a person says it ("a ticket", "an ace")."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def valid_cards(controller: Controller) -> list[str]:

@@ -56,6 +56,7 @@ if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed 
     from rig.controller import Controller
     from rig.enroll import EnrolScreen
     from rig.session import Session
+    from rig.views import Notice
     from rig.voice import Narrator
     from rig.voicecontrol import VoiceControl
     from rig.web.publish import LiveBoardService
@@ -310,7 +311,7 @@ class Daemon(Record):
             import rig.computer
             import rig.controller
             import rig.session  # noqa: F401
-            from rig.games import game_entry
+            from rig.gamebuild import game_entry
 
             game_entry(self.config.game.name).build()  # the config check knew the name
         except Exception as exc:  # only a head start: starting a game imports them anyway
@@ -367,7 +368,7 @@ class Daemon(Record):
         current = self.config.state.current
         if not os.path.lexists(current):  # a link, even dangling, is set aside below
             return None
-        from rig.games import DataFileUnreadable, GameSetupError
+        from rig.gamebuild import DataFileUnreadable, GameSetupError
         from rig.journal import JournalError, JournalWriteError
         from rig.replay import ReplayError
         from rig.session import Session
@@ -419,7 +420,7 @@ class Daemon(Record):
     def _build_game(self, choice: SetupChoice) -> Any:
         """The game chosen on the menu, with the config's data files and rule options
         when it is the configured game (the shipped ones otherwise)."""
-        from rig.games import build_game
+        from rig.gamebuild import build_game
 
         game_cfg = self.config.game
         same = choice.game == game_cfg.name
@@ -601,9 +602,9 @@ class Daemon(Record):
     def _show(self, frame: Any) -> None:
         self._display().show(frame)
 
-    def _alert(self, notice: object) -> None:
+    def _alert(self, notice: Notice) -> None:
         assert self.hardware is not None
-        self.hardware.alerts.play("catch")
+        self.hardware.alerts.play(notice.sound)
 
     def _heartbeat_interval(self) -> float:
         interval = self.notifier.watchdog_interval() if self.config.daemon.watchdog else None
@@ -678,7 +679,9 @@ class Daemon(Record):
         if refused is not None and not refused.drawn:
             self.hardware_log.flush()
             return  # nothing of ours was opened but the lock attempt
-        goodbye = render(goodbye_screen() if refused is None else refused_screen(refused))
+        game = (self.app.controller.session.game.name if self.app is not None
+                and self.app.controller is not None else self.config.game.name)
+        goodbye = render(goodbye_screen(game) if refused is None else refused_screen(refused))
         if refused is not None and self.display is None and self.hardware is None:
             try:  # refused before the display was built (state, lock, journal)
                 self.display = self._build_display(self.hardware_log.note)
@@ -761,9 +764,13 @@ class HardwareLog:
                         "" if count == 1 else "s")
 
 
-def goodbye_screen() -> Screen:
-    """What stays on the OLED after the daemon stops."""
-    return Screen(title="CB RIG", big="RIG OFF", lines=("ADIOS, good buddies.", "Game saved."),
+def goodbye_screen(game: str | None = None) -> Screen:
+    """What stays on the OLED after the daemon stops: the game's own sign-off."""
+    from rig.registry import DEFAULT_GAME, find
+
+    found = find(game or DEFAULT_GAME)
+    sign_off = found.sign_off if found is not None else "Game saved."
+    return Screen(title="CB RIG", big="RIG OFF", lines=(sign_off, "Game saved."),
                   footer="power off is safe")
 
 

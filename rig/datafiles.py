@@ -16,26 +16,32 @@ def default_source(filename: str) -> str:
     return f"{DEFAULT_PREFIX}{filename}"
 
 
-def _shipped(name: str) -> Path:
-    """A file of the ``engine.data`` package. Its directory, not importlib.resources:
-    the package is always installed as files (pip unpacks wheels), and resources costs
+SHIPPED_PACKAGE = "engine.data"
+"""The built-in games' data files; a game of its own package names its own
+(``DATA_PACKAGE`` in its facts, rig.registry.GameFacts.data_package)."""
+
+
+def _shipped(name: str, package: str = SHIPPED_PACKAGE) -> Path:
+    """A file of the game's data package. Its directory, not importlib.resources: the
+    package is always installed as files (pip unpacks wheels), and resources costs
     ~10 ms of imports at every start (it matters on a Pi Zero)."""
-    import engine.data
+    import importlib
 
-    return Path(next(iter(engine.data.__path__))) / name
+    module = importlib.import_module(package)
+    return Path(next(iter(module.__path__))) / name
 
 
-def is_shipped(ref: str) -> bool:
-    """``ref`` names a file shipped in ``engine.data`` ("default:NAME", NAME a plain file
-    name there: no directory, so a journal header cannot point it anywhere else)."""
+def is_shipped(ref: str, package: str = SHIPPED_PACKAGE) -> bool:
+    """``ref`` names a file shipped in the data `package` ("default:NAME", NAME a plain
+    file name there: no directory, so a journal header cannot point it anywhere else)."""
     if not ref.startswith(DEFAULT_PREFIX):
         return False
     name = ref[len(DEFAULT_PREFIX):]
     return (bool(name) and "/" not in name and "\\" not in name and name not in (".", "..")
-            and _shipped(name).is_file())
+            and _shipped(name, package).is_file())
 
 
-def read_data(ref: str | Path) -> tuple[str, str]:
+def read_data(ref: str | Path, package: str = SHIPPED_PACKAGE) -> tuple[str, str]:
     """Return (text, source) for a shipped default ("default:NAME") or a file path.
 
     Raises FileNotFoundError / OSError with the offending name for the caller to report.
@@ -43,9 +49,9 @@ def read_data(ref: str | Path) -> tuple[str, str]:
     ref = str(ref)
     if ref.startswith(DEFAULT_PREFIX):
         name = ref[len(DEFAULT_PREFIX):]
-        if not is_shipped(ref):
+        if not is_shipped(ref, package):
             raise FileNotFoundError(f"no shipped data file named {name!r}")
-        resource = _shipped(name)
+        resource = _shipped(name, package)
         return resource.read_text(encoding="utf-8"), ref
     path = Path(ref)
     return path.read_text(encoding="utf-8"), str(path)

@@ -141,7 +141,7 @@ def new_emulated_rig(game_name: str, players: int, *, variant: str | None = None
                      seed: int | None = None, journal: Path | None = None,
                      seats: list[Seat] | None = None, options: dict[str, Any] | None = None,
                      draw: Callable[[Screen], Any] | None = None) -> EmulatedRig:
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     game = build_game(game_name, players=players, variant=variant, options=options)
     session = Session.start(game, journal, {"created": "emulated"})

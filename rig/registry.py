@@ -13,9 +13,12 @@ options, loads no rules and no view: the facts come from the game's small ``info
 module (stdlib only), and the rules, the view and the board tools are loaded by small
 functions on first use. That keeps ``rig.config`` (and so the daemon's start) lean.
 
-A game outside the rig registers itself with one line, ``register(ENTRY)``; naming
-``module:ENTRY`` in the ``CBRIG_GAMES`` environment variable (comma separated) does the
-same for a ``cbrig`` process. docs/ENGINE_CONTRACT.md, "How to add a game", walks through.
+Where the games come from: each folder of ``rig/games/`` registers its game when it is
+imported (``ENTRY = register(GameEntry(...))`` in its ``__init__.py``, which loads no
+rules, views or PIL); a game installed as its own package names its entry in the
+``cbrig.games`` entry point group; ``CBRIG_GAMES`` names ``module:ENTRY`` for a
+development run. This module names no game and imports none back: it finds them.
+docs/ENGINE_CONTRACT.md, "How to add a game", walks through.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ import importlib
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import combinations
-from types import MappingProxyType, ModuleType
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
 from valueclass import Frozen, field
@@ -37,6 +40,7 @@ if TYPE_CHECKING:
     from rig.boardart.geometry import BoardGeometry
     from rig.printout.reference import Sections
     from rig.printout.sheets import CardSheet, PieceList
+    from rig.speech import Vocabulary
     from rig.views import GameView
     from rig.web.live import Piece
 
@@ -57,6 +61,13 @@ OLD_LEVEL_NAMES: Mapping[str, str] = MappingProxyType({"random": "easy", "strong
 
 PLUGINS_VARIABLE = "CBRIG_GAMES"
 """Environment variable naming extra entries to register, ``module:NAME`` comma separated."""
+ENTRY_POINT_GROUP = "cbrig.games"
+"""The entry point group an installed game package declares its entry in (its value:
+``package.module:ENTRY``), as gpiozero finds pin factories."""
+BUILT_IN_FOLDER = "games"
+"""The folder beside this module holding one package per built-in game."""
+DEFAULT_DATA_PACKAGE = "engine.data"
+"""Where a game's shipped data files are when its facts name no package of its own."""
 
 
 class UnknownGame(ValueError):
@@ -107,10 +118,11 @@ class PrintTools(Frozen):
     """How many seats the printed game is built for (the pieces sheet shows them)."""
     reference: Callable[[Game], Sections]
     """The quick reference's sections, with the options in use."""
-    cards: Callable[[Game], CardSheet]
-    """The card (or ticket) faces, the enrolment order, how to enrol, the title."""
     pieces: Callable[[Game], PieceList]
-    """(name as the rig says it, colour, icon) for every piece in the box."""
+    """Every piece in the box, as its token and standee show it."""
+    cards: Callable[[Game], CardSheet] | None = None
+    """The card (or ticket) faces, the enrolment order, how to enrol, the title (None:
+    the game has no cards to print)."""
 
 
 class LatencyCase(Frozen):
@@ -135,16 +147,34 @@ class BenchCases(Frozen):
     """Latency cases with hints on, timed after every game's plain cases."""
 
 
+class RuleOption(Frozen):
+    """One rule option: its default (which gives its kind) and what it does."""
+
+    name: str
+    default: JSON
+    help: str = ""
+
+
 class GameFacts(Frozen):
-    """What a game's ``info`` module declares, checked and typed."""
+    """What a game's ``info`` module declares, checked and typed (like OpenSpiel's
+    GameType): every part of the rig that asks about a game reads this one record."""
 
     variants: tuple[Variant, ...]
     data_roles: Mapping[str, str]
-    """Role -> the shipped file's name in engine/data."""
+    """Role -> the shipped file's name in `data_package`."""
     options: Mapping[str, JSON]
     """Every rule option with its default."""
     sim_counters: Mapping[str, str]
     """Event kind -> the counter ``cbrig simulate`` reports."""
+    option_help: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    """Option -> what it does, in a line (``--help`` and the docs)."""
+    data_package: str = DEFAULT_DATA_PACKAGE
+    """The package whose folder holds the game's shipped data files (``DATA_PACKAGE``)."""
+
+    @property
+    def rule_options(self) -> tuple[RuleOption, ...]:
+        return tuple(RuleOption(name, default, self.option_help.get(name, ""))
+                     for name, default in self.options.items())
 
     @property
     def variant_names(self) -> tuple[str, ...]:
@@ -188,6 +218,10 @@ class GameEntry(Frozen):
     ai: str | None = None
     """Dotted path of the module with the game's ``strong_choice`` (medium) and
     ``hard_choice`` (hard); None: its computer seats play ``easy`` only."""
+    speech: Callable[[], Vocabulary] | None = None
+    """How the game is said aloud (rig.speech); None: numbers and capitals only."""
+    sign_off: str = "Thanks for playing."
+    """The line the rig leaves on the screen when it stops."""
 
     @property
     def computer_levels(self) -> tuple[str, ...]:
@@ -288,7 +322,7 @@ def all_player_counts() -> tuple[int, ...]:
     return tuple(sorted({n for game in entries() for n in game.player_counts}))
 
 
-def read_facts(module: ModuleType, where: str) -> GameFacts:
+def read_facts(module: object, where: str) -> GameFacts:
     """The typed facts of an info module; TypeError naming the field when one is wrong."""
     variant_players = _mapping(module, where, "VARIANT_PLAYERS")
     variants = []
@@ -299,22 +333,32 @@ def read_facts(module: ModuleType, where: str) -> GameFacts:
         variants.append(Variant(name, tuple(int(n) for n in counts)))
     if not variants:
         raise TypeError(f"{where}.VARIANT_PLAYERS: a game has at least one variant")
+    options = _mapping(module, where, "OPTIONS")
+    helps = _strings(module, where, "OPTION_HELP") if hasattr(module, "OPTION_HELP") else {}
+    unknown = set(helps) - set(options)
+    if unknown:
+        raise TypeError(f"{where}.OPTION_HELP: no such option {sorted(unknown)}")
+    package = getattr(module, "DATA_PACKAGE", DEFAULT_DATA_PACKAGE)
+    if not isinstance(package, str):
+        raise TypeError(f"{where}.DATA_PACKAGE: a dotted package name")
     return GameFacts(
         variants=tuple(variants),
         data_roles=MappingProxyType(_strings(module, where, "DATA_ROLES")),
-        options=MappingProxyType(dict(_mapping(module, where, "OPTIONS"))),
+        options=MappingProxyType(dict(options)),
         sim_counters=MappingProxyType(_strings(module, where, "SIM_COUNTERS")),
+        option_help=MappingProxyType(helps),
+        data_package=package,
     )
 
 
-def _mapping(module: ModuleType, where: str, name: str) -> dict[str, JSON]:
+def _mapping(module: object, where: str, name: str) -> dict[str, JSON]:
     value: object = getattr(module, name, None)
     if not isinstance(value, Mapping) or not all(isinstance(key, str) for key in value):
         raise TypeError(f"{where}.{name}: a mapping with string keys")
     return {str(key): item for key, item in value.items()}
 
 
-def _strings(module: ModuleType, where: str, name: str) -> dict[str, str]:
+def _strings(module: object, where: str, name: str) -> dict[str, str]:
     out = {}
     for key, value in _mapping(module, where, name).items():
         if not isinstance(value, str):
@@ -353,8 +397,26 @@ def registered(entry: GameEntry) -> Iterator[GameEntry]:
         unregister(entry.name)
 
 
+@cache
+def built_in_names() -> tuple[str, ...]:
+    """The folders of ``rig/games/`` (one per built-in game), the default game first:
+    a directory listing, so that knowing them imports nothing."""
+    folder = os.path.join(os.path.dirname(__file__), BUILT_IN_FOLDER)
+    found = sorted(item.name for item in os.scandir(folder) if item.is_dir()
+                   and os.path.isfile(os.path.join(item.path, "__init__.py")))
+    return tuple(sorted(found, key=lambda name: name != DEFAULT_GAME))
+
+
+def _load_built_in(name: str) -> None:
+    """Import the game's folder, which registers its entry."""
+    if name not in _ENTRIES and name in built_in_names():
+        importlib.import_module(f"rig.{BUILT_IN_FOLDER}.{name}")
+
+
 def _load_plugins() -> None:
-    """Register the entries ``CBRIG_GAMES`` names, once per process."""
+    """Register the entries ``CBRIG_GAMES`` names and the installed packages' entry
+    points, once per process (importlib.metadata costs tens of ms: only when a name is
+    not a built-in one, or every game is listed)."""
     global _plugins_loaded
     if _plugins_loaded:
         return
@@ -362,34 +424,55 @@ def _load_plugins() -> None:
     for spec in filter(None, (s.strip() for s in os.environ.get(PLUGINS_VARIABLE, "")
                               .split(","))):
         module_name, _, attribute = spec.partition(":")
-        entry = getattr(importlib.import_module(module_name), attribute or "ENTRY")
-        if not isinstance(entry, GameEntry):
-            raise TypeError(f"{PLUGINS_VARIABLE}: {spec} is not a GameEntry")
-        if entry.name not in _ENTRIES:
-            register(entry)
+        _adopt(getattr(importlib.import_module(module_name), attribute or "ENTRY"),
+               f"{PLUGINS_VARIABLE}: {spec}")
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        _adopt(point.load(), f"entry point {point.name} = {point.value}")
+
+
+def _adopt(found: object, where: str) -> None:
+    if not isinstance(found, GameEntry):
+        raise TypeError(f"{where} is not a GameEntry")
+    if found.name not in _ENTRIES:
+        register(found)
 
 
 def entries() -> tuple[GameEntry, ...]:
-    """Every registered game, the built-in ones first (registration order)."""
+    """Every registered game, the built-in ones first (the default game first)."""
+    built_in = built_in_names()
+    for name in built_in:
+        _load_built_in(name)
     _load_plugins()
-    return tuple(_ENTRIES.values())
+    order = {name: index for index, name in enumerate(built_in)}
+    return tuple(sorted(_ENTRIES.values(), key=lambda e: order.get(e.name, len(order))))
 
 
 def names() -> tuple[str, ...]:
     return tuple(entry.name for entry in entries())
 
 
+def find(name: str) -> GameEntry | None:
+    """The entry of `name`, or None; a built-in game is found without listing the
+    installed ones (the config check reads this on every start)."""
+    if name not in _ENTRIES:
+        _load_built_in(name)
+    if name not in _ENTRIES:
+        _load_plugins()
+    return _ENTRIES.get(name)
+
+
 def entry(name: str) -> GameEntry:
     """The entry of `name`; UnknownGame lists the games there are."""
-    _load_plugins()
-    found = _ENTRIES.get(name)
+    found = find(name)
     if found is None:
-        raise UnknownGame(f"unknown game {name!r}; choose one of {', '.join(_ENTRIES)}")
+        raise UnknownGame(f"unknown game {name!r}; choose one of {', '.join(names())}")
     return found
 
 
 def data_roles() -> tuple[str, ...]:
-    """Every data file role any game has, in registration order (config checks)."""
+    """Every data file role any game has, in registration order."""
     roles: dict[str, None] = {}
     for game in entries():
         roles.update(dict.fromkeys(game.facts.data_roles))
@@ -401,101 +484,3 @@ def game_help(default: str = DEFAULT_GAME) -> str:
     words = [f"{game.name} ({game.title}{', the default' if game.name == default else ''})"
              for game in entries()]
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
-
-
-# -- the built-in games ---------------------------------------------------------------------
-
-def _tenfour_build() -> BuildFunction:
-    from engine.tenfour import build
-
-    return build
-
-
-def _tenfour_view(game: Game) -> GameView:
-    from rig.view_tenfour import TenFourView
-
-    return TenFourView(game)
-
-
-def _tenfour_board() -> BoardTools:
-    from engine.tenfour import load_board
-    from rig.boardart.tenfour import tenfour_geometry
-    from rig.commands.board import tenfour_summary
-
-    return BoardTools(load_board, tenfour_summary, tenfour_geometry)
-
-
-def _tenfour_live() -> LiveTools:
-    from rig.web.live import tenfour_live
-
-    return tenfour_live()
-
-
-def _tenfour_print() -> PrintTools:
-    from rig.printout.reference import tenfour_reference
-    from rig.printout.sheets import mike_cards, tenfour_pieces
-
-    return PrintTools(4, tenfour_reference, mike_cards, tenfour_pieces)
-
-
-def _bumpem_build() -> BuildFunction:
-    from engine.bumpem import build
-
-    return build
-
-
-def _bumpem_view(game: Game) -> GameView:
-    from rig.view_bumpem import BumpEmView
-
-    return BumpEmView(game)
-
-
-def _bumpem_board() -> BoardTools:
-    from engine.bumpem import load_board
-    from rig.boardart.bumpem import bumpem_geometry
-    from rig.commands.board import generic_summary
-
-    return BoardTools(load_board, generic_summary, bumpem_geometry)
-
-
-def _bumpem_live() -> LiveTools:
-    from rig.web.live import bumpem_live
-
-    return bumpem_live()
-
-
-def _bumpem_print() -> PrintTools:
-    from rig.printout.reference import bumpem_reference
-    from rig.printout.sheets import bumpem_pieces, ticket_cards
-
-    return PrintTools(2, bumpem_reference, ticket_cards, bumpem_pieces)
-
-
-TENFOUR = register(GameEntry(
-    name="tenfour", title="10-Four, Good Buddy", short_title="10-Four",
-    info="engine.tenfour.info", build=_tenfour_build, view=_tenfour_view,
-    ai="engine.tenfour.ai",
-    colours=("red", "green", "blue", "yellow"),
-    seatings=MappingProxyType({"two-player": (("red", "blue"),)}),
-    board=_tenfour_board, live=_tenfour_live, printout=_tenfour_print,
-    bench=BenchCases(
-        engine_speed=(("standard", 3), ("standard", 4), ("two-player", 2)),
-        latency=(LatencyCase("standard", 4, 1, 6), LatencyCase("two-player", 2, 1, 4)),
-        # The shipped config (wiring/config.toml) has hints = true: every human seat gets
-        # the strong level's suggestion, computed at each decision node inside the step.
-        hinted_latency=(LatencyCase("standard", 4, 1, 4, hints=True),),
-        bus_players=4,
-    ),
-))
-BUMPEM = register(GameEntry(
-    name="bumpem", title="Bump 'Em", info="engine.bumpem.info", build=_bumpem_build,
-    ai="engine.bumpem.ai",
-    view=_bumpem_view, colours=("red", "blue", "yellow", "green"), board=_bumpem_board,
-    live=_bumpem_live, printout=_bumpem_print,
-    bench=BenchCases(
-        engine_speed=(("standard", 2), ("standard", 3), ("standard", 4)),
-        latency=(LatencyCase(None, 4, 1, 3),),
-        hinted_latency=(LatencyCase(None, 4, 1, 2, hints=True),),
-        bus_players=3,
-    ),
-))

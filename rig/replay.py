@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.api import Action, Game, State
 from engine.errors import IllegalAction
-from rig.games import game_from_identity
+from rig.gamebuild import game_from_identity
 from valueclass import Frozen
 
 FIRST_ENTRY_LINE = 2

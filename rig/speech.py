@@ -9,14 +9,14 @@ instruction, the card, the warning, the news, the result, the alert; never the m
 hint or the footer) and lets the game's vocabulary say its place codes as words
 ("B13": "Blue thirteen"). Voice and screen cannot drift apart: they are one value.
 
-Each game's vocabulary (its codes, its slang) is one module, :mod:`rig.speech_tenfour`
-and :mod:`rig.speech_bumpem`, found by game name through :func:`vocabulary_for`.
+Each game's vocabulary (its codes, its slang) is its folder's ``speech`` module
+(``rig/games/<name>/speech.py``), named by its registry entry and found by game name
+through :func:`vocabulary_for`.
 Everything here is pure: no audio, no clock; :mod:`rig.voice` speaks the result.
 """
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -156,9 +156,8 @@ class Vocabulary:
         return []
 
     def breaks(self, parts: Iterable[Part]) -> bool:
-        """Whether the card drawn calls the police (its text or the warning says so)."""
-        return any(p.role in ("card", "warning") and "BREAK ONE NINE" in p.text.upper()
-                   for p in parts)
+        """Whether the card drawn is one `BEFORE_BREAK` is said before (none here)."""
+        return False
 
 
 def said_as(vocabulary: Vocabulary, parts: Iterable[Part]) -> str:
@@ -169,12 +168,12 @@ def said_as(vocabulary: Vocabulary, parts: Iterable[Part]) -> str:
 def vocabulary_for(game: str) -> Vocabulary:
     """The vocabulary of a game by its registered name (a game without one of its own
     gets the base: numbers and capitals only)."""
-    try:
-        module = importlib.import_module(f"rig.speech_{game}")
-    except ModuleNotFoundError:
+    from rig.registry import find
+
+    found = find(game)
+    if found is None or found.speech is None:
         return Vocabulary()
-    vocabulary: Vocabulary = module.VOCABULARY
-    return vocabulary
+    return found.speech()
 
 
 def _sentence(text: str) -> str:

@@ -36,6 +36,8 @@ class ChanceInput:
 
     kind: Literal["spin", "card", "ticket"]
     knob: str = "hi"
+    noun: str = "card"
+    """What a draw is called on the screen ("Mike card", "ticket"): the rig's words."""
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class Notice:
     role: str = NEWS
     short: str = ""
     """A shorter wording for a full screen."""
+    sound: str = "alert"
+    """The buzzer pattern an alert sets off (hardware.buzzer.PATTERNS)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +137,8 @@ class EventNotices(Generic[G]):
     """
 
     ALERTS: ClassVar[dict[str, str]] = {}
+    ALERT_SOUND: ClassVar[str] = "alert"
+    """The buzzer pattern of the game's alerts."""
     RESULTS: frozenset[str] = frozenset()
     DETAILS: frozenset[str] = frozenset()
     NEWS: frozenset[str] = frozenset()
@@ -151,7 +157,7 @@ class EventNotices(Generic[G]):
     def notice(self, event: Event) -> Notice | None:
         if event.kind in self.ALERTS:
             return Notice(event.text, alert=True, headline=self.ALERTS[event.kind],
-                          role=ALERT)
+                          role=ALERT, sound=self.ALERT_SOUND)
         if event.kind in self.RESULTS:
             return Notice(event.text, role=RESULT)
         if event.kind in self.DETAILS:
@@ -169,6 +175,26 @@ class EventNotices(Generic[G]):
 
     def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
         return actions
+
+    # What a game without cards, forced spins or turn fixes needs say nothing more: the
+    # defaults below (a game with them overrides each).
+    def action_for_card(self, state: State, card_id: str) -> Action | None:
+        return None
+
+    def card_for_action(self, action: Action) -> str:
+        return ""
+
+    def card_ids(self, game: Game) -> list[str]:
+        return []
+
+    def forced_spin(self, state: State, value: int) -> Action | None:
+        return None
+
+    def status_lines(self, state: State) -> list[str]:
+        return []
+
+    def turn_fixes(self, state: State) -> list[Fix]:
+        return []
 
 
 def view_for(game: Game) -> GameView:

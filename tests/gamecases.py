@@ -1,21 +1,21 @@
-"""Every game, variant and player count the game packages declare, built once each."""
+"""Every game, variant and player count the registered games' facts declare, built once
+each (a game whose info has only VARIANT_PLAYERS is enumerated like the shipped ones)."""
 
 from __future__ import annotations
 
-import importlib
 from functools import cache
 
 from engine.api import Game
-from rig.games import GAME_MODULES, build_game
+from rig import registry
+from rig.gamebuild import build_game
 
 
 def _declared() -> list[tuple[str, str, int]]:
     cases = []
-    for name, module_path in GAME_MODULES.items():
-        module = importlib.import_module(module_path)
-        for variant in module.VARIANTS:
-            for players in module.PLAYER_COUNTS:
-                cases.append((name, variant, players))
+    for entry in registry.entries():
+        for variant in entry.variants:
+            for players in entry.player_counts:
+                cases.append((entry.name, variant, players))
     return cases
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
 from fractions import Fraction
@@ -12,7 +11,8 @@ import pytest
 from engine.api import CHANCE, TERMINAL, Action, State
 from engine.errors import IllegalAction, Reason
 from engine.selfplay import play, sample_chance
-from rig.games import GAME_MODULES
+from rig import registry
+from rig.gamebuild import GAME_MODULES
 from tests.gamecases import buildable, case_id, make
 
 CASES = buildable()
@@ -20,9 +20,8 @@ SEEDS = range(6)
 
 
 def test_every_game_and_variant_is_covered() -> None:
-    for name, module_path in GAME_MODULES.items():
-        module = importlib.import_module(module_path)
-        for variant in module.VARIANTS:
+    for name in GAME_MODULES:
+        for variant in registry.entry(name).variants:
             assert any(c[0] == name and c[1] == variant for c in CASES), (name, variant)
 
 

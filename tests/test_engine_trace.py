@@ -15,7 +15,7 @@ from __future__ import annotations
 import pytest
 
 from bench.engine_trace import FLIPPED, configurations, fingerprint, flatmc_fingerprint
-from rig.games import build_game
+from rig.gamebuild import build_game
 
 GAMES = 4
 EXPECTED: dict[tuple[str, str, int, bool], str] = {

@@ -19,7 +19,7 @@ from engine.bumpem import info as bumpem_info
 from engine.bumpem import kinds as bumpem_kinds
 from engine.tenfour import info as tenfour_info
 from engine.tenfour import kinds as tenfour_kinds
-from rig.games import build_game
+from rig.gamebuild import build_game
 
 CASES = [
     ("tenfour", "standard", 4, tenfour_kinds, tenfour_info.SIM_COUNTERS),

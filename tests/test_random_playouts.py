@@ -19,7 +19,7 @@ import pytest
 from bench.engine_trace import FLIPPED, configurations
 from engine.api import Game, State
 from engine.selfplay import _generic_random_playout, random_playout
-from rig.games import build_game
+from rig.gamebuild import build_game
 from tests.bumpem.helpers import TICKETS, make_game
 
 DECK = TICKETS[0].replace('draw = "independent"', 'draw = "deck"').replace(

@@ -23,12 +23,13 @@ from rig import registry
 from rig.autopilot import play_out
 from rig.cli import main
 from rig.emulated import new_emulated_rig
-from rig.games import GameSetupError, build_game
+from rig.gamebuild import GameSetupError, build_game
 from tests.racegame.entry import RACE
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_AND_VIEWS = ("engine.tenfour.game", "engine.tenfour.state", "engine.bumpem.game",
-                   "engine.bumpem.state", "rig.view_tenfour", "rig.view_bumpem", "rig.views")
+                   "engine.bumpem.state", "rig.games.tenfour.view", "rig.games.bumpem.view",
+                   "rig.views")
 RACE_CASES = [("race", "standard", players) for players in RACE.player_counts]
 
 

@@ -21,17 +21,23 @@ PLAYER_COUNTS: tuple[int, ...] = tuple(sorted(
 DATA_ROLES: dict[str, str] = {"board": "bumpem_board.toml", "tickets": "bumpem_tickets.toml"}
 
 OPTIONS: dict[str, JSON] = {
-    # B7: turbo spaces are in play (the game's settings can turn them off).
     "turbo": True,
-    # B3: a 3 gives another ticket even when no car can move with it.
     "extra_ticket_without_move": True,
-    # B3: backward moves may take a car out of its home stretch onto the track.
     "backward_from_home_stretch": True,
-    # Open in the rulebook: a car placed by a Bump 'em! ticket lands on that space, so an
-    # oil slick of another colour there slides it on like any landing car (B6).
     "bump_ticket_lands": True,
 }
 """Every rule option with its default (the RULINGS.md ruling or our reading)."""
+OPTION_HELP: dict[str, str] = {
+    "turbo": "B7: turbo spaces are in play",
+    "extra_ticket_without_move": "B3: a 3 gives another ticket even when no car can move "
+                                 "with it",
+    "backward_from_home_stretch": "B3: backward moves may take a car out of its home stretch "
+                                  "onto the track",
+    "bump_ticket_lands": "a car placed by a Bump 'em! ticket lands on that space, so an oil "
+                         "slick of another colour there slides it on (B6; open in the "
+                         "rulebook)",
+}
+"""What each rule option does (`--help`, the config check's words)."""
 
 SIM_COUNTERS: dict[str, str] = {
     "ticket": "tickets",

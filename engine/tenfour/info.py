@@ -25,17 +25,24 @@ DATA_ROLES: dict[str, str] = {
 }
 
 OPTIONS: dict[str, JSON] = {
-    # T8: a truck starting on the Bear's route is caught when spin + extra >= this.
     "bear_limit": 8,
-    # T11: how far a Smokey moves (exactly, or at most when it ends in a Bear Trap).
     "smokey_move": 10,
-    # T6: False = a truck already on a trap space is NOT caught when a Smokey enters.
     "trap_catches_on_entry": False,
-    # T7: True = a truck on the side of the road cannot be caught again.
     "sidelined_immune": True,
-    # T3/T8: True = BREAK ONE NINE needs its police move even if the truck did not move.
     "police_move_when_stuck": True,
 }
+OPTION_HELP: dict[str, str] = {
+    "bear_limit": "T8: a truck starting on the Bear's route is caught when spin + extra "
+                  "reaches this",
+    "smokey_move": "T11: how far a Smokey moves (exactly, or at most when it ends in a "
+                   "Bear Trap)",
+    "trap_catches_on_entry": "T6: a truck already on a trap space is caught when a Smokey "
+                             "enters",
+    "sidelined_immune": "T7: a truck on the side of the road cannot be caught again",
+    "police_move_when_stuck": "T3/T8: BREAK ONE NINE needs its police move even if the truck "
+                              "did not move",
+}
+"""What each rule option does (`--help`, the config check's words)."""
 
 SIM_COUNTERS: dict[str, str] = {
     "smokey_catch": "smokey_catches",

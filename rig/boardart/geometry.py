@@ -10,6 +10,7 @@ once, not per backend.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -24,10 +25,17 @@ BLACK: RGB = (0, 0, 0)
 WHITE: RGB = (255, 255, 255)
 GREY: RGB = (120, 120, 120)
 FILL: Mapping[str, RGB] = {"red": (244, 170, 170), "green": (170, 222, 170),
-                           "blue": (170, 190, 244), "yellow": (244, 230, 150)}
-"""Light fill of each colour: spaces are filled with it so the ink labels stay readable."""
+                           "blue": (170, 190, 244), "yellow": (244, 230, 150),
+                           "orange": (250, 200, 150), "purple": (210, 180, 235),
+                           "pink": (245, 190, 215), "brown": (215, 190, 160),
+                           "black": (190, 190, 190), "white": (250, 250, 250)}
+"""Light fill of each colour a game may seat: spaces are filled with it so the ink labels
+stay readable (a game names its colours; the palette is not any one game's)."""
 INK: Mapping[str, RGB] = {"red": (190, 30, 30), "green": (30, 130, 30),
-                          "blue": (30, 60, 190), "yellow": (170, 140, 0)}
+                          "blue": (30, 60, 190), "yellow": (170, 140, 0),
+                          "orange": (220, 100, 10), "purple": (110, 40, 170),
+                          "pink": (200, 60, 130), "brown": (120, 75, 30),
+                          "black": (20, 20, 20), "white": (150, 150, 150)}
 """Strong ink of each colour: outlines, captions, pieces."""
 
 LABEL_BOX_HEIGHT = 1.0
@@ -257,3 +265,50 @@ def grid_slots(x: float, y: float, w: float, h: float, columns: int, rows: int
     """`columns` x `rows` evenly spread piece places in a w x h area centred on (x, y)."""
     return tuple((x - w / 2 + w * (c + 0.5) / columns, y - h / 2 + h * (r + 0.5) / rows)
                  for r in range(rows) for c in range(columns))
+
+
+# -- primitives the games' drawings share ------------------------------------------
+
+GAP = 1.0
+"""Clear space (mm) between a space and what is drawn beside it."""
+
+
+def sub(a: Point, b: Point) -> Point:
+    return (a[0] - b[0], a[1] - b[1])
+
+
+def along(p: Point, direction: Point, distance: float) -> Point:
+    return (p[0] + direction[0] * distance, p[1] + direction[1] * distance)
+
+
+def unit(v: Point) -> Point:
+    length = math.hypot(*v) or 1.0
+    return (v[0] / length, v[1] / length)
+
+
+def outward(prev: Point, here: Point, nxt: Point, centre: Point) -> Point:
+    """The unit normal of the road at `here`, pointing away from the board's centre."""
+    tx, ty = sub(nxt, prev)
+    normal = unit((ty, -tx))
+    away = sub(here, centre)
+    if normal[0] * away[0] + normal[1] * away[1] < 0:
+        normal = (-normal[0], -normal[1])
+    return normal
+
+
+def upright(normal: Point) -> bool:
+    """True where the road runs left-right (its normal points up or down)."""
+    return abs(normal[1]) >= abs(normal[0])
+
+
+def clearance(normal: Point, half: float, w: float, h: float) -> float:
+    """How far along `normal` a w x h box must sit to clear a square of half-side `half`
+    round the starting point (it clears once it is past the square on one axis)."""
+    needs = [(half + size / 2) / abs(component)
+             for component, size in ((normal[0], w), (normal[1], h)) if abs(component) > 0.1]
+    return min(needs)
+
+
+def piece_mm(side: float) -> float:
+    """The largest token or standee base a space takes with room to pick it up."""
+    return math.floor(side * 0.8)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 
 from rig import registry
 from rig.controller import Seat
@@ -21,7 +22,6 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seed the chance source (spins, draws) for a repeatable game")
     parser.add_argument("--seats", default=None,
                         help="per seat: human, easy, medium or hard, comma separated")
-    parser.add_argument("--no-turbo", action="store_true", help="Bump 'Em without turbo")
 
 
 def check_game_arguments(args: argparse.Namespace) -> None:
@@ -54,15 +54,54 @@ def variant_for(args: argparse.Namespace) -> str | None:
     return registry.entry(args.game).special_variant(args.players)
 
 
+OPTION_PREFIX = "option_"
+"""Where a rule option's flag keeps its value in the parsed arguments."""
+
+
+def chosen_game(argv: Sequence[str]) -> str:
+    """The --game a command line names (the default when none): read before the
+    parser is built, so that it offers that game's rule options and no other's."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--game", default=registry.DEFAULT_GAME)
+    known, _ = early.parse_known_args(list(argv))
+    return str(known.game)
+
+
+def add_option_flags(parser: argparse.ArgumentParser, game: str) -> None:
+    """One flag per rule option of `game`, from its facts: ``--no-NAME`` for an option
+    on by default, ``--NAME`` for one off, ``--NAME VALUE`` for a number or a word."""
+    found = registry.find(game)
+    if found is None:
+        return  # --game's own choices say what is wrong
+    group = parser.add_argument_group(f"{found.title} rule options")
+    for option in found.facts.rule_options:
+        flag = option.name.replace("_", "-")
+        dest = OPTION_PREFIX + option.name
+        help_text = option.help or option.name.replace("_", " ")
+        if isinstance(option.default, bool):
+            if option.default:
+                group.add_argument(f"--no-{flag}", dest=dest, action="store_false",
+                                   default=None, help=f"off: {help_text}")
+            else:
+                group.add_argument(f"--{flag}", dest=dest, action="store_true",
+                                   default=None, help=f"on: {help_text}")
+        elif isinstance(option.default, int | float | str):
+            group.add_argument(f"--{flag}", dest=dest, type=type(option.default),
+                               default=None, metavar=type(option.default).__name__.upper(),
+                               help=f"{help_text} (default {option.default})")
+
+
 def options_for(args: argparse.Namespace) -> dict[str, object]:
-    return {"turbo": False} if getattr(args, "no_turbo", False) else {}
+    """The rule options the command line sets (the game's defaults for the rest)."""
+    return {key.removeprefix(OPTION_PREFIX): value for key, value in vars(args).items()
+            if key.startswith(OPTION_PREFIX) and value is not None}
 
 
 def seats_for(args: argparse.Namespace, seed: int | None) -> list[Seat] | None:
     if not args.seats:
         return None
     from rig.computer import seat_for
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     check_game_arguments(args)
     levels = seat_levels(args)

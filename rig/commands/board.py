@@ -19,7 +19,7 @@ from rig.safetext import safe_print
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    games = [game.name for game in registry.entries() if game.board is not None]
+    games = list(registry.names())  # a game without a board file is told so by run
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     check = sub.add_parser("check", help="validate a board file, listing every mistake")
     check.add_argument("file", help='the board file, or "default" for the shipped board')
@@ -36,6 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     game = registry.entry(args.game)
+    if game.board is None:
+        safe_print(f"cbrig board: {game.title} has no board file to check or draw",
+                   file=sys.stderr)
+        return 2
     try:
         tools = _tools(game)
     except (ImportError, AttributeError) as exc:
@@ -45,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     default_file = game.facts.data_roles["board"]
     ref = f"default:{default_file}" if args.file == "default" else args.file
     try:
-        text, source = read_data(ref)
+        text, source = read_data(ref, game.facts.data_package)
     except OSError as exc:
         safe_print(f"cbrig board: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
@@ -84,36 +88,3 @@ def draw_png(game: str, board: Any, scale: float = 4.0) -> Any:
     from rig.boardart.pillow import render_png
 
     return render_png(board_geometry(game, board), scale)
-
-
-# -- summaries -------------------------------------------------------------------------------
-
-
-def generic_summary(board: Any) -> list[str]:
-    lines = []
-    for name in ("name", "track_length", "home_length", "cars_per_player", "colours"):
-        value = getattr(board, name, None)
-        if value not in (None, ""):
-            lines.append(f"{name.replace('_', ' ')}: {value}")
-    for name in ("oil", "turbo"):
-        value = getattr(board, name, None)
-        if value is not None:
-            lines.append(f"{name}: {len(value)}")
-    return lines
-
-
-def tenfour_summary(board: Any) -> list[str]:
-    routes = ", ".join(f"{r.colour} {len(r.spaces)} (start {r.spaces[0]})" for r in board.routes)
-    return [
-        f"{board.name}",
-        f"{board.size} spaces in {len(board.routes)} routes: {routes}",
-        f"{len(board.traps)} Bear Traps: " + ", ".join(
-            f"{t.id} {'-'.join(t.spaces)} exit {t.exit}" for t in board.traps),
-        f"{len(board.shortcuts)} short cuts: " + ", ".join(
-            f"{c.id} {c.entry}->{c.exit}" for c in board.shortcuts),
-        f"{len(board.curves)} Hammer Up curves: " + ", ".join(
-            f"{c.id} {'-'.join(c.spaces)}" for c in board.curves),
-        f"{len(board.bears)} Bear spaces: " + ", ".join(
-            f"{b.id} watches {b.route}" for b in board.bears),
-        f"police start in {board.park}",
-    ]

@@ -61,7 +61,7 @@ def _enroll(args: argparse.Namespace, config: object, out: Path,
             known: dict[str, str]) -> int:
     from rig.config import RigConfig
     from rig.enroll import deck_cards, enroll, save_card_map
-    from rig.games import GameSetupError, build_game
+    from rig.gamebuild import GameSetupError, build_game
     from rig.readercheck import connected, lacks_reader, open_reader, reader_settings
 
     assert isinstance(config, RigConfig)

@@ -62,7 +62,7 @@ def pointed_files(config: RigConfig) -> tuple[list[Problem], list[str]]:
     """Load what the config points at, as the rig will at START: the game with its
     board, bands, deck or tickets (shipped or from ``[game.data]``), the state
     directory and the card map. Returns the problems, and notes about what is fine."""
-    from rig.games import GameSetupError, build_game
+    from rig.gamebuild import GameSetupError, build_game
 
     problems: list[Problem] = []
     notes: list[str] = []

@@ -30,6 +30,10 @@ check_arguments = check_game_arguments
 before anything starts."""
 
 
+GAME_OPTIONS = True
+"""rig.cli adds the chosen game's rule option flags."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
     parser.add_argument("--delay", type=float, default=None,
@@ -90,7 +94,7 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
         watched: bool | None = None) -> int:
     """Play the demo; `watched` (default: stdout is a terminal) paces it for a person,
     and `pause` (default: real time) is how the paced demo waits."""
-    from rig.games import GameSetupError, game_entry
+    from rig.gamebuild import GameSetupError, game_entry
     from rig.render import boxed, render_terminal
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
@@ -139,7 +143,9 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     state = rig.session.state
     names = ", ".join(rig.session.game.seat_name(s) for s in state.winners())
     print(f"Game over after {gestures} gestures and {rig.session.steps} inputs: {names} won.")
-    print("ADIOS, good buddies.")
+    from rig.registry import entry
+
+    print(entry(rig.session.game.name).sign_off)
     if narrate is not None and narrate.speaker is not None:
         narrate.speaker.idle.wait(60)
         narrate.speaker.close()

@@ -32,6 +32,10 @@ check_arguments = check_game_arguments
 before anything starts."""
 
 
+GAME_OPTIONS = True
+"""rig.cli adds the chosen game's rule option flags."""
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_game_arguments(parser)
     parser.add_argument("--hints", action="store_true",
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         print("cbrig emulate: --journal goes with --script; the interactive rig keeps its "
               "games in --state DIR (default $XDG_STATE_HOME/cbrig/emulator)", file=sys.stderr)
         return 2
-    from rig.games import GameSetupError
+    from rig.gamebuild import GameSetupError
 
     try:
         rig = _desk_rig(args)
@@ -126,7 +130,7 @@ def _farewell(rig: DeskRig) -> None:
 
 def _run_script(args: argparse.Namespace) -> int:
     from rig.emulated import new_emulated_rig
-    from rig.games import GameSetupError
+    from rig.gamebuild import GameSetupError
     from rig.journal import JournalError
 
     if args.journal is not None and args.journal.exists():

@@ -24,8 +24,7 @@ PAPER_NAMES = ("a4", "letter", "a3", "a2")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("what", choices=WHAT, help="what to print (all: every sheet)")
-    parser.add_argument("--game", choices=[game.name for game in registry.entries()
-                                           if game.printout is not None], default=None,
+    parser.add_argument("--game", choices=registry.names(), default=None,
                         help="default: the config's game")
     parser.add_argument("--config", type=Path, default=None,
                         help="rig config whose [game.data] files to print")
@@ -42,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from rig.commands._config import command_config
-    from rig.games import GameSetupError, build_game
+    from rig.gamebuild import GameSetupError, build_game
     from rig.printout.sheets import print_tools
 
     config = command_config(args.config, "print")
@@ -70,6 +69,12 @@ def run(args: argparse.Namespace) -> int:
     from rig.printout.sheets import SHEETS
 
     kinds = [k for k in WHAT if k != "all"] if args.what == "all" else [args.what]
+    if print_tools(game_name).cards is None and "cards" in kinds:
+        if args.what == "cards":
+            print(f"cbrig print: {registry.entry(game_name).title} has no cards to print",
+                  file=sys.stderr)
+            return 2
+        kinds.remove("cards")  # all: every sheet the game has
     for kind in kinds:
         path = _out_path(args, game_name, kind)
         writer: Callable[..., str] = SHEETS[kind]

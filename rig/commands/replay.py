@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.api import Game
-from rig.games import GameSetupError
+from rig.gamebuild import GameSetupError
 from rig.journal import JournalError, read_journal
 from rig.replay import ReplayError, abandoned, journal_steps, replay
 from rig.safetext import safe_print

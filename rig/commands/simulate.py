@@ -12,14 +12,18 @@ from collections.abc import Callable
 from typing import Any
 
 from rig import registry
-from rig.games import GameSetupError, build_game, game_entry
+from rig.gamebuild import GameSetupError, build_game, game_entry
+
+GAME_OPTIONS = True
+"""rig.cli adds the chosen game's rule option flags."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=sorted(registry.names()), default=registry.DEFAULT_GAME,
                         help=registry.game_help())
     parser.add_argument("--players", type=int, default=4,
-                        help="how many play, 2 to 4 (default 4)")
+                        help=f"how many play, {registry.count_words(registry.all_player_counts())}"
+                             " (default 4)")
     parser.add_argument("--variant", default=None,
                         help="the game's variant (default: the first that fits the players)")
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
@@ -33,15 +37,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "search samples by timing the search on this machine as the "
                              "rig does ([game] think_ms); default: the game's fixed sample "
                              "count, the same on every machine")
-    parser.add_argument("--no-turbo", action="store_true", help="Bump 'Em without turbo spaces")
     parser.add_argument("--board", default=None, help="board file instead of the shipped one")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
-    options: dict[str, Any] = {}
-    if args.no_turbo:
-        options["turbo"] = False
+    from rig.commands._gameargs import options_for
+
+    options = options_for(args)
     try:
         game = build_game(args.game, players=args.players, variant=args.variant,
                           data={"board": args.board} if args.board else None, options=options)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rig.boardart import board_geometry
-from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB, WHITE, Label, Point, fit_label
+from rig.boardart.geometry import BLACK, GREY, INK, RGB, WHITE, Label, Point, fit_label
 from rig.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
 from rig.printout.board import write_board
-from rig.printout.reference import reference_text
+from rig.printout.reference import Sections
 from rig.registry import entry
 
 if TYPE_CHECKING:
@@ -30,12 +30,9 @@ FOOTER_MM = 5.0
 RFID_MM = 25.0
 """Room for a round 25 mm NFC sticker (the common size of an NTAG/MIFARE tag)."""
 CUT: RGB = (150, 150, 150)
-HI_INK: RGB = (190, 30, 30)
-LO_INK: RGB = (30, 60, 190)
-BREAK_FILL: RGB = (250, 225, 80)
 
 
-def _text(canvas: PdfCanvas, text: str, x: float, y: float, size: float,
+def put_text(canvas: PdfCanvas, text: str, x: float, y: float, size: float,
           colour: RGB = BLACK, bold: bool = False, align: str = "centre") -> Label:
     """Draw one line; `align` "left" puts its left edge on x. Returns what was drawn."""
     label = Label(text, x, y, size, colour, bold)
@@ -102,12 +99,12 @@ def _cut_lines(canvas: PdfCanvas, paper: tuple[float, float], columns: int, rows
         canvas.line([(x1 + 1.5, y), (x1 + 1.5 + mark, y)], BLACK, 0.25)
 
 
-def _rfid_spot(canvas: PdfCanvas, cx: float, cy: float, ident: str, order: int,
+def rfid_spot(canvas: PdfCanvas, cx: float, cy: float, ident: str, order: int,
                total: int) -> None:
     canvas.ellipse(cx, cy, RFID_MM / 2, RFID_MM / 2, None, GREY, 0.3, dashed=True)
-    _text(canvas, "RFID sticker here", cx, cy - 2.5, 2.4, GREY, bold=True)
-    _text(canvas, f"enrol as {ident}", cx, cy + 0.8, 2.4, GREY)
-    _text(canvas, f"tag {order} of {total}", cx, cy + 4.0, 2.4, GREY)
+    put_text(canvas, "RFID sticker here", cx, cy - 2.5, 2.4, GREY, bold=True)
+    put_text(canvas, f"enrol as {ident}", cx, cy + 0.8, 2.4, GREY)
+    put_text(canvas, f"tag {order} of {total}", cx, cy + 4.0, 2.4, GREY)
 
 
 def _write_cards(path: str, title: str, paper_name: str, faces: Sequence[CardFace],
@@ -125,7 +122,7 @@ def _write_cards(path: str, title: str, paper_name: str, faces: Sequence[CardFac
             face.draw(canvas, x0 + c * CARD_W, y0 + r * CARD_H)
         used_rows = math.ceil(len(chunk) / columns)
         _cut_lines(canvas, paper, columns if used_rows > 1 else len(chunk), used_rows, x0, y0)
-        _text(canvas, f"{title}: sheet {page + 1} of {pages}. Cut on the lines; print at "
+        put_text(canvas, f"{title}: sheet {page + 1} of {pages}. Cut on the lines; print at "
               "actual size (100%).", CARD_MARGIN + 3, paper[1] - 4.5, 2.6, BLACK, align="left")
     _enrolment_page(doc, paper, title, order, how)
     doc.save()
@@ -138,11 +135,11 @@ def _enrolment_page(doc: PdfDocument, paper: tuple[float, float], title: str,
     canvas = doc.page(Page(*paper))
     w, h = paper
     x, y = 15.0, 18.0
-    _text(canvas, f"{title}: tag enrolment order", x, y, 5.0, bold=True, align="left")
+    put_text(canvas, f"{title}: tag enrolment order", x, y, 5.0, bold=True, align="left")
     y += 8
     for line in how:
         for part in wrap(line, 3.2, w - 30):
-            _text(canvas, part, x, y, 3.2, align="left")
+            put_text(canvas, part, x, y, 3.2, align="left")
             y += 4.4
     y += 3
     size = 3.0
@@ -153,128 +150,70 @@ def _enrolment_page(doc: PdfDocument, paper: tuple[float, float], title: str,
     for i, (ident, text) in enumerate(order):
         column, row = divmod(i, per_column)
         cx, cy = x + column * width, y + row * step
-        _text(canvas, f"{i + 1:>2}.", cx, cy, size, bold=True, align="left")
-        _text(canvas, ident, cx + 8, cy, size, bold=True, align="left")
+        put_text(canvas, f"{i + 1:>2}.", cx, cy, size, bold=True, align="left")
+        put_text(canvas, ident, cx + 8, cy, size, bold=True, align="left")
         room = width - 26
         short = wrap(text, size, room)[0]
         if short != text:
             short = short.rstrip(".,;:") + "..."
-        _text(canvas, short, cx + 22, cy, size, align="left")
+        put_text(canvas, short, cx + 22, cy, size, align="left")
 
 
 CardSheet = tuple[list[CardFace], list[tuple[str, str]], list[str], str]
 """A game's cards: the faces, the enrolment order (id, words), how to enrol, the title."""
-PieceList = list[tuple[str, str, str]]
-"""(name as the rig says it, colour, icon) for every piece in the box."""
+
+
+class IconCanvas(Protocol):
+    """What a piece's icon draws on (a page, or a page turned half round)."""
+
+    def line(self, points: Sequence[Point], colour: RGB, width: float,
+             dashed: bool = False) -> None: ...
+
+    def ellipse(self, x: float, y: float, rx: float, ry: float, fill: RGB | None,
+                ink: RGB | None, width: float, dashed: bool = False) -> None: ...
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: RGB | None,
+             ink: RGB | None, width: float, radius: float = 0.0,
+             dashed: bool = False) -> None: ...
+
+
+Icon = Callable[[IconCanvas, float, float, RGB], None]
+"""Draws a small silhouette centred on (x, y) in the given ink (the game's own shapes)."""
+
+
+@dataclass(frozen=True)
+class PrintedPiece:
+    """One piece in the box, as its token and standee show it."""
+
+    name: str
+    """As the rig says it ("Red truck"): the caption under the token."""
+    colour: str
+    """A board colour (rig.boardart.geometry.INK); any other name prints dark grey."""
+    word: str
+    """The short word on the token ("Red", "S1")."""
+    icon: Icon | None = None
+
+
+PieceList = list[PrintedPiece]
+"""Every piece in the box."""
 
 
 def print_tools(game_name: str) -> PrintTools:
     """The game's print tools, from its registry entry (ValueError: none)."""
-    from rig.registry import entry
-
     tools = entry(game_name).printout
     if tools is None:
-        raise ValueError(f"{game_name} has no printed sheets")
+        raise ValueError(f"{entry(game_name).title} has no printed sheets")
     return tools()
 
 
 def print_cards(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
     """10-Four: every Mike card; Bump 'Em: the ticket cards."""
-    faces, order, how, title = print_tools(game_name).cards(game)
+    cards = print_tools(game_name).cards
+    if cards is None:
+        raise ValueError(f"{entry(game_name).title} has no cards to print")
+    faces, order, how, title = cards(game)
     pages = _write_cards(path, title, paper, faces, order, how)
     return f"{len(faces)} cards on {pages - 1} sheet(s) + the enrolment order ({paper.upper()})"
-
-
-def mike_cards(game: Any) -> CardSheet:
-    from rig.view_tenfour import BAND_NAMES
-
-    cards = game.deck.cards
-    total = len(cards)
-    faces: list[CardFace] = []
-    for order, card in enumerate(cards, 1):
-        for copy in range(card.copies):
-            faces.append(CardFace(card.id, order, _mike_face(card, order, total, copy,
-                                                             BAND_NAMES)))
-    order_list = [(card.id, f"{BAND_NAMES.get(card.band, card.band)}"
-                   f"{f' +{card.extra}' if card.extra else ''}"
-                   f"{' BREAK ONE NINE' if card.break_one_nine else ''}: {card.text}")
-                  for card in cards]
-    how = ["Stick an RFID tag on each card at its marked spot, then run `cbrig cards "
-           "enroll` and tap the cards in this order (the rig asks for each by id and text).",
-           "A card printed more than once (copies) shares one deck entry."]
-    return faces, order_list, how, "10-Four Mike cards"
-
-
-def _mike_face(card: Any, order: int, total: int, copy: int,
-               band_names: Mapping[str, str]) -> Callable[[PdfCanvas, float, float], None]:
-    def draw(canvas: PdfCanvas, x: float, y: float) -> None:
-        ink = HI_INK if card.band == "hi" else LO_INK
-        canvas.rect(x + 3, y + 3, CARD_W - 6, 15, ink, None, 0)
-        cx = x + CARD_W / 2
-        _text(canvas, "MIKE CARD", cx, y + 6.5, 2.6, WHITE, bold=True)
-        _text(canvas, band_names.get(card.band, card.band), cx, y + 13, 6.0, WHITE, bold=True)
-        cy = y + 23
-        if card.extra:
-            plural = "s" if card.extra > 1 else ""
-            _text(canvas, f"+{card.extra} extra space{plural}", cx, cy, 4.2, ink, bold=True)
-            cy += 6
-        if card.break_one_nine:
-            canvas.rect(x + 3, cy - 3, CARD_W - 6, 11, BREAK_FILL, BLACK, 0.4)
-            _text(canvas, "BREAK ONE NINE", cx, cy + 0.5, 4.2, BLACK, bold=True)
-            _text(canvas, "then move a Smokey or the Bear", cx, cy + 5, 2.5)
-            cy += 12
-        for line in wrap(card.text, 3.3, CARD_W - 10)[:5]:
-            _text(canvas, line, cx, cy, 3.3)
-            cy += 4.3
-        _rfid_spot(canvas, cx, y + CARD_H - 20, card.id, order, total)
-        note = f"{card.id}" + (f"  (copy {copy + 1} of {card.copies})" if card.copies > 1
-                               else "")
-        _text(canvas, note, x + 4, y + CARD_H - 4, 2.4, GREY, align="left")
-    return draw
-
-
-def ticket_cards(game: Any) -> CardSheet:
-    from engine.bumpem.tickets import TICKET_IDS, ticket_label
-
-    tickets = game.tickets
-    kinds = [(kind, text, count) for kind, text, count
-             in zip(TICKET_IDS, tickets.texts, tickets.counts, strict=True)]
-    faces: list[CardFace] = []
-    total = len(kinds)
-    for order, (kind, text, count) in enumerate(kinds, 1):
-        copies = count if tickets.is_deck else 1
-        for copy in range(copies):
-            faces.append(CardFace(kind, order, _ticket_face(kind, ticket_label(kind), text,
-                                                            order, total, copy, copies)))
-    how = ["Stick an RFID tag on each ticket at its marked spot, then run `cbrig cards "
-           "enroll` and tap one ticket of each kind in this order."]
-    if tickets.is_deck:
-        how.append("The ticket file is a deck (draw = \"deck\"): each kind is printed as "
-                   "many times as its count.")
-    else:
-        how.append("The ticket file draws independently (draw = \"independent\"): one "
-                   "ticket of each kind is printed; kinds with count 0 are not drawn.")
-    order_list = [(kind, f"{ticket_label(kind)}: {text}") for kind, text, _ in kinds]
-    return faces, order_list, how, "Bump 'Em tickets"
-
-
-def _ticket_face(kind: str, label: str, text: str, order: int, total: int, copy: int,
-                 copies: int) -> Callable[[PdfCanvas, float, float], None]:
-    def draw(canvas: PdfCanvas, x: float, y: float) -> None:
-        cx = x + CARD_W / 2
-        canvas.rect(x + 3, y + 3, CARD_W - 6, 24, FILL["yellow"], INK["yellow"], 0.6,
-                    radius=3)
-        _text(canvas, "TICKET", cx, y + 7, 2.6, INK["yellow"], bold=True)
-        big = 14.0 if len(label) <= 2 else 8.0
-        _text(canvas, label, cx, y + 17, big, BLACK, bold=True)
-        cy = y + 33
-        for line in wrap(text, 3.3, CARD_W - 10)[:6]:
-            _text(canvas, line, cx, cy, 3.3)
-            cy += 4.3
-        _rfid_spot(canvas, cx, y + CARD_H - 20, kind, order, total)
-        note = f"ticket {label}" + (f"  (copy {copy + 1} of {copies})" if copies > 1 else "")
-        _text(canvas, note, x + 4, y + CARD_H - 4, 2.4, GREY, align="left")
-    return draw
 
 
 # -- pieces --------------------------------------------------------------------------------
@@ -282,46 +221,6 @@ def _ticket_face(kind: str, label: str, text: str, order: int, total: int, copy:
 
 TOKEN_GAP = 6.0
 SPARES = 2
-
-
-def tenfour_pieces(game: Any) -> PieceList:
-    """Four trucks, two Smokeys and the Bear."""
-    from engine.tenfour.board import COLOURS
-
-    trucks = [(f"{c.capitalize()} truck", c, "truck") for c in COLOURS]
-    return [*trucks, ("Smokey 1", "police", "smokey"), ("Smokey 2", "police", "smokey"),
-            ("Bear", "police", "bear")]
-
-
-def bumpem_pieces(game: Any) -> PieceList:
-    """Every car of every colour on the board."""
-    cars = game.board.cars_per_player
-    return [(f"{c.capitalize()} car", c, "car") for c in game.board.colours for _ in range(cars)]
-
-
-def _icon(canvas: PdfCanvas | _HalfTurn, icon: str, x: float, y: float, ink: RGB) -> None:
-    """A small white silhouette: truck, police car, helicopter (the Bear) or race car."""
-    if icon == "truck":
-        canvas.rect(x - 4.6, y - 2.4, 6.2, 3.8, ink, None, 0)
-        canvas.rect(x + 1.9, y - 1.2, 2.8, 2.6, ink, None, 0)
-        wheels: tuple[float, ...] = (x - 3.2, x - 0.6, x + 3.4)
-    elif icon == "smokey":
-        canvas.rect(x - 4.6, y - 0.6, 9.2, 2.2, ink, None, 0)
-        canvas.rect(x - 2.4, y - 2.2, 4.8, 1.8, ink, None, 0)
-        canvas.rect(x - 1.2, y - 3.2, 2.4, 0.9, (230, 40, 40), None, 0)
-        wheels = (x - 2.8, x + 2.8)
-    elif icon == "bear":
-        canvas.ellipse(x - 0.8, y, 3.0, 2.0, ink, None, 0)
-        canvas.line([(x + 1.5, y - 0.3), (x + 5.0, y - 0.8)], ink, 0.8)
-        canvas.line([(x - 5.0, y - 3.0), (x + 3.4, y - 3.0)], ink, 0.5)
-        canvas.line([(x - 0.8, y - 3.0), (x - 0.8, y - 2.0)], ink, 0.5)
-        return
-    else:
-        canvas.rect(x - 4.4, y - 1.0, 8.8, 2.4, ink, None, 0, radius=0.8)
-        canvas.rect(x - 1.8, y - 2.4, 3.6, 1.6, ink, None, 0, radius=0.5)
-        wheels = (x - 2.6, x + 2.6)
-    for wx in wheels:
-        canvas.ellipse(wx, y + 1.9, 0.9, 0.9, ink, None, 0)
 
 
 def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
@@ -334,7 +233,7 @@ def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -
     doc = PdfDocument(path, f"{geometry.title} (pieces)")
     canvas = doc.page(Page(*sheet))
     game_title = entry(game_name).display_title
-    _text(canvas, f"{game_title} pieces: tokens "
+    put_text(canvas, f"{game_title} pieces: tokens "
           f"{size:.0f} mm across (spaces are {geometry.space_mm:.0f} mm)", 15, 16, 4.6,
           bold=True, align="left")
     notes = ["Glue the sheet onto thin card, cut out each disc on its outer circle, and stand "
@@ -343,14 +242,14 @@ def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -
     y = 23.0
     for note in notes:
         for line in wrap(note, 3.2, w - 30):
-            _text(canvas, line, 15, y, 3.2, align="left")
+            put_text(canvas, line, 15, y, 3.2, align="left")
             y += 4.4
     canvas.line([(15, y + 1), (65, y + 1)], BLACK, 0.4)
     y += 8
     step = size + TOKEN_GAP
     columns = int((w - 30) // step)
     place = 0
-    for name, colour, icon in pieces:
+    for piece in pieces:
         for _ in range(1 + SPARES):
             r, c = divmod(place, columns)
             cx, cy = 15 + c * step + size / 2, y + r * (step + 3) + size / 2
@@ -359,7 +258,7 @@ def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -
                 y, place = 15.0, 0
                 r, c = 0, 0
                 cx, cy = 15 + size / 2, y + size / 2
-            _token(canvas, name, colour, icon, cx, cy, size)
+            _token(canvas, piece, cx, cy, size)
             place += 1
     _standees(doc, sheet, pieces, size)
     doc.save()
@@ -402,63 +301,68 @@ class _HalfTurn:
 
 
 def _standees(doc: PdfDocument, sheet: tuple[float, float],
-              pieces: Sequence[tuple[str, str, str]], size: float) -> None:
+              pieces: Sequence[PrintedPiece], size: float) -> None:
     """One fold-over standee per piece: tab, front, back (upside down), tab."""
     w, h = sheet
     canvas = doc.page(Page(*sheet))
-    _text(canvas, f"Fold-over standees ({size:.0f} mm wide, {STANDEE_PANEL:.0f} mm tall)",
+    put_text(canvas, f"Fold-over standees ({size:.0f} mm wide, {STANDEE_PANEL:.0f} mm tall)",
           15, 16, 4.6, bold=True, align="left")
     for i, line in enumerate(wrap("Cut round each strip. Fold on the dashed lines: the two "
                                   "picture panels back to back (glue them), the end tabs "
                                   "outwards, so the piece stands on its tabs.", 3.2, w - 30)):
-        _text(canvas, line, 15, 23 + i * 4.4, 3.2, align="left")
+        put_text(canvas, line, 15, 23 + i * 4.4, 3.2, align="left")
     length = 2 * (STANDEE_PANEL + STANDEE_TAB)
     step_x, step_y = size + 8, length + 12
     columns = int((w - 30) // step_x)
     top = 36.0
-    for index, (name, colour, icon) in enumerate(pieces):
+    for index, piece in enumerate(pieces):
         row, column = divmod(index, columns)
         x, y = 15 + column * step_x, top + row * step_y
         if y + length > h - 10:
             canvas = doc.page(Page(*sheet))
             top = 15.0 - row * step_y
             y = top + row * step_y
-        _standee(canvas, name, colour, icon, x, y, size)
+        _standee(canvas, piece, x, y, size)
 
 
-def _standee(canvas: PdfCanvas, name: str, colour: str, icon: str, x: float, y: float,
-             size: float) -> None:
-    fill = INK.get(colour, (40, 40, 40))
+def _standee(canvas: PdfCanvas, piece: PrintedPiece, x: float, y: float, size: float) -> None:
+    fill = INK.get(piece.colour, (40, 40, 40))
     panel, tab = STANDEE_PANEL, STANDEE_TAB
     canvas.rect(x, y, size, tab, (225, 225, 225), None, 0)
     canvas.rect(x, y + tab + 2 * panel, size, tab, (225, 225, 225), None, 0)
     canvas.rect(x, y + tab, size, 2 * panel, fill, None, 0)
     front = (x + size / 2, y + tab + panel / 2)
     back = (x + size / 2, y + tab + panel * 1.5)
-    word = name.split()[0] if colour != "police" else name.replace("Smokey ", "S")
-    for side, (cx, cy) in ((canvas, front), (_HalfTurn(canvas, back), back)):
-        _icon(side, icon, cx, cy - 2.5, WHITE)
-        side.text(fit_label(word.upper(), cx, cy + 4, 2.2, size - 1.5, WHITE, True))
+    sides: tuple[tuple[PdfCanvas | _HalfTurn, Point], ...] = (
+        (canvas, front), (_HalfTurn(canvas, back), back))
+    for side, (cx, cy) in sides:
+        if piece.icon is not None:
+            piece.icon(side, cx, cy - 2.5, WHITE)
+        side.text(fit_label(piece.word.upper(), cx, cy + 4, 2.2, size - 1.5, WHITE, True))
     for fold in (y + tab, y + tab + panel, y + tab + 2 * panel):
         canvas.line([(x, fold), (x + size, fold)], WHITE if fold != y + tab + panel
                     else (200, 200, 200), 0.25, dashed=True)
     canvas.rect(x, y, size, 2 * (panel + tab), None, BLACK, 0.25)
-    _text(canvas, name, x + size / 2, y + 2 * (panel + tab) + 2.6, 2.2)
+    put_text(canvas, piece.name, x + size / 2, y + 2 * (panel + tab) + 2.6, 2.2)
 
 
-def _token(canvas: PdfCanvas, name: str, colour: str, icon: str, x: float, y: float,
-           size: float) -> None:
-    fill = INK.get(colour, (40, 40, 40))
+def _token(canvas: PdfCanvas, piece: PrintedPiece, x: float, y: float, size: float) -> None:
+    fill = INK.get(piece.colour, (40, 40, 40))
     canvas.ellipse(x, y, size / 2, size / 2, fill, BLACK, 0.25)
     canvas.ellipse(x, y, size / 2 - 0.8, size / 2 - 0.8, None, WHITE, 0.3)
-    _icon(canvas, icon, x, y - 1.2, WHITE)
-    word = name.split()[0] if colour != "police" else name.replace("Smokey ", "S")
-    canvas.text(fit_label(word.upper(), x, y + size * 0.3, min(2.0, size * 0.16), size * 0.62,
+    if piece.icon is not None:
+        piece.icon(canvas, x, y - 1.2, WHITE)
+    canvas.text(fit_label(piece.word.upper(), x, y + size * 0.3, min(2.0, size * 0.16), size * 0.62,
                           WHITE, bold=True))
-    _text(canvas, name, x, y + size / 2 + 2.2, 2.2, BLACK)
+    put_text(canvas, piece.name, x, y + size / 2 + 2.2, 2.2, BLACK)
 
 
 # -- quick reference -----------------------------------------------------------------------
+
+
+def reference_text(game_name: str, game: Any) -> tuple[str, Sections]:
+    """The page's title and sections, from the game's registry entry."""
+    return f"{entry(game_name).title}: quick reference", print_tools(game_name).reference(game)
 
 
 def print_reference(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
@@ -475,13 +379,13 @@ def print_reference(game_name: str, game: Any, path: str, paper: str, tile: bool
             break
         size -= 0.1
     canvas = doc.page(Page(*sheet))
-    _text(canvas, title, 15, 17, 6.0, bold=True, align="left")
+    put_text(canvas, title, 15, 17, 6.0, bold=True, align="left")
     y = 27.0
     for text, bold, step, indent in lines:
-        _text(canvas, text, 15 + indent, y, size * (1.15 if bold else 1.0), BLACK, bold,
+        put_text(canvas, text, 15 + indent, y, size * (1.15 if bold else 1.0), BLACK, bold,
               align="left")
         y += step
-    _text(canvas, "The rig keeps the true state and says what to do; the board is played "
+    put_text(canvas, "The rig keeps the true state and says what to do; the board is played "
           "by hand.", 15, h - 10, 2.6, GREY, align="left")
     doc.save()
     return f"quick reference, 1 page {paper.upper()} (text {size:.1f} mm)"

@@ -17,9 +17,6 @@ from engine.api import Game, State
 from rig.views import own
 
 if TYPE_CHECKING:
-    from engine.bumpem.game import BumpemGame
-    from engine.bumpem.state import BumpemState
-    from engine.tenfour import TenFourGame, TenFourState
     from rig.registry import LiveTools
 
 
@@ -38,48 +35,36 @@ S = TypeVar("S", bound=State)
 class Piece:
     id: str
     kind: str
-    """"truck", "smokey", "bear" or "car"."""
+    """The game's own word for the piece (a CSS class of its marker)."""
     colour: str
     location: str
     mark: str
     """The short text on the marker ("1", "S2", "B")."""
     says: str
     """The piece and its place in words, as the rig's screens name them."""
+    shape: str = "disc"
+    """How the browser draws the marker: "disc" or "square"."""
 
 
-def _tools(game: Game) -> LiveTools:
-    """The game's live-board tools, from its registry entry."""
-    from rig.registry import UnknownGame, entry
+def _tools(game: Game) -> LiveTools | None:
+    """The game's live-board tools, from its registry entry (None: it has none)."""
+    from rig.registry import find
 
-    try:
-        tools = entry(game.name).live
-    except UnknownGame:
-        tools = None
-    if tools is None:
-        raise ValueError(f"no live board for the game {game.name!r}")
-    return tools()
+    found = find(game.name)
+    tools = found.live if found is not None else None
+    return tools() if tools is not None else None
 
 
 def piece_places(game: Game, state: State) -> list[Piece]:
-    """Every piece of the game and its location id, in a fixed order."""
-    return _tools(game).pieces(game, state)
+    """Every piece of the game and its location id, in a fixed order (none for a game
+    without a live board)."""
+    tools = _tools(game)
+    return tools.pieces(game, state) if tools is not None else []
 
 
-def tenfour_live() -> LiveTools:
-    from engine.tenfour import TenFourGame, TenFourState
-
-    return _live(TenFourGame, TenFourState, _tenfour_pieces, _tenfour_cards)
-
-
-def bumpem_live() -> LiveTools:
-    from engine.bumpem.game import BumpemGame
-    from engine.bumpem.state import BumpemState
-
-    return _live(BumpemGame, BumpemState, _bumpem_pieces, _bumpem_tickets)
-
-
-def _live(game_kind: type[G], state_kind: type[S], pieces: Callable[[G, S], list[Piece]],
-          cards: Callable[[G, S, list[str]], list[dict[str, Any]]]) -> LiveTools:
+def live_tools(game_kind: type[G], state_kind: type[S],
+               pieces: Callable[[G, S], list[Piece]],
+               cards: Callable[[G, S, list[str]], list[dict[str, Any]]]) -> LiveTools:
     """Live-board tools from functions of the game's own classes (checked on each call)."""
     from rig.registry import LiveTools
 
@@ -90,53 +75,37 @@ def _live(game_kind: type[G], state_kind: type[S], pieces: Callable[[G, S], list
                                                valid))
 
 
-def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
-    from engine.tenfour.names import piece_at
+def no_board_svg(title: str) -> str:
+    """What the board pane shows for a game that has no live board: the rig plays on."""
+    from xml.sax.saxutils import escape
 
-    pieces = []
-    for index, colour in enumerate(game.trucks):
-        where = state.truck_where(index)
-        pieces.append(Piece(colour, "truck", colour, where, colour[:1].upper(),
-                            piece_at(game, colour, where)))
-    for police, where in state.police.items():
-        kind, colour, mark = (("bear", "brown", "B") if police == "bear"
-                              else ("smokey", "black", "S" + police[-1]))
-        pieces.append(Piece(police, kind, colour, where, mark, piece_at(game, police, where)))
-    return pieces
-
-
-def _bumpem_pieces(game: BumpemGame, state: BumpemState) -> list[Piece]:
-    from engine.bumpem.names import car_at
-
-    rules = game.rules
-    pieces = []
-    for car, position in enumerate(state.pos):
-        seat = car // rules.cars
-        colour, ident = rules.seats[seat], rules.piece_id(car)
-        number = ident.rsplit(":", 1)[-1]
-        where = rules.position_id(seat, position)
-        # the marker keeps its number (cars sharing a pit stay apart on the drawing); the
-        # words are the screen's (G4: colour and place, never a bare number)
-        pieces.append(Piece(ident, "car", colour, where, number, car_at(colour, where)))
-    return pieces
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 24" '
+            'class="no-board"><text x="80" y="14" text-anchor="middle" font-size="6">'
+            f"No live board for {escape(title)}</text></svg>")
 
 
 class LiveBoard:
-    """One game's board drawing and the positions of its pieces on it."""
+    """One game's board drawing and the positions of its pieces on it; for a game
+    without a live board, a note saying so and no pieces (the rig keeps running)."""
 
     def __init__(self, game: Game) -> None:
         from rig.boardart import board_geometry
         from rig.boardart.svg import board_svg
 
         self.game = game
-        self.geometry = board_geometry(game.name, _tools(game).board(game))
-        self.svg = board_svg(self.geometry)
+        tools = _tools(game)
+        self.geometry = (board_geometry(game.name, tools.board(game))
+                         if tools is not None else None)
+        self.svg = (board_svg(self.geometry) if self.geometry is not None
+                    else no_board_svg(_title(game)))
 
     def pieces(self, state: State) -> list[dict[str, Any]]:
         """Each piece with the mm position it is drawn at (pieces sharing a location
         take its successive slots)."""
         from rig.boardart import piece_position
 
+        if self.geometry is None:
+            return []
         taken: dict[str, int] = {}
         out = []
         for piece in piece_places(self.game, state):
@@ -154,25 +123,14 @@ class LiveBoard:
 def card_tray(game: Game, state: State, valid: list[str]) -> list[dict[str, Any]]:
     """The cards (or tickets) a person can tap, with their printed texts: `can` when the
     reader would take it now (`valid`), `out` when it is out of the pile (drawn since the
-    last reshuffle), whether or not a card is asked."""
-    return _tools(game).cards(game, state, valid)
+    last reshuffle), whether or not a card is asked. None for a game without a live
+    board."""
+    tools = _tools(game)
+    return tools.cards(game, state, valid) if tools is not None else []
 
 
-def _tenfour_cards(game: TenFourGame, state: TenFourState,
-                   valid: list[str]) -> list[dict[str, Any]]:
-    return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
-             "copies": card.copies, "can": card.id in valid, "out": left == 0}
-            for card, left in zip(game.deck.cards, state.pile, strict=True)]
+def _title(game: Game) -> str:
+    from rig.registry import find
 
-
-def _bumpem_tickets(game: BumpemGame, state: BumpemState,
-                    valid: list[str]) -> list[dict[str, Any]]:
-    from engine.bumpem import TICKET_IDS
-    from engine.bumpem.tickets import ticket_label
-
-    tickets = game.tickets
-    left = state.deck if state.deck is not None else tickets.counts  # None: drawn uniformly
-    return [{"id": ticket, "title": ticket_label(ticket), "band": "", "text": text,
-             "copies": count, "can": ticket in valid, "out": remaining == 0}
-            for ticket, count, text, remaining in zip(TICKET_IDS, tickets.counts,
-                                                      tickets.texts, left, strict=True)]
+    found = find(game.name)
+    return found.title if found is not None else game.name

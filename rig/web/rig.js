@@ -8,7 +8,8 @@ const DETENT_DEGREES = 18;            // one click of the encoder per 18 degrees
 const HOLD_MS = 1500;                 // a long press, as the rig's default config
 const FLICK_DEGREES_PER_S = 540;      // faster than this at release is a flick (a spin)
 const COLOURS = { red: "#d62828", green: "#2a9d3a", blue: "#1d4ed8", yellow: "#f2c200",
-                  black: "#111111", brown: "#7a4a1e" };
+                  black: "#111111", brown: "#7a4a1e", orange: "#e86a10", purple: "#7b2cbf",
+                  pink: "#e0559b", white: "#f4f4f4" };
 
 const $ = (selector) => document.querySelector(selector);
 const rig = { cards: [], pieces: [], frames: 0, buzzes: 0, sent: 0, acked: 0, voices: [], heard: "" };
@@ -219,8 +220,7 @@ function drawPieces() {
     g.setAttribute("transform", `translate(${piece.x} ${piece.y})`);
     const r = piece.size / 2;
     const fill = COLOURS[piece.colour] || "#888";
-    const shape = document.createElementNS(SVG, piece.kind === "truck" || piece.kind === "car"
-      ? "circle" : "rect");
+    const shape = document.createElementNS(SVG, piece.shape === "square" ? "rect" : "circle");
     if (shape.tagName === "circle") {
       shape.setAttribute("r", r);
     } else {

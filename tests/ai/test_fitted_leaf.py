@@ -16,7 +16,7 @@ from engine.players import chooser_for
 from engine.selfplay import play
 from engine.tenfour import ai
 from engine.tenfour.state import TenFourState
-from rig.games import build_game
+from rig.gamebuild import build_game
 
 
 def _turn_starts(players: int, seed: str) -> list[TenFourState]:

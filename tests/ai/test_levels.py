@@ -16,7 +16,7 @@ from bench.engine_speed import CONFIGS
 from engine.api import Action, State
 from engine.players import ALIASES, LEVELS, canonical_level, chooser_for
 from engine.selfplay import Chooser, Rng, play, random_choice
-from rig.games import build_game
+from rig.gamebuild import build_game
 
 SMALL_BUDGET = 12
 

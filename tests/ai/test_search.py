@@ -15,7 +15,7 @@ from engine.players import chooser_for
 from engine.search import Search, SearchHooks, played_on, search_choice
 from engine.selfplay import play, sample_chance
 from engine.tenfour.ai import HARD_HOOKS as TENFOUR_HOOKS
-from rig.games import build_game
+from rig.gamebuild import build_game
 
 BUDGET = 40
 

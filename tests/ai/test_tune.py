@@ -16,7 +16,7 @@ from engine.bumpem import ai as bumpem_ai
 from engine.players import chooser_for
 from engine.selfplay import play, sample_chance
 from engine.tenfour import ai as tenfour_ai
-from rig.games import build_game
+from rig.gamebuild import build_game
 
 
 def test_paired_games_are_seeded_and_seat_the_candidate_in_turn() -> None:

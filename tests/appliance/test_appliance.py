@@ -375,7 +375,7 @@ def test_the_appliance_lives_its_whole_life_under_systemd(machine: Container,
 
 def empty_game_journal(directory: Path) -> bytes:
     """A valid journal of a 10-Four game with no input yet, made by this checkout."""
-    from rig.games import build_game
+    from rig.gamebuild import build_game
     from rig.session import Session
 
     path = directory / "current.jsonl"

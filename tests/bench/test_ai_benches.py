@@ -14,7 +14,7 @@ from bench.ai_deviations import main, medium_rollout, paired_gain
 from engine.api import State
 from engine.players import chooser_for
 from engine.selfplay import Rng, play
-from rig.games import build_game
+from rig.gamebuild import build_game
 
 
 def _late_decision() -> State:

@@ -285,13 +285,16 @@ def test_unreadable_files(tmp_path: Path, content: bytes | None, message: str | 
 
 @pytest.fixture
 def fake_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rig.registry import read_facts
+
     module = types.SimpleNamespace(
-        VARIANTS=("standard", "short"),
-        PLAYER_COUNTS=(2, 3, 4),
+        VARIANT_PLAYERS={"standard": (2, 3, 4), "short": (2, 3, 4)},
         DATA_ROLES={"board": "b.toml", "deck": "d.toml"},
         OPTIONS={"police": True, "laps": 2, "speed": 1.5, "mode": "x"},
+        SIM_COUNTERS={},
     )
-    monkeypatch.setattr("rig.games.game_module", lambda name: module)
+    facts = read_facts(module, "fake")
+    monkeypatch.setattr("rig.config.game_facts", lambda name: facts)
 
 
 @pytest.mark.parametrize(
@@ -324,7 +327,7 @@ def test_a_broken_game_package_does_not_break_loading(monkeypatch: pytest.Monkey
     def broken(name: str) -> Any:
         raise SyntaxError("engine being edited")
 
-    monkeypatch.setattr("rig.games.game_module", broken)
+    monkeypatch.setattr("rig.config.game_facts", broken)
     path = write(tmp_path, '[game]\nvariant = "anything"\n')
     assert load_config(path).game.variant == "anything"
 

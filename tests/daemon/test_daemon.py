@@ -33,7 +33,7 @@ def test_ready_then_watchdog_pings_then_stopping_on_sigterm(tmp_path):
     frames = sorted((tmp_path / "state" / "screens").glob("*.png"))
     assert frames, "the daemon drew the setup menu"
     last = Image.open(frames[-1]).convert("1").resize((128, 64), Image.NEAREST)
-    assert ImageChops.difference(last, render(goodbye_screen())).getbbox() is None, \
+    assert ImageChops.difference(last, render(goodbye_screen("bumpem"))).getbbox() is None, \
         "RIG OFF stays on the display"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.registry import BuildFunction, GameEntry
+from rig.registry import BoardTools, BuildFunction, GameEntry, LiveTools, PrintTools
 from tests.racegame.info import COLOURS
 
 if TYPE_CHECKING:
@@ -24,7 +24,26 @@ def _view(game: Game) -> GameView:
     return RaceView(game)
 
 
+def _board() -> BoardTools:
+    from tests.racegame.board import geometry, load_board, summary
+
+    return BoardTools(load_board, summary, geometry)
+
+
+def _live() -> LiveTools:
+    from tests.racegame.live import live
+
+    return live()
+
+
+def _print() -> PrintTools:
+    from tests.racegame.printout import pieces, reference
+
+    return PrintTools(players=4, reference=reference, pieces=pieces)
+
+
 RACE = GameEntry(name="race", title="Race to 20", info="tests.racegame.info", build=_build,
-                 view=_view, colours=COLOURS)
+                 view=_view, colours=COLOURS, board=_board, live=_live, printout=_print,
+                 sign_off="See you at the finish line.")
 """Registered by the tests that play it (`register(RACE)`), or for a whole `cbrig`
 process with ``CBRIG_GAMES=tests.racegame.entry:RACE``."""

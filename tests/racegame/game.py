@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -64,12 +64,17 @@ class Prompt:
 
 
 class RaceGame:
-    def __init__(self, variant: str, seats: Sequence[str], goal: int) -> None:
-        self.name = NAME
+    def __init__(self, variant: str, seats: Sequence[str], goal: int,
+                 track: tuple[str, str], name: str = NAME) -> None:
+        from tests.racegame.board import load_board
+
+        self.name = name
         self.variant = variant
         self.seats = list(seats)
         self.num_players = len(seats)
         self.goal = goal
+        self.track = track
+        self.board = load_board(*track)
 
     def new_initial_state(self) -> RaceState:
         return RaceState(self, [0] * self.num_players)
@@ -90,7 +95,8 @@ class RaceGame:
         return CODEC.from_json(data)
 
     def identity(self) -> dict[str, JSON]:
-        return game_identity(NAME, self.variant, self.seats, {"goal": self.goal}, {})
+        return game_identity(self.name, self.variant, self.seats, {"goal": self.goal},
+                             {"board": self.track})
 
     def seat_name(self, seat: int) -> str:
         return self.seats[seat].capitalize()
@@ -189,23 +195,35 @@ class RaceState:
         return {seat: [str(n) for n in range(self.game.goal)] for seat in self.game.seats}
 
 
-def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],
-          options: Mapping[str, JSON] | None = None,
-          seats: Sequence[str] | None = None) -> RaceGame:
-    if variant not in VARIANT_PLAYERS:
-        raise ValueError(f"unknown variant {variant!r}")
-    if players not in VARIANT_PLAYERS[variant]:
-        raise ValueError(f"the race is for 2 to 4 players, not {players}")
-    if data:
-        raise ValueError(f"the race has no data files, got {sorted(data)}")
-    merged = {**OPTIONS, **(options or {})}
-    if set(merged) != set(OPTIONS):
-        raise ValueError(f"unknown option; options are {', '.join(OPTIONS)}")
-    goal = merged["goal"]
-    if not isinstance(goal, int) or isinstance(goal, bool) or goal < 2:
-        raise ValueError(f"goal must be a whole number of 2 or more, not {goal!r}")
-    chosen = list(seats) if seats is not None else list(COLOURS[:players])
-    if len(chosen) != players or len(set(chosen)) != players or \
-            not set(chosen) <= set(COLOURS):
-        raise ValueError(f"need {players} different colours of {', '.join(COLOURS)}")
-    return RaceGame(variant, chosen, goal)
+def builder(name: str, variant_players: Mapping[str, tuple[int, ...]],
+            colours: Sequence[str]) -> Callable[..., RaceGame]:
+    """The `build` of a race with these variants and colours (a sibling test game, such
+    as the five-player race, shares the rules)."""
+
+    def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],
+              options: Mapping[str, JSON] | None = None,
+              seats: Sequence[str] | None = None) -> RaceGame:
+        if variant not in variant_players:
+            raise ValueError(f"unknown variant {variant!r}")
+        if players not in variant_players[variant]:
+            counts = variant_players[variant]
+            raise ValueError(f"the race is for {min(counts)} to {max(counts)} players, "
+                             f"not {players}")
+        if set(data) != {"board"}:
+            raise ValueError(f"the race needs its board file, got {sorted(data)}")
+        merged = {**OPTIONS, **(options or {})}
+        if set(merged) != set(OPTIONS):
+            raise ValueError(f"unknown option; options are {', '.join(OPTIONS)}")
+        goal = merged["goal"]
+        if not isinstance(goal, int) or isinstance(goal, bool) or goal < 2:
+            raise ValueError(f"goal must be a whole number of 2 or more, not {goal!r}")
+        chosen = list(seats) if seats is not None else list(colours[:players])
+        if len(chosen) != players or len(set(chosen)) != players or \
+                not set(chosen) <= set(colours):
+            raise ValueError(f"need {players} different colours of {', '.join(colours)}")
+        return RaceGame(variant, chosen, goal, data["board"], name)
+
+    return build
+
+
+build = builder(NAME, VARIANT_PLAYERS, COLOURS)

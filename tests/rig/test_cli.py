@@ -121,7 +121,7 @@ def test_simulate_budget_sets_what_a_hard_seat_thinks(capsys, monkeypatch):
     here: it times the machine) and the hard seats play with exactly that many."""
     from rig import computer, registry
     from rig.commands.simulate import simulate
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     asked = []
 

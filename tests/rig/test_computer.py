@@ -13,7 +13,7 @@ from engine.selfplay import random_choice, sample_chance
 from engine.tenfour.ai import strong_choice as tenfour_medium
 from rig import computer
 from rig.computer import calibrated_budget, seat_for
-from rig.games import build_game
+from rig.gamebuild import build_game
 from tests.daemon.helpers import write_config
 
 

@@ -23,7 +23,7 @@ import rig.journal as journal_module
 from hardware.events import KnobPress
 from rig.autopilot import gestures_for
 from rig.emulated import EmulatedRig
-from rig.games import build_game
+from rig.gamebuild import build_game
 from rig.screen import Screen
 from rig.session import Session
 

@@ -37,7 +37,8 @@ def test_the_range_comes_from_the_registry(capsys: pytest.CaptureFixture[str]) -
     assert "10-Four, Good Buddy has no variant 'grand'; it has standard or two-player" in \
         capsys.readouterr().err
     plugin = registry.GameEntry(name="trio", title="Trio", info="engine.bumpem.info",
-                                build=registry.BUMPEM.build, view=registry.BUMPEM.view)
+                                build=registry.entry("bumpem").build,
+                                view=registry.entry("bumpem").view)
     with registry.registered(plugin):
         from engine.bumpem import info
 
@@ -65,7 +66,8 @@ def test_an_unknown_seat_level_is_refused_first(command: str,
 def test_a_game_with_fewer_computer_levels_names_its_own(
         capsys: pytest.CaptureFixture[str]) -> None:
     plugin = registry.GameEntry(name="simple", title="Simple", info="engine.bumpem.info",
-                                build=registry.BUMPEM.build, view=registry.BUMPEM.view)
+                                build=registry.entry("bumpem").build,
+                                view=registry.entry("bumpem").view)
     with registry.registered(plugin):
         assert main(["demo", "--game", "simple", "--players", "2", "--seats", "easy,hard"]) == 2
         assert "seat 2 is 'hard'; choose one of human, easy" in capsys.readouterr().err
@@ -81,7 +83,7 @@ def test_one_default_player_count_everywhere() -> None:
     from rig.config import GameConfig, parse_config
 
     wanted = registry.DEFAULT_PLAYERS
-    for game in (registry.TENFOUR, registry.BUMPEM):
+    for game in (registry.entry("tenfour"), registry.entry("bumpem")):
         assert game.variant_for(wanted) == game.variants[0]
     from rig.setup_menu import SetupChoice
 

@@ -451,7 +451,7 @@ class Table:
 
 def play_every_path(game: str, players: int, variant: str | None, seed: int,
                     journal: Path) -> Table:
-    from rig.games import build_game
+    from rig.gamebuild import build_game
 
     rng = random.Random(seed)
     seats = [Seat(), *(seat_for(game, "random", seed=seed + n) if n % 2 else Seat()

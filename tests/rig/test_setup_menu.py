@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from hardware.events import KnobPress, KnobTurn
-from rig.games import build_game
+from rig.gamebuild import build_game
 from rig.setup_menu import SetupChoice, SetupMenu, colour_sets
 
 

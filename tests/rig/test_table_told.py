@@ -293,7 +293,7 @@ def test_the_two_player_which_truck_list_says_where_each_truck_stands():
 def test_the_enrol_screen_shows_each_cards_whole_text(game):
     """Page by page with the LO knob (M08 and M09 no longer look the same)."""
     from rig.enroll import Enrolment, EnrolScreen, deck_cards
-    from rig.games import build_game
+    from rig.gamebuild import build_game
     from tests.rig.test_screen_audit import MENU_ROW, check_fits
 
     cards = deck_cards(build_game(game, players=3))

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from engine.selfplay import sample_chance
-from rig.games import build_game
+from rig.gamebuild import build_game
 from rig.session import Session
 from tests.daemon.helpers import write_config
 

@@ -12,7 +12,7 @@ from engine.players import chooser_for
 from engine.selfplay import Rng, play, random_choice
 from engine.tenfour import ChooseTruck, MoveSmokey, PlaceSmokey, TenFourState
 from engine.tenfour.ai import evaluate_actions, hard_choice, strong_choice
-from rig.games import build_game
+from rig.gamebuild import build_game
 from tests.tenfour.helpers import make, police_out, put, started, turn
 
 

@@ -23,7 +23,7 @@ from engine.tenfour import (
     Spin,
     build,
 )
-from rig.games import build_game
+from rig.gamebuild import build_game
 from tests.tenfour.helpers import kinds, make, police_out, put, started, turn, where
 
 MENU_ITEM_LIMIT = 76

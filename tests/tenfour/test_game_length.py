@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.selfplay import play
-from rig.games import build_game
+from rig.gamebuild import build_game
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -240,7 +240,7 @@ def test_the_cards_are_rendered_ahead(tools: None, tmp_path: Path) -> None:
     moment, at low priority, so that a card's prompt costs no synthesis."""
     import json
 
-    from rig.games import build_game
+    from rig.gamebuild import build_game
     from rig.speech import vocabulary_for
 
     game = build_game("tenfour", players=3)

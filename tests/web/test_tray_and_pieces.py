@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.api import Game, State
-from rig.games import build_game
+from rig.gamebuild import build_game
 from rig.web.live import card_tray, piece_places
 
 

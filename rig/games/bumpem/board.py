@@ -17,6 +17,7 @@ from engine.bumpem.names import position_label
 from rig.boardart.geometry import (
     BLACK,
     FILL,
+    GAP,
     GREY,
     INK,
     RGB,
@@ -27,12 +28,16 @@ from rig.boardart.geometry import (
     Line,
     Point,
     Space,
+    along,
+    clearance,
     finish,
     fit_label,
     grid_slots,
     legend_size,
+    outward,
+    piece_mm,
+    upright,
 )
-from rig.boardart.tenfour import GAP, _along, _clearance, _outward, _upright, piece_mm
 
 PITCH_MM = 16.0
 TRACK_FILL: RGB = (236, 236, 236)
@@ -52,14 +57,14 @@ def bumpem_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
     scale = pitch / (statistics.median(steps) or 1.0)
     at = [(x * scale, y * scale) for x, y in unit]
     centre = (statistics.fmean(p[0] for p in at), statistics.fmean(p[1] for p in at))
-    normal = [_outward(at[i - 1], at[i], at[(i + 1) % n], centre) for i in range(n)]
+    normal = [outward(at[i - 1], at[i], at[(i + 1) % n], centre) for i in range(n)]
     side = pitch * 0.94
     spaces = [_track_space(spot, at[i], side) for i, spot in enumerate(track)]
     lines = [Line((*at, at[0]), GREY, 0.8)]
     for colour in board.colours:
         entrance = board.entrance[colour]
         inward = (-normal[entrance][0], -normal[entrance][1])
-        steps_in = [_along(at[entrance], inward, pitch * j)
+        steps_in = [along(at[entrance], inward, pitch * j)
                     for j in range(1, board.home_length + 1)]
         for j, xy in enumerate(steps_in, 1):
             spaces.append(_home_space(colour, j, xy, side))
@@ -121,7 +126,7 @@ def _finish_area(colour: str, entrance: Point, inward: Point, pitch: float,
     label = Label(text, 0, 0, 3.0, INK[colour], bold=True)
     size = max(pitch * (columns + 0.3), pitch * (rows + 0.6), label.width / 0.8)
     distance = pitch * board.home_length + pitch / 2 + GAP + size / 2
-    x, y = _along(entrance, inward, distance)
+    x, y = along(entrance, inward, distance)
     placed = Label(text, x, y - size * 0.32, 3.0, INK[colour], bold=True)
     slots = grid_slots(x, y + pitch * 0.2, pitch * columns * 0.75, pitch * rows * 0.75,
                        columns, rows)
@@ -133,11 +138,11 @@ def _pit(colour: str, start: Point, normal: Point, side: float, cars: int) -> Sp
     """The pit row beside a colour's start: every car of the colour fits in a row."""
     ident = f"pit:{colour}"
     long, short = max(side * 2.2, cars * side * 0.6 + 2), side * 1.2
-    w, h = (long, short) if _upright(normal) else (max(short, side * 1.4), long)
-    x, y = _along(start, normal, _clearance(normal, side / 2 + GAP * 2, w, h))
+    w, h = (long, short) if upright(normal) else (max(short, side * 1.4), long)
+    x, y = along(start, normal, clearance(normal, side / 2 + GAP * 2, w, h))
     label = fit_label(position_label(ident), x, y - h / 2 + 2.4, 2.6, w - 2, INK[colour],
                       bold=True)
-    columns, rows = (cars, 1) if _upright(normal) else (1, cars)
+    columns, rows = (cars, 1) if upright(normal) else (1, cars)
     slots = grid_slots(x, y + 1.6, w - 3, h - 6, columns, rows)
     return Space(ident, "pit", colour, "round", x, y, w, h, FILL[colour], INK[colour], 0.8,
                  labels=(label,), slots=slots)
@@ -158,3 +163,16 @@ def _legend(board: Any) -> list[LegendEntry]:
         entries.append(LegendEntry("circle", TURBO_FILL, TURBO_INK,
                                    "Turbo: a car sat on zooms on", 1.0))
     return entries
+
+
+def summary(board: Any) -> list[str]:
+    lines = []
+    for name in ("name", "track_length", "home_length", "cars_per_player", "colours"):
+        value = getattr(board, name, None)
+        if value not in (None, ""):
+            lines.append(f"{name.replace('_', ' ')}: {value}")
+    for name in ("oil", "turbo"):
+        value = getattr(board, name, None)
+        if value is not None:
+            lines.append(f"{name}: {len(value)}")
+    return lines

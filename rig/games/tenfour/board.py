@@ -20,6 +20,7 @@ from engine.tenfour import names
 from rig.boardart.geometry import (
     BLACK,
     FILL,
+    GAP,
     GREY,
     INK,
     RGB,
@@ -30,10 +31,15 @@ from rig.boardart.geometry import (
     Line,
     Point,
     Space,
+    along,
+    clearance,
     finish,
     fit_label,
     grid_slots,
     legend_size,
+    outward,
+    piece_mm,
+    upright,
 )
 
 PITCH_MM = 16.0
@@ -46,43 +52,6 @@ PARK_INK: RGB = (40, 100, 40)
 HOME_FILL: RGB = (250, 245, 225)
 SHORTCUT_INK: RGB = (70, 70, 70)
 SHOULDER_DEPTH = 6.0
-GAP = 1.0
-
-
-def _sub(a: Point, b: Point) -> Point:
-    return (a[0] - b[0], a[1] - b[1])
-
-
-def _along(p: Point, direction: Point, distance: float) -> Point:
-    return (p[0] + direction[0] * distance, p[1] + direction[1] * distance)
-
-
-def _unit(v: Point) -> Point:
-    length = math.hypot(*v) or 1.0
-    return (v[0] / length, v[1] / length)
-
-
-def _outward(prev: Point, here: Point, nxt: Point, centre: Point) -> Point:
-    """The unit normal of the road at `here`, pointing away from the board's centre."""
-    tx, ty = _sub(nxt, prev)
-    normal = _unit((ty, -tx))
-    away = _sub(here, centre)
-    if normal[0] * away[0] + normal[1] * away[1] < 0:
-        normal = (-normal[0], -normal[1])
-    return normal
-
-
-def _upright(normal: Point) -> bool:
-    """True where the road runs left-right (its normal points up or down)."""
-    return abs(normal[1]) >= abs(normal[0])
-
-
-def _clearance(normal: Point, half: float, w: float, h: float) -> float:
-    """How far along `normal` a w x h box must sit to clear a square of half-side `half`
-    round the starting point (it clears once it is past the square on one axis)."""
-    needs = [(half + size / 2) / abs(component)
-             for component, size in ((normal[0], w), (normal[1], h)) if abs(component) > 0.1]
-    return min(needs)
 
 
 def _hand_placed(board: Any) -> set[str]:
@@ -103,7 +72,7 @@ def tenfour_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
     at = {ident: (x * scale, y * scale) for ident, (x, y) in unit.items()}
     centre = (statistics.fmean(at[s][0] for s in loop), statistics.fmean(at[s][1] for s in loop))
     side = pitch * 0.94
-    normal = {s: _outward(at[loop[i - 1]], at[s], at[loop[(i + 1) % n]], centre)
+    normal = {s: outward(at[loop[i - 1]], at[s], at[loop[(i + 1) % n]], centre)
               for i, s in enumerate(loop)}
     spaces: list[Space] = []
     lines: list[Line] = [Line(tuple(at[s] for s in (*loop, loop[0])), GREY, 0.6)]
@@ -118,8 +87,8 @@ def tenfour_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
         middle = curve.spaces[1]
         text = "HAMMER UP"
         label = Label(text, 0, 0, 3.0, CURVE_INK, bold=True)
-        out = _clearance(normal[middle], shoulder_out + GAP, label.width, label.size)
-        x, y = _along(at[middle], normal[middle], out)
+        out = clearance(normal[middle], shoulder_out + GAP, label.width, label.size)
+        x, y = along(at[middle], normal[middle], out)
         labels.append(Label(text, x, y, 3.0, CURVE_INK, bold=True))
     hand = _hand_placed(board)
     for trap in board.traps:
@@ -145,11 +114,6 @@ def tenfour_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
     legend_at = (centre[0] - width / 2, home.box[3] + 5)
     return finish("tenfour", board.name, side, piece_mm(side), spaces, lines, labels, legend,
                   legend_at, legend_columns=2)
-
-
-def piece_mm(side: float) -> float:
-    """The largest token or standee base a space takes with room to pick it up."""
-    return math.floor(side * 0.8)
 
 
 def _size_note(side: float, pitch: float) -> str:
@@ -183,11 +147,11 @@ def _shoulder(ident: str, xy: Point, normal: Point, side: float) -> Space:
     diagonal = abs(abs(normal[0]) - abs(normal[1])) < 0.3
     if diagonal:
         w = h = SHOULDER_DEPTH + 1
-    elif _upright(normal):
+    elif upright(normal):
         w, h = length, SHOULDER_DEPTH
     else:
         w, h = SHOULDER_DEPTH, length
-    x, y = _along(xy, normal, _clearance(normal, side / 2 + GAP, w, h))
+    x, y = along(xy, normal, clearance(normal, side / 2 + GAP, w, h))
     return Space(f"side:{ident}", "side", "", "rect", x, y, w, h, SHOULDER_FILL, GREY, 0.3,
                  dashed=True, slots=((x, y),))
 
@@ -202,7 +166,7 @@ def _trap(trap: Any, name: str, at: dict[str, Point], normal: dict[str, Point], 
     span = math.dist(first, last) + side
     n = normal[trap.spaces[1]]
     text_w = max(Label(line, 0, 0, 3.0, bold=True).width for line in lines) + 3
-    if _upright(n):
+    if upright(n):
         w, h = span, 11.0
     else:
         w, h = max(text_w, 13.0), span
@@ -210,10 +174,10 @@ def _trap(trap: Any, name: str, at: dict[str, Point], normal: dict[str, Point], 
         x, y = at[trap.id]
     else:
         mid = ((first[0] + last[0]) / 2, (first[1] + last[1]) / 2)
-        x, y = _along(mid, n, _clearance(n, shoulder_out + GAP, w, h))
+        x, y = along(mid, n, clearance(n, shoulder_out + GAP, w, h))
     labels = tuple(Label(line, x, y + 3.4 * (i - (len(lines) - 1) / 2), 3.0, WHITE, bold=True)
                    for i, line in enumerate(lines))
-    slots = grid_slots(x, y, w - 4, h - 4, 2, 1) if _upright(n) else \
+    slots = grid_slots(x, y, w - 4, h - 4, 2, 1) if upright(n) else \
         grid_slots(x, y, w - 4, h - 4, 1, 2)
     return Space(trap.id, "trap", "", "rect", x, y, w, h, TRAP_FILL, BLACK, 0.5,
                  labels=labels, slots=slots)
@@ -281,3 +245,20 @@ def _legend(board: Any) -> list[LegendEntry]:
         entries.append(LegendEntry("triangle", FILL["yellow"], INK["yellow"],
                                    "Bear In The Air: watches its route", 0.8))
     return entries
+
+
+def summary(board: Any) -> list[str]:
+    routes = ", ".join(f"{r.colour} {len(r.spaces)} (start {r.spaces[0]})" for r in board.routes)
+    return [
+        f"{board.name}",
+        f"{board.size} spaces in {len(board.routes)} routes: {routes}",
+        f"{len(board.traps)} Bear Traps: " + ", ".join(
+            f"{t.id} {'-'.join(t.spaces)} exit {t.exit}" for t in board.traps),
+        f"{len(board.shortcuts)} short cuts: " + ", ".join(
+            f"{c.id} {c.entry}->{c.exit}" for c in board.shortcuts),
+        f"{len(board.curves)} Hammer Up curves: " + ", ".join(
+            f"{c.id} {'-'.join(c.spaces)}" for c in board.curves),
+        f"{len(board.bears)} Bear spaces: " + ", ".join(
+            f"{b.id} watches {b.route}" for b in board.bears),
+        f"police start in {board.park}",
+    ]

@@ -32,6 +32,7 @@ TRACK_SECTION = 10
 
 
 class BumpEmView(EventNotices[BumpemGame]):
+    ALERT_SOUND: ClassVar[str] = "catch"
     ALERTS: ClassVar[dict[str, str]] = {
         "bump": "BUMPED!",
         "oil_slide": "OIL SLICK!",
@@ -97,7 +98,7 @@ class BumpEmView(EventNotices[BumpemGame]):
         return replace(notice, short=short)
 
     def chance_input(self, state: State) -> ChanceInput:
-        return ChanceInput("ticket")
+        return ChanceInput("ticket", noun="ticket")
 
     def action_for_card(self, state: State, card_id: str) -> Action | None:
         if card_id not in TICKET_IDS or not state.is_chance_node():

@@ -24,9 +24,10 @@ class _Names(Mapping[str, str]):
         self.field = field
 
     def __getitem__(self, name: str) -> str:
-        if name not in registry.names():
+        found = registry.find(name)
+        if found is None:
             raise KeyError(name)
-        value: str = getattr(registry.entry(name), self.field)
+        value: str = getattr(found, self.field)
         return value
 
     def __iter__(self) -> Iterator[str]:
@@ -38,7 +39,6 @@ class _Names(Mapping[str, str]):
 
 GAME_MODULES: Mapping[str, str] = _Names("info")
 """Game name -> its facts module (VARIANTS, PLAYER_COUNTS, DATA_ROLES, OPTIONS...)."""
-GAME_TITLES: Mapping[str, str] = _Names("title")
 
 
 class GameSetupError(ValueError):
@@ -82,7 +82,7 @@ def build_game(
     texts: dict[str, tuple[str, str]] = {}
     for role, ref in refs.items():
         try:
-            texts[role] = read_data(ref)
+            texts[role] = read_data(ref, game.facts.data_package)
         except OSError as exc:
             raise GameSetupError(f"cannot read the {role} file {ref}: {exc}") from exc
     build = game.build()
@@ -130,7 +130,7 @@ def game_from_identity(identity: Mapping[str, Any]) -> Game:
     try:
         texts: dict[str, tuple[str, str]] = {}
         for role, info in _identity_data(identity, game).items():
-            text, source = read_data(info["source"])
+            text, source = read_data(info["source"], game.facts.data_package)
             import hashlib  # only to check a journal's data files: not on every start
 
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -194,11 +194,11 @@ def _identity_data(identity: Mapping[str, Any], game: registry.GameEntry) -> dic
                 and isinstance(info.get("sha256"), str)):
             raise GameSetupError(
                 f"journal header: data {role!r} needs a source and a sha256, not {info!r}")
-        _check_source(role, info["source"])
+        _check_source(role, info["source"], game.facts.data_package)
     return dict(data)
 
 
-def _check_source(role: str, source: str) -> None:
+def _check_source(role: str, source: str, package: str) -> None:
     """A header's data file is a shipped one ("default:NAME") or an absolute path (the
     config's paths are made absolute). Anything else is a damaged or hand-edited header
     (``default8tenfour_bands.toml``: one byte changed), set aside like any other; only a
@@ -208,7 +208,7 @@ def _check_source(role: str, source: str) -> None:
     from rig.datafiles import DEFAULT_PREFIX, is_shipped
 
     if source.startswith(DEFAULT_PREFIX):
-        if not is_shipped(source):
+        if not is_shipped(source, package):
             raise GameSetupError(f"journal header: the {role} file {source!r} is not a file "
                                  "this rig ships")
     elif not PurePath(source).is_absolute():

@@ -61,6 +61,7 @@ def bears_crawling(state: TenFourState) -> str | None:
 
 
 class TenFourView(EventNotices[TenFourGame]):
+    ALERT_SOUND: ClassVar[str] = "catch"
     ALERTS: ClassVar[dict[str, str]] = {
         "smokey_catch": "BEAR BITE!",
         "trap_catch": "BEAR TRAP! BEAR BITE!",
@@ -142,7 +143,7 @@ class TenFourView(EventNotices[TenFourGame]):
     def chance_input(self, state: State) -> ChanceInput:
         prompt = own(state, TenFourState).prompt()
         if prompt.kind == "draw":
-            return ChanceInput("card")
+            return ChanceInput("card", noun="Mike card")
         return ChanceInput("spin", knob=prompt.band or "hi")
 
     def action_for_card(self, state: State, card_id: str) -> Action | None:
@@ -179,10 +180,10 @@ class TenFourView(EventNotices[TenFourGame]):
             truck = str(event.data.get("truck", "")).capitalize()
             return Notice(event.text, alert=True, headline=self.ALERTS[event.kind],
                           role=ALERT, short=f"{truck} truck caught: side of road, loses "
-                          "next turn")
+                          "next turn", sound=self.ALERT_SOUND)
         if event.kind == "bear_catch":
             return Notice(event.text, alert=True, headline=self.ALERTS["bear_catch"],
-                          role=RESULT)
+                          role=RESULT, sound=self.ALERT_SOUND)
         return super().notice(event)
 
     def menu_order(self, state: State, actions: list[Action]) -> list[Action]:

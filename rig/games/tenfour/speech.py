@@ -13,6 +13,7 @@ into the game's own folder as it is.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from engine.tenfour.board import COLOURS
 from rig.screen import Part
@@ -44,8 +45,13 @@ class TenFourVocabulary(Vocabulary):
     WINNER_TITLES = frozenset({"10-4, WINNER!"})
     POLICE = ("Smokey", "Bear")
 
+    def breaks(self, parts: Iterable[Part]) -> bool:
+        """Whether the card drawn calls the police (its text or the warning says so)."""
+        return any(p.role in ("card", "warning") and "BREAK ONE NINE" in p.text.upper()
+                   for p in parts)
+
     def likely(self, game: object) -> list[str]:
-        """Every Mike card's text, as its prompt reads it aloud (rig.view_tenfour shows
+        """Every Mike card's text, as its prompt reads it aloud (rig.games.tenfour.view shows
         the card as a part of its own, in quotes), and the breaker before a police card."""
         deck = getattr(game, "deck", None)
         texts = [said_as(self, [Part(f'"{card.text}"', "card")])

@@ -1,0 +1,75 @@
+"""Bump 'Em on the rig: its registration. The rest of this folder is loaded on first use:
+view (screens), board (drawing, summary), live (browser pieces and tray), printout
+(tickets, cars, reference), speech (how it is said)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rig.registry import (
+    BenchCases,
+    BoardTools,
+    BuildFunction,
+    GameEntry,
+    LatencyCase,
+    LiveTools,
+    PrintTools,
+    register,
+)
+
+if TYPE_CHECKING:
+    from engine.api import Game
+    from rig.speech import Vocabulary
+    from rig.views import GameView
+
+
+def _build() -> BuildFunction:
+    from engine.bumpem import build
+
+    return build
+
+
+def _view(game: Game) -> GameView:
+    from rig.games.bumpem.view import BumpEmView
+
+    return BumpEmView(game)
+
+
+def _board() -> BoardTools:
+    from engine.bumpem import load_board
+    from rig.games.bumpem.board import bumpem_geometry, summary
+
+    return BoardTools(load_board, summary, bumpem_geometry)
+
+
+def _live() -> LiveTools:
+    from rig.games.bumpem.live import live
+
+    return live()
+
+
+def _print() -> PrintTools:
+    from rig.games.bumpem.printout import cards, pieces, reference
+
+    return PrintTools(players=2, reference=reference, pieces=pieces, cards=cards)
+
+
+def _speech() -> Vocabulary:
+    from rig.games.bumpem.speech import VOCABULARY
+
+    return VOCABULARY
+
+
+ENTRY = register(GameEntry(
+    name="bumpem", title="Bump 'Em", info="engine.bumpem.info", build=_build,
+    ai="engine.bumpem.ai",
+    view=_view, colours=("red", "blue", "yellow", "green"), board=_board,
+    live=_live, printout=_print, speech=_speech,
+    sign_off="Checkered flag: good racing.",
+    bench=BenchCases(
+        engine_speed=(("standard", 2), ("standard", 3), ("standard", 4)),
+        latency=(LatencyCase(None, 4, 1, 3),),
+        hinted_latency=(LatencyCase(None, 4, 1, 2, hints=True),),
+        bus_players=3,
+    ),
+))

@@ -1,0 +1,80 @@
+"""10-Four, Good Buddy on the rig: its registration. The rest of this folder is loaded on
+first use: view (screens), board (drawing, summary), live (browser pieces and tray),
+printout (cards, pieces, reference), speech (how it is said)."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from rig.registry import (
+    BenchCases,
+    BoardTools,
+    BuildFunction,
+    GameEntry,
+    LatencyCase,
+    LiveTools,
+    PrintTools,
+    register,
+)
+
+if TYPE_CHECKING:
+    from engine.api import Game
+    from rig.speech import Vocabulary
+    from rig.views import GameView
+
+
+def _build() -> BuildFunction:
+    from engine.tenfour import build
+
+    return build
+
+
+def _view(game: Game) -> GameView:
+    from rig.games.tenfour.view import TenFourView
+
+    return TenFourView(game)
+
+
+def _board() -> BoardTools:
+    from engine.tenfour import load_board
+    from rig.games.tenfour.board import summary, tenfour_geometry
+
+    return BoardTools(load_board, summary, tenfour_geometry)
+
+
+def _live() -> LiveTools:
+    from rig.games.tenfour.live import live
+
+    return live()
+
+
+def _print() -> PrintTools:
+    from rig.games.tenfour.printout import cards, pieces, reference
+
+    return PrintTools(players=4, reference=reference, pieces=pieces, cards=cards)
+
+
+def _speech() -> Vocabulary:
+    from rig.games.tenfour.speech import VOCABULARY
+
+    return VOCABULARY
+
+
+ENTRY = register(GameEntry(
+    name="tenfour", title="10-Four, Good Buddy", short_title="10-Four",
+    info="engine.tenfour.info", build=_build, view=_view,
+    ai="engine.tenfour.ai",
+    colours=("red", "green", "blue", "yellow"),
+    seatings=MappingProxyType({"two-player": (("red", "blue"),)}),
+    board=_board, live=_live, printout=_print, speech=_speech,
+    sign_off="ADIOS, good buddies.",
+    bench=BenchCases(
+        engine_speed=(("standard", 3), ("standard", 4), ("two-player", 2)),
+        latency=(LatencyCase("standard", 4, 1, 6), LatencyCase("two-player", 2, 1, 4)),
+        # The shipped config (wiring/config.toml) has hints = true: every human seat gets
+        # the strong level's suggestion, computed at each decision node inside the step.
+        hinted_latency=(LatencyCase("standard", 4, 1, 4, hints=True),),
+        bus_players=4,
+    ),
+))

@@ -1,0 +1,23 @@
+"""Race to 20's printed sheets: the runners and a quick reference (no cards)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rig.printout.reference import Sections, corrections
+from rig.printout.sheets import PieceList, PrintedPiece
+
+
+def reference(game: Any) -> Sections:
+    return [
+        ("Your turn", [
+            "Spin the HI knob, then ride the spin or go steady by 3.",
+            f"The first runner to reach {game.goal} wins.",
+        ]),
+        corrections("any runner's space or whose turn it is", "spin", spins=True),
+    ]
+
+
+def pieces(game: Any) -> PieceList:
+    return [PrintedPiece(f"{seat.capitalize()} runner", seat, seat.capitalize())
+            for seat in game.seats]
