@@ -14,11 +14,11 @@ node, and what each event means for the screen:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Generic, Literal, Protocol, TypeVar
 
 from engine.api import Action, Event, Game, State
 from rig.screen import Part
+from valueclass import Frozen
 
 RESULT = "result"
 DETAIL = "detail"
@@ -26,8 +26,7 @@ NEWS = "news"
 ALERT = "alert"
 
 
-@dataclass(frozen=True)
-class ChanceInput:
+class ChanceInput(Frozen):
     """How the table resolves a chance node.
 
     kind: "spin" (a knob flick on `knob`), "card" (tap a card, or press for a virtual
@@ -40,8 +39,7 @@ class ChanceInput:
     """What a draw is called on the screen ("Mike card", "ticket"): the rig's words."""
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(Frozen):
     text: str
     alert: bool = False
     headline: str = ""
@@ -54,8 +52,7 @@ class Notice:
     """The buzzer pattern an alert sets off (hardware.buzzer.PATTERNS)."""
 
 
-@dataclass(frozen=True)
-class CorrectionPlace:
+class CorrectionPlace(Frozen):
     """One place in a correction menu: its location id, its words, and the section
     (route or area) the other knob jumps by."""
 
@@ -64,8 +61,7 @@ class CorrectionPlace:
     section: str
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(Frozen):
     """A row of the correction menu: a piece (opens its places), a set of options
     (opens them), a correction applied at once, or taking back the last input. An
     option is an action, or what the menu asks of the controller (`rig.corrections`:

@@ -10,11 +10,11 @@ the road), "park" (police in Yellowstone Park), "pit:red", "T12", ...
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from engine.api import Game, State
 from rig.views import own
+from valueclass import Frozen, asdict
 
 if TYPE_CHECKING:
     from rig.registry import LiveTools
@@ -31,8 +31,7 @@ G = TypeVar("G", bound=_WithBoard)
 S = TypeVar("S", bound=State)
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(Frozen):
     id: str
     kind: str
     """The game's own word for the piece (a CSS class of its marker)."""

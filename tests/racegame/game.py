@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
 from engine.api import (
     CHANCE,
@@ -19,35 +19,32 @@ from engine.api import (
 )
 from engine.errors import IllegalAction, Reason
 from tests.racegame.info import COLOURS, OPTIONS, SPIN_VALUES, STEADY, VARIANT_PLAYERS
+from valueclass import Frozen, Record, field
 
 NAME = "race"
 
 
-@dataclass(frozen=True)
 class Spin(Action):
-    KIND = "spin"
+    KIND: ClassVar[str] = "spin"
     value: int
 
 
-@dataclass(frozen=True)
 class Ride(Action):
     """Move as far as the spin says."""
 
-    KIND = "ride"
+    KIND: ClassVar[str] = "ride"
 
 
-@dataclass(frozen=True)
 class Steady(Action):
     """Move exactly STEADY spaces, whatever the spin."""
 
-    KIND = "steady"
+    KIND: ClassVar[str] = "steady"
 
 
-@dataclass(frozen=True)
 class Correct(Action):
     """Put a runner back where it really stands (RULINGS G5)."""
 
-    KIND = "correct"
+    KIND: ClassVar[str] = "correct"
     piece: str
     location: str
 
@@ -55,8 +52,7 @@ class Correct(Action):
 CODEC = ActionCodec([Spin, Ride, Steady, Correct])
 
 
-@dataclass(frozen=True)
-class Prompt:
+class Prompt(Frozen):
     kind: str
     """"spin", "move" or "over"."""
     player: int
@@ -102,8 +98,7 @@ class RaceGame:
         return self.seats[seat].capitalize()
 
 
-@dataclass
-class RaceState:
+class RaceState(Record):
     game: RaceGame = field(compare=False)
     positions: list[int]
     turn: int = 0

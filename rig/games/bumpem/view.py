@@ -6,7 +6,6 @@ stands ("Red car at T35", engine/bumpem/names.py) and every move says where it e
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar
 
 from engine.api import Action, Event, Game, State
@@ -26,6 +25,7 @@ from rig.views import (
     Notice,
     own,
 )
+from valueclass import replace
 
 TRACK_SECTION = 10
 """Track spaces per section of the correction menu (the other knob jumps by section)."""
