@@ -199,7 +199,7 @@ class GameEntry(Frozen):
     It must import no rules: config checks and menus read it on every start."""
     build: Callable[[], BuildFunction]
     """Loads the rules on first use and gives their ``build``."""
-    view: Callable[[Game], GameView]
+    view: Callable[[Game], GameView[State]]
     """The rig view of a built game (imports the view module on first use)."""
     colours: tuple[str, ...] = ()
     """Seat colours of the shipped board in board order: the setup menu's choices."""
@@ -325,7 +325,7 @@ def all_player_counts() -> tuple[int, ...]:
 def read_facts(module: object, where: str) -> GameFacts:
     """The typed facts of an info module; TypeError naming the field when one is wrong."""
     variant_players = _mapping(module, where, "VARIANT_PLAYERS")
-    variants = []
+    variants: list[Variant] = []
     for name, counts in variant_players.items():
         if not (isinstance(counts, tuple) and counts
                 and all(isinstance(n, int) and not isinstance(n, bool) for n in counts)):

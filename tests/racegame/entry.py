@@ -8,7 +8,7 @@ from rig.registry import BoardTools, BuildFunction, GameEntry, LiveTools, PrintT
 from tests.racegame.info import COLOURS
 
 if TYPE_CHECKING:
-    from engine.api import Game
+    from engine.api import Game, State
     from rig.views import GameView
 
 
@@ -18,10 +18,12 @@ def _build() -> BuildFunction:
     return build
 
 
-def _view(game: Game) -> GameView:
+def _view(game: Game) -> GameView[State]:
+    from rig.views import StateChecked, own
+    from tests.racegame.game import RaceGame, RaceState
     from tests.racegame.view import RaceView
 
-    return RaceView(game)
+    return StateChecked(RaceView(own(game, RaceGame)), RaceState)
 
 
 def _board() -> BoardTools:

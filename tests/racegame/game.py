@@ -15,6 +15,9 @@ from engine.api import (
     Event,
     check_legal,
     game_identity,
+    json_int,
+    json_list,
+    json_object,
     uniform,
 )
 from engine.errors import IllegalAction, Reason
@@ -77,10 +80,12 @@ class RaceGame:
 
     def state_from_json(self, data: JSON) -> RaceState:
         try:
-            positions = [int(p) for p in data["positions"]]
-            state = RaceState(self, positions, int(data["turn"]),
-                              None if data["spin"] is None else int(data["spin"]),
-                              None if data["winner"] is None else int(data["winner"]))
+            saved = json_object(data)
+            positions = [json_int(p) for p in json_list(saved["positions"])]
+            spin, winner = saved["spin"], saved["winner"]
+            state = RaceState(self, positions, json_int(saved["turn"]),
+                              None if spin is None else json_int(spin),
+                              None if winner is None else json_int(winner))
         except (KeyError, TypeError, ValueError) as exc:
             raise IllegalAction(Reason.MALFORMED, f"not a race state: {exc}") from exc
         if len(positions) != self.num_players:

@@ -18,7 +18,7 @@ from rig.registry import (
 )
 
 if TYPE_CHECKING:
-    from engine.api import Game
+    from engine.api import Game, State
     from rig.speech import Vocabulary
     from rig.views import GameView
 
@@ -29,10 +29,13 @@ def _build() -> BuildFunction:
     return build
 
 
-def _view(game: Game) -> GameView:
+def _view(game: Game) -> GameView[State]:
+    from engine.bumpem.game import BumpemGame
+    from engine.bumpem.state import BumpemState
     from rig.games.bumpem.view import BumpEmView
+    from rig.views import StateChecked, own
 
-    return BumpEmView(game)
+    return StateChecked(BumpEmView(own(game, BumpemGame)), BumpemState)
 
 
 def _board() -> BoardTools:

@@ -19,7 +19,7 @@ from rig.registry import (
 )
 
 if TYPE_CHECKING:
-    from engine.api import Game
+    from engine.api import Game, State
     from rig.speech import Vocabulary
     from rig.views import GameView
 
@@ -30,10 +30,12 @@ def _build() -> BuildFunction:
     return build
 
 
-def _view(game: Game) -> GameView:
+def _view(game: Game) -> GameView[State]:
+    from engine.tenfour import TenFourGame, TenFourState
     from rig.games.tenfour.view import TenFourView
+    from rig.views import StateChecked, own
 
-    return TenFourView(game)
+    return StateChecked(TenFourView(own(game, TenFourGame)), TenFourState)
 
 
 def _board() -> BoardTools:
