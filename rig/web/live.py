@@ -17,6 +17,7 @@ from rig.views import own
 from valueclass import Frozen, asdict
 
 if TYPE_CHECKING:
+    from rig.boardart.geometry import BoardGeometry
     from rig.registry import LiveTools
 
 
@@ -67,8 +68,13 @@ def live_tools(game_kind: type[G], state_kind: type[S],
     """Live-board tools from functions of the game's own classes (checked on each call)."""
     from rig.registry import LiveTools
 
+    def geometry(game: Game) -> BoardGeometry:
+        from rig.boardart import board_geometry
+
+        return board_geometry(game.name, own(game, game_kind).board)
+
     return LiveTools(
-        board=lambda game: own(game, game_kind).board,
+        geometry=geometry,
         pieces=lambda game, state: pieces(own(game, game_kind), own(state, state_kind)),
         cards=lambda game, state, valid: cards(own(game, game_kind), own(state, state_kind),
                                                valid))
@@ -88,13 +94,11 @@ class LiveBoard:
     without a live board, a note saying so and no pieces (the rig keeps running)."""
 
     def __init__(self, game: Game) -> None:
-        from rig.boardart import board_geometry
         from rig.boardart.svg import board_svg
 
         self.game = game
         tools = _tools(game)
-        self.geometry = (board_geometry(game.name, tools.board(game))
-                         if tools is not None else None)
+        self.geometry = tools.geometry(game) if tools is not None else None
         self.svg = (board_svg(self.geometry) if self.geometry is not None
                     else no_board_svg(_title(game)))
 

@@ -10,6 +10,7 @@ from tests.racegame.info import COLOURS
 if TYPE_CHECKING:
     from engine.api import Game, State
     from rig.views import GameView
+    from tests.racegame.board import Track
 
 
 def _build() -> BuildFunction:
@@ -26,10 +27,10 @@ def _view(game: Game) -> GameView[State]:
     return StateChecked(RaceView(own(game, RaceGame)), RaceState)
 
 
-def _board() -> BoardTools:
-    from tests.racegame.board import geometry, load_board, summary
+def _board() -> BoardTools[Track]:
+    from tests.racegame.board import Track, geometry, load_board, summary
 
-    return BoardTools(load_board, summary, geometry)
+    return BoardTools(Track, load_board, summary, geometry)
 
 
 def _live() -> LiveTools:

@@ -19,6 +19,7 @@ from rig.registry import (
 
 if TYPE_CHECKING:
     from engine.api import Game, State
+    from engine.bumpem.board import Board
     from rig.speech import Vocabulary
     from rig.views import GameView
 
@@ -38,11 +39,12 @@ def _view(game: Game) -> GameView[State]:
     return StateChecked(BumpEmView(own(game, BumpemGame)), BumpemState)
 
 
-def _board() -> BoardTools:
+def _board() -> BoardTools[Board]:
     from engine.bumpem import load_board
+    from engine.bumpem.board import Board
     from rig.games.bumpem.board import bumpem_geometry, summary
 
-    return BoardTools(load_board, summary, bumpem_geometry)
+    return BoardTools(Board, load_board, summary, bumpem_geometry)
 
 
 def _live() -> LiveTools:

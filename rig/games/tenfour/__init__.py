@@ -20,6 +20,7 @@ from rig.registry import (
 
 if TYPE_CHECKING:
     from engine.api import Game, State
+    from engine.tenfour.board import Board
     from rig.speech import Vocabulary
     from rig.views import GameView
 
@@ -38,11 +39,12 @@ def _view(game: Game) -> GameView[State]:
     return StateChecked(TenFourView(own(game, TenFourGame)), TenFourState)
 
 
-def _board() -> BoardTools:
+def _board() -> BoardTools[Board]:
     from engine.tenfour import load_board
+    from engine.tenfour.board import Board
     from rig.games.tenfour.board import summary, tenfour_geometry
 
-    return BoardTools(load_board, summary, tenfour_geometry)
+    return BoardTools(Board, load_board, summary, tenfour_geometry)
 
 
 def _live() -> LiveTools:
