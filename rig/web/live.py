@@ -10,9 +10,9 @@ the road), "park" (police in Yellowstone Park), "pit:red", "T12", ...
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from engine.api import Game, State
+from engine.api import JSON, Game, State
 from rig.views import own
 from valueclass import Frozen, asdict
 
@@ -64,7 +64,7 @@ def piece_places(game: Game, state: State) -> list[Piece]:
 
 def live_tools(game_kind: type[G], state_kind: type[S],
                pieces: Callable[[G, S], list[Piece]],
-               cards: Callable[[G, S, list[str]], list[dict[str, Any]]]) -> LiveTools:
+               cards: Callable[[G, S, list[str]], list[dict[str, JSON]]]) -> LiveTools:
     """Live-board tools from functions of the game's own classes (checked on each call)."""
     from rig.registry import LiveTools
 
@@ -102,7 +102,7 @@ class LiveBoard:
         self.svg = (board_svg(self.geometry) if self.geometry is not None
                     else no_board_svg(_title(game)))
 
-    def pieces(self, state: State) -> list[dict[str, Any]]:
+    def pieces(self, state: State) -> list[dict[str, JSON]]:
         """Each piece with the mm position it is drawn at (pieces sharing a location
         take its successive slots)."""
         from rig.boardart import piece_position
@@ -123,7 +123,7 @@ class LiveBoard:
         return out
 
 
-def card_tray(game: Game, state: State, valid: list[str]) -> list[dict[str, Any]]:
+def card_tray(game: Game, state: State, valid: list[str]) -> list[dict[str, JSON]]:
     """The cards (or tickets) a person can tap, with their printed texts: `can` when the
     reader would take it now (`valid`), `out` when it is out of the pile (drawn since the
     last reshuffle), whether or not a card is asked. None for a game without a live
