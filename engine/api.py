@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, ClassVar, NoReturn, Protocol, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, ClassVar, NoReturn, Protocol, TypeAlias, TypeVar
 
 from engine.errors import IllegalAction, Reason
 from valueclass import Frozen, FrozenInstanceError, compared_fields
@@ -18,14 +18,49 @@ from valueclass import Frozen, FrozenInstanceError, compared_fields
 CHANCE = -1
 TERMINAL = -4
 
-JSON: TypeAlias = Any
-"""A value made of dict, list, str, int, float, bool and None."""
+JSON: TypeAlias = dict[str, "JSON"] | list["JSON"] | str | int | float | bool | None
+"""A value made of dict, list, str, int, float, bool and None: what ``json.loads``
+gives. Data read from outside (a journal, a saved state, a file) is narrowed where it
+is read, with the ``json_*`` readers below, so a malformed value is refused there."""
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def json_object(value: JSON) -> dict[str, JSON]:
+    """`value` as a JSON object; TypeError if it is not one."""
+    if isinstance(value, dict):
+        return value
+    raise TypeError(f"expected an object, not {value!r}")
+
+
+def json_list(value: JSON) -> list[JSON]:
+    """`value` as a JSON array; TypeError if it is not one."""
+    if isinstance(value, list):
+        return value
+    raise TypeError(f"expected a list, not {value!r}")
+
+
+def json_str(value: JSON) -> str:
+    """`value` as a string; TypeError if it is not one."""
+    if isinstance(value, str):
+        return value
+    raise TypeError(f"expected a string, not {value!r}")
+
+
+def json_int(value: JSON) -> int:
+    """``int(value)`` for a number or a numeric string, as saved states have always been
+    read (ValueError for a string that is no number); TypeError for the rest."""
+    if isinstance(value, int | float | str):
+        return int(value)
+    raise TypeError(f"expected a number, not {value!r}")
 
 
 def _to_jsonable(value: object) -> JSON:
     if isinstance(value, tuple | list):
         return [_to_jsonable(v) for v in value]
-    return value
+    if isinstance(value, _SCALARS):
+        return value
+    raise TypeError(f"an action field holds {value!r}, which is not JSON")
 
 
 def _from_jsonable(value: JSON) -> object:

@@ -126,7 +126,7 @@ class Controller:
         self.session = session
         self.clock = clock
         self.options = options or ControllerOptions()
-        self.view: GameView = view_for(session.game)
+        self.view: GameView[State] = view_for(session.game)
         self.seats = seats or [Seat() for _ in range(session.game.num_players)]
         self.rng = chance_rng or random.SystemRandom()  # what secrets uses, without hmac
         self.on_alert = on_alert
@@ -293,7 +293,7 @@ class Controller:
         """The card ids of the deck in use (a tag map enrolled for another deck may name
         cards this one lacks)."""
         if self._deck is None:
-            self._deck = frozenset(self.view.card_ids(self.session.game))
+            self._deck = frozenset(self.view.card_ids())
         return self._deck
 
     def _spin(self, strength: float) -> None:
@@ -726,5 +726,5 @@ def valid_cards(controller: Controller) -> list[str]:
         return []
     possible = [action for action, _ in state.chance_outcomes()]
     view = controller.view
-    return [card for card in view.card_ids(controller.session.game)
+    return [card for card in view.card_ids()
             if view.action_for_card(state, card) in possible]

@@ -35,7 +35,7 @@ CLOSE, TAKE_BACK, STAY, ABANDON."""
 
 
 class CorrectionMenu:
-    def __init__(self, view: GameView, state: State, rows: list[Fix]) -> None:
+    def __init__(self, view: GameView[State], state: State, rows: list[Fix]) -> None:
         self.view = view
         self.state = state
         self.rows = rows

@@ -34,8 +34,9 @@ import signal
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from hardware.clock import Clock
 from rig import collector
@@ -49,6 +50,8 @@ from valueclass import Record, field
 if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed game,
     # the first game started) or right after READY (see Daemon.start); the devices, the
     # web and the voice when they are built
+    from PIL import Image
+
     from engine.api import Game
     from hardware.buzzer import AlertSink
     from hardware.display.base import Display
@@ -111,7 +114,7 @@ class StepSeeded:
     """Chance for autoplay: derived from the seed and the input count, so a restarted
     daemon continues exactly where an uninterrupted one would have gone."""
 
-    def __init__(self, seed: int, steps: Any, salt: str) -> None:
+    def __init__(self, seed: int, steps: Callable[[], int], salt: str) -> None:
         self.seed, self.steps, self.salt = seed, steps, salt
 
     def random(self) -> float:
@@ -170,7 +173,7 @@ class RigHardware(Protocol):
 
     def poll(self) -> None: ...
 
-    def close(self, persist_message: Any = None, /) -> None: ...
+    def close(self, persist_message: Image.Image | None = None, /) -> None: ...
 
 
 class Daemon(Record):
@@ -417,7 +420,7 @@ class Daemon(Record):
         log.error("cannot resume %s: %s; set aside as %s", current, why, aside)
         self.not_resumed = f"Old game set aside: {short}" + (f". {unfiled}" if unfiled else "")
 
-    def _build_game(self, choice: SetupChoice) -> Any:
+    def _build_game(self, choice: SetupChoice) -> Game:
         """The game chosen on the menu, with the config's data files and rule options
         when it is the configured game (the shipped ones otherwise)."""
         from rig.gamebuild import build_game
@@ -582,7 +585,7 @@ class Daemon(Record):
                           gesture_inbox=self.loop.post)
 
     # ----------------------------------------------------------------- loop
-    def _render(self, screen: Screen) -> Any:
+    def _render(self, screen: Screen) -> Image.Image:
         """The frame of ``screen``, with the display's plan for it worked out too: this
         runs while the input's fsync does, so that only the bus writes wait for it."""
         from rig.render import render
@@ -599,7 +602,7 @@ class Daemon(Record):
         assert display is not None, "the display is built before the first frame"
         return display
 
-    def _show(self, frame: Any) -> None:
+    def _show(self, frame: Image.Image) -> None:
         self._display().show(frame)
 
     def _alert(self, notice: Notice) -> None:
@@ -658,7 +661,7 @@ class Daemon(Record):
             if steps != last:
                 self.notifier.status(f"inputs {steps}")
                 last = steps
-            rng = StepSeeded(self.autoplay or 0, lambda s=steps: s, "choice")
+            rng = StepSeeded(self.autoplay or 0, partial(int, steps), "choice")
             gestures = gestures_for(controller, rng)
             if not gestures:
                 self.loop.run_due()  # the computer thinks, a slice at a time
@@ -710,7 +713,7 @@ class HardwareLog:
 
     REJECTS_EVERY = 60.0
 
-    def __init__(self, clock: Any = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         import threading
 
         self.clock = clock
@@ -793,9 +796,10 @@ def seats_from_header(session: Session) -> tuple[tuple[str, ...], bool]:
 
     header = session.journal.header if session.journal is not None else {}
     players = session.game.num_players
-    levels = header.get("levels", ["human"] * players)
-    if not isinstance(levels, list) or not all(isinstance(lv, str) for lv in levels):
-        raise HeaderError(f"journal header: levels is {levels!r}, not a list of levels")
+    given = header.get("levels", ["human"] * players)
+    levels = [lv for lv in given if isinstance(lv, str)] if isinstance(given, list) else []
+    if not isinstance(given, list) or len(levels) != len(given):
+        raise HeaderError(f"journal header: levels is {given!r}, not a list of levels")
     if len(levels) != players:
         raise HeaderError(f"journal header: {len(levels)} levels for {players} players")
     for level in levels:

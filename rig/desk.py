@@ -15,7 +15,7 @@ in progress, which the next start picks up again, and ``games/`` the finished on
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hardware.buzzer import AlertSink, MockAlerts
 from hardware.display.base import Display, MemoryDisplay
@@ -28,6 +28,8 @@ from rig.screen import Screen
 from valueclass import Record, field, replace
 
 if TYPE_CHECKING:
+    from PIL import Image
+
     from hardware.speaker import Backend
     from rig.controller import Controller
 
@@ -57,7 +59,7 @@ class DeskHardware(Record):
     def poll(self) -> None:
         """Nothing to recover: an emulated display never drops off the bus."""
 
-    def close(self, goodbye: Any = None) -> None:
+    def close(self, goodbye: Image.Image | None = None) -> None:
         self.display.close(goodbye)
         self.alerts.close()
 

@@ -33,7 +33,7 @@ def emulated_cards(game: Game) -> dict[str, str]:
     (tapped by id), nothing to enrol."""
     from rig.views import view_for
 
-    return {emulated_tag(card): card for card in view_for(game).card_ids(game)}
+    return {emulated_tag(card): card for card in view_for(game).card_ids()}
 
 
 class EmulatedRig(Record):

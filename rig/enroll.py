@@ -28,7 +28,7 @@ def deck_cards(game: Any) -> list[Card]:
     from rig.views import view_for
 
     texts = {c.id: c.text for c in getattr(getattr(game, "deck", None), "cards", ())}
-    return [(card, texts.get(card, card)) for card in view_for(game).card_ids(game)]
+    return [(card, texts.get(card, card)) for card in view_for(game).card_ids()]
 
 
 class Enrolment(Record):

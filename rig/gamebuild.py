@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rig import registry
 from rig.datafiles import default_source, read_data
 
 if TYPE_CHECKING:
-    from engine.api import Game
+    from engine.api import JSON, Game
 
 
 class _Names(Mapping[str, str]):
@@ -67,7 +67,7 @@ def build_game(
     players: int,
     variant: str | None = None,
     data: Mapping[str, str] | None = None,
-    options: Mapping[str, Any] | None = None,
+    options: Mapping[str, JSON] | None = None,
     seats: Sequence[str] | None = None,
 ) -> Game:
     """Build `name` with shipped defaults, overriding any data role with a file path."""
@@ -93,7 +93,7 @@ def build_game(
 
 def _first_fitting_variant(game: registry.GameEntry, players: int,
                            texts: dict[str, tuple[str, str]],
-                           options: Mapping[str, Any] | None,
+                           options: Mapping[str, JSON] | None,
                            seats: Sequence[str] | None) -> Game:
     """The first variant the registry says takes this many players (10-Four's 2 ->
     two-player); when none does, each variant's own refusal, in the game's words."""
@@ -111,7 +111,7 @@ def _first_fitting_variant(game: registry.GameEntry, players: int,
     raise GameSetupError("; ".join(errors))
 
 
-def game_from_identity(identity: Mapping[str, Any]) -> Game:
+def game_from_identity(identity: JSON) -> Game:
     """Rebuild the exact game a journal header describes, refusing changed data files.
 
     Anything a header may hold is checked before the engine sees it, and whatever the
@@ -126,31 +126,26 @@ def game_from_identity(identity: Mapping[str, Any]) -> Game:
     if not isinstance(name, str):
         raise GameSetupError(f"journal header: game name is {name!r}, not a name")
     game = game_entry(name)
-    _check_identity_fields(identity)
+    players, variant, options, seats = _identity_fields(identity)
     try:
         texts: dict[str, tuple[str, str]] = {}
-        for role, info in _identity_data(identity, game).items():
-            text, source = read_data(info["source"], game.facts.data_package)
+        for role, (named, sha256) in _identity_data(identity, game).items():
+            text, source = read_data(named, game.facts.data_package)
             import hashlib  # only to check a journal's data files: not on every start
 
             digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-            if digest != info["sha256"]:
+            if digest != sha256:
                 raise GameSetupError(
                     f"the {role} file {source} changed since this game began "
-                    f"(sha256 {digest[:12]}, journal says {info['sha256'][:12]})"
+                    f"(sha256 {digest[:12]}, journal says {sha256[:12]})"
                 )
             texts[role] = (text, source)
     except OSError as exc:
         raise DataFileUnreadable(
             f"cannot read a data file named in the journal: {exc}") from exc
     try:
-        return game.build()(
-            players=identity["players"],
-            variant=identity["variant"],
-            data=texts,
-            options=identity.get("options"),
-            seats=identity.get("seats"),
-        )
+        return game.build()(players=players, variant=variant, data=texts, options=options,
+                            seats=seats)
     except GameSetupError:
         raise
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
@@ -163,23 +158,30 @@ class DataFileUnreadable(GameSetupError):
     mount, permissions): nothing is wrong with the journal itself."""
 
 
-def _check_identity_fields(identity: Mapping[str, Any]) -> None:
-    """The JSON shape of a header's game identity (the engine checks the values)."""
+def _identity_fields(identity: Mapping[str, JSON]
+                     ) -> tuple[int, str, Mapping[str, JSON] | None, list[str] | None]:
+    """The players, variant, options and seats of a header's game identity, in the JSON
+    shape the game's build takes (the engine checks the values)."""
     players = identity.get("players")
     if not isinstance(players, int) or isinstance(players, bool):
         raise GameSetupError(f"journal header: players is {players!r}, not a number")
-    if not isinstance(identity.get("variant"), str):
-        raise GameSetupError(f"journal header: variant is {identity.get('variant')!r}")
+    variant = identity.get("variant")
+    if not isinstance(variant, str):
+        raise GameSetupError(f"journal header: variant is {variant!r}")
     options = identity.get("options")
     if options is not None and not isinstance(options, Mapping):
         raise GameSetupError(f"journal header: options is {options!r}, not an object")
-    seats = identity.get("seats")
-    if seats is not None and (not isinstance(seats, list)
-                              or not all(isinstance(seat, str) for seat in seats)):
-        raise GameSetupError(f"journal header: seats is {seats!r}, not a list of names")
+    given = identity.get("seats")
+    if given is None:
+        return players, variant, options, None
+    seats = [seat for seat in given if isinstance(seat, str)] if isinstance(given, list) else []
+    if not isinstance(given, list) or len(seats) != len(given):
+        raise GameSetupError(f"journal header: seats is {given!r}, not a list of names")
+    return players, variant, options, seats
 
 
-def _identity_data(identity: Mapping[str, Any], game: registry.GameEntry) -> dict[str, Any]:
+def _identity_data(identity: Mapping[str, JSON], game: registry.GameEntry
+                   ) -> dict[str, tuple[str, str]]:
     """The header's data files: exactly the game's roles, each a source and a sha256."""
     data = identity.get("data")
     if not isinstance(data, Mapping):
@@ -189,13 +191,16 @@ def _identity_data(identity: Mapping[str, Any], game: registry.GameEntry) -> dic
         raise GameSetupError(
             f"journal header: data roles are {sorted(data)}, {identity['game']} has "
             f"{sorted(roles)}")
+    files: dict[str, tuple[str, str]] = {}
     for role, info in data.items():
-        if not (isinstance(info, Mapping) and isinstance(info.get("source"), str)
-                and isinstance(info.get("sha256"), str)):
+        source = info.get("source") if isinstance(info, Mapping) else None
+        sha256 = info.get("sha256") if isinstance(info, Mapping) else None
+        if not (isinstance(source, str) and isinstance(sha256, str)):
             raise GameSetupError(
                 f"journal header: data {role!r} needs a source and a sha256, not {info!r}")
-        _check_source(role, info["source"], game.facts.data_package)
-    return dict(data)
+        _check_source(role, source, game.facts.data_package)
+        files[role] = (source, sha256)
+    return files
 
 
 def _check_source(role: str, source: str, package: str) -> None:

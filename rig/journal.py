@@ -68,12 +68,15 @@ import os
 import queue
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rig.statedir import FILE_MODE, create_new, make_private_dir, open_state_file
 from valueclass import Frozen, set_field
+
+if TYPE_CHECKING:
+    from engine.api import JSON
 
 FORMAT = "cbrig-journal"
 VERSION = 1
@@ -140,8 +143,8 @@ class Recovery(Frozen):
 class JournalContents(Frozen):
     """A journal as read from disk, without changing it (see ``read_journal``)."""
 
-    header: dict[str, Any]
-    entries: list[dict[str, Any]]
+    header: dict[str, JSON]
+    entries: list[dict[str, JSON]]
     good_size: int
     """Bytes up to the end of the last good line; the file is cut back to this."""
     recovery: Recovery
@@ -194,7 +197,7 @@ def fsync_directory(directory: str | os.PathLike[str]) -> None:
         os.close(fd)
 
 
-def _encode(obj: Mapping[str, Any]) -> bytes:
+def _encode(obj: Mapping[str, JSON]) -> bytes:
     """One journal line. json.dumps escapes newlines, so the line is a single line."""
     text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     line = text.encode("utf-8") + b"\n"
@@ -203,8 +206,8 @@ def _encode(obj: Mapping[str, Any]) -> bytes:
     return line
 
 
-def _check_header(header: Any) -> str | None:
-    """Why `header` is not a valid journal header, or None if it is."""
+def _journal_header(header: JSON) -> dict[str, JSON] | str:
+    """`header` as a valid journal header, or why it is not one."""
     if not isinstance(header, dict):
         return "the header is not a JSON object"
     if header.get("format") != FORMAT:
@@ -219,10 +222,10 @@ def _check_header(header: Any) -> str | None:
         return "header has no game identity object ('game')"
     if not isinstance(header.get("created"), str):
         return "header has no creation time string ('created')"
-    return None
+    return header
 
 
-def _parse_line(raw: bytes) -> tuple[Any, str | None]:
+def _parse_line(raw: bytes) -> tuple[JSON, str | None]:
     try:
         return json.loads(raw.decode("utf-8")), None
     except UnicodeDecodeError:
@@ -233,7 +236,8 @@ def _parse_line(raw: bytes) -> tuple[Any, str | None]:
         return None, "not a journal line: values nested too deeply"
 
 
-def _check_entry(obj: Any, expected: int) -> str | None:
+def _entry_action(obj: JSON, expected: int) -> dict[str, JSON] | str:
+    """The action of a valid journal entry numbered `expected`, or why it is not one."""
     if not isinstance(obj, dict):
         return "not a JSON object"
     seq = obj.get("seq")
@@ -241,12 +245,13 @@ def _check_entry(obj: Any, expected: int) -> str | None:
         return f"no sequence number (seq is {seq!r})"
     if seq != expected:
         return f"sequence number {seq}, expected {expected}"
-    if not isinstance(obj.get("action"), dict):
+    action = obj.get("action")
+    if not isinstance(action, dict):
         return "no action object"
     extra = sorted(set(obj) - {"seq", "action"})
     if extra:
         return f"unexpected fields {extra}"
-    return None
+    return action
 
 
 def parse_journal(data: bytes, source: str = "<journal>") -> JournalContents:
@@ -298,7 +303,8 @@ class _Scanner:
     (cut, and reported in ``Recovery``) from damage before the end (``JournalError``).
     """
 
-    def __init__(self, read_at: Any, size: int, source: str, seek_data: Any = None) -> None:
+    def __init__(self, read_at: Callable[[int, int], bytes], size: int, source: str,
+                 seek_data: Callable[[int], int | None] | None = None) -> None:
         self.read_at = read_at
         self.size = size
         self.source = source
@@ -385,12 +391,11 @@ class _Scanner:
                 raise JournalError(f"{source}:1: a line longer than {MAX_LINE} bytes, not a "
                                    "journal header; the file was left untouched")
             raise JournalError(f"{source}:1: the header line is incomplete (no newline)")
-        header, why = _parse_line(self._text(0, pos))
-        if why is None:
-            why = _check_header(header)
-        if why is not None:
-            raise JournalError(f"{source}:1: bad journal header: {why}")
-        entries: list[dict[str, Any]] = []
+        parsed, why = _parse_line(self._text(0, pos))
+        header = _journal_header(parsed) if why is None else why
+        if isinstance(header, str):
+            raise JournalError(f"{source}:1: bad journal header: {header}")
+        entries: list[dict[str, JSON]] = []
         pos += 1
         line_no = 1
         data, base, nul = b"", 0, -1
@@ -406,22 +411,20 @@ class _Scanner:
             newline = data.find(b"\n", at, nul)
             if 0 <= newline - at <= MAX_LINE:
                 obj, why = _parse_line(data[at:newline])
-                if why is None:
-                    why = _check_entry(obj, len(entries) + 1)
-                if why is None:
-                    entries.append(obj["action"])
+                action = _entry_action(obj, len(entries) + 1) if why is None else why
+                if not isinstance(action, str):
+                    entries.append(action)
                     pos = base + newline + 1
                     continue
             end, kind = self._stop(pos, MAX_LINE + 1)
             if kind == b"\n":
                 obj, why = _parse_line(self._text(pos, end))
-                if why is None:
-                    why = _check_entry(obj, len(entries) + 1)
-                if why is None:
-                    entries.append(obj["action"])
+                action = _entry_action(obj, len(entries) + 1) if why is None else why
+                if not isinstance(action, str):
+                    entries.append(action)
                     pos = end + 1
                     continue
-                return self._bad_line(header, entries, pos, end, line_no, why)
+                return self._bad_line(header, entries, pos, end, line_no, action)
             if end - pos > MAX_LINE:
                 raise JournalError(f"{source}:{line_no}: a line longer than {MAX_LINE} "
                                    "bytes, not a journal line; the file was left untouched")
@@ -448,7 +451,7 @@ class _Scanner:
                                f"{MAX_LINE + TAIL_LIMIT} bytes without a newline); the file "
                                "was left untouched")
 
-    def _bad_line(self, header: dict[str, Any], entries: list[dict[str, Any]], pos: int,
+    def _bad_line(self, header: dict[str, JSON], entries: list[dict[str, JSON]], pos: int,
                   end: int, line_no: int, why: str) -> JournalContents:
         """A line that is not a good journal line, ending at `end` (its newline): the
         last line (nothing but zeros after it), cut; damage otherwise."""
@@ -534,10 +537,10 @@ class PendingAppend(Frozen):
     __slots__ = ("fsync", "length", "seq", "stored")
     seq: int
     length: int
-    stored: dict[str, Any]
+    stored: dict[str, JSON]
     fsync: _Fsync
 
-    def __init__(self, seq: int, length: int, stored: dict[str, Any], fsync: _Fsync) -> None:
+    def __init__(self, seq: int, length: int, stored: dict[str, JSON], fsync: _Fsync) -> None:
         set_field(self, "seq", seq)
         set_field(self, "length", length)
         set_field(self, "stored", stored)
@@ -547,8 +550,8 @@ class PendingAppend(Frozen):
 class Journal:
     """An open journal, ready to append. Create with ``create`` or ``open``."""
 
-    def __init__(self, path: Path, fd: int, header: dict[str, Any],
-                 entries: list[dict[str, Any]], size: int, allocated: int | None = None
+    def __init__(self, path: Path, fd: int, header: dict[str, JSON],
+                 entries: list[dict[str, JSON]], size: int, allocated: int | None = None
                  ) -> None:
         self.path = path
         self._fd: int | None = fd
@@ -562,7 +565,7 @@ class Journal:
 
     # -- construction --------------------------------------------------------------
     @classmethod
-    def create(cls, path: str | os.PathLike[str], header: Mapping[str, Any]) -> Journal:
+    def create(cls, path: str | os.PathLike[str], header: Mapping[str, JSON]) -> Journal:
         """Start a new journal at `path` with `header` (needs "game" and "created").
 
         The format, version and seq fields are added here. Refuses an existing file.
@@ -571,9 +574,9 @@ class Journal:
         for key in _RESERVED:
             if key in header:
                 raise ValueError(f"the journal header field {key!r} is set by the journal")
-        full: dict[str, Any] = {"format": FORMAT, "version": VERSION, "seq": 0, **header}
-        why = _check_header(full)
-        if why is not None:
+        full: dict[str, JSON] = {"format": FORMAT, "version": VERSION, "seq": 0, **header}
+        why = _journal_header(full)
+        if isinstance(why, str):
             raise ValueError(why)
         line = _encode(full)  # ValueError/TypeError for non-JSON values, before any I/O
         try:
@@ -640,11 +643,11 @@ class Journal:
 
     # -- use -----------------------------------------------------------------------
     @property
-    def header(self) -> dict[str, Any]:
+    def header(self) -> dict[str, JSON]:
         return dict(self._header)
 
     @property
-    def entries(self) -> list[dict[str, Any]]:
+    def entries(self) -> list[dict[str, JSON]]:
         """The journaled actions in order (action JSON, as given to ``append``)."""
         return list(self._entries)
 
@@ -662,7 +665,7 @@ class Journal:
     def closed(self) -> bool:
         return self._fd is None
 
-    def append(self, action: Mapping[str, Any]) -> int:
+    def append(self, action: Mapping[str, JSON]) -> int:
         """Durably record one accepted input; returns its sequence number.
 
         The line is on disk (fsync done) when this returns. On failure raises
@@ -675,7 +678,7 @@ class Journal:
         """The line ``begin_append`` wrote that ``finish_append`` has not settled."""
         return self._pending
 
-    def begin_append(self, action: Mapping[str, Any], *, background: bool = True
+    def begin_append(self, action: Mapping[str, JSON], *, background: bool = True
                      ) -> PendingAppend:
         """Write one input's line (a single ``os.write``) and start its fsync, on the
         helper thread when ``background``. Settle it with ``finish_append`` before
@@ -696,7 +699,7 @@ class Journal:
         action_copy = dict(action)
         line = _encode({"seq": seq, "action": action_copy})
         # Round-trip now so the in-memory entry equals what a later open reads back.
-        stored: dict[str, Any] = json.loads(line)["action"]
+        stored: dict[str, JSON] = json.loads(line)["action"]
         fd = self._fd
         try:
             if self._size + len(line) >= self._allocated:
@@ -794,7 +797,7 @@ def _rounded_up(size: int) -> int:
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
-def archive_name(header: Mapping[str, Any]) -> str:
+def archive_name(header: Mapping[str, JSON]) -> str:
     """A file name for a finished game: creation time and game name, e.g.
     ``2026-11-29T17-15-00Z-tenfour.jsonl``."""
     created = str(header.get("created", "game"))

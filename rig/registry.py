@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from functools import cache, cached_property
 from itertools import combinations
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from valueclass import Frozen, field
 
@@ -89,21 +89,73 @@ class Variant(Frozen):
     players: tuple[int, ...]
 
 
-class BoardTools(Frozen):
-    """What ``cbrig board`` needs from a game: load a board file, summarise it, draw it."""
+B = TypeVar("B")
+"""A game's own board class (10-Four's ``Board``, Bump 'Em's ``BumpemBoard``)."""
 
-    load: Callable[[str, str], object]
+
+class LoadedBoard(Protocol):
+    """A board file read by its game's tools, ready to be summarised or drawn."""
+
+    def summary(self) -> list[str]: ...
+
+    def geometry(self) -> BoardGeometry: ...
+
+
+class GameBoards(Protocol):
+    """What the rig asks of a game's board tools, whatever its board class: the
+    registry holds every game's, so it sees them through this (a :class:`BoardTools`
+    of the game's own board is one)."""
+
+    def read(self, text: str, source: str) -> LoadedBoard: ...
+
+    def geometry_of(self, board: object) -> BoardGeometry: ...
+
+
+class BoardTools(Frozen, Generic[B]):
+    """What ``cbrig board``, ``cbrig print`` and the live board need from a game: load a
+    board file, summarise it, draw it; typed over the game's own board class, so its
+    folder's functions take their board as it is."""
+
+    kind: type[B]
+    """The board class (the check where a board arrives by the game's name)."""
+    load: Callable[[str, str], B]
     """(text, source) -> the board, or DataError naming every mistake."""
-    summary: Callable[[object], list[str]]
-    geometry: Callable[[object], BoardGeometry]
+    summary: Callable[[B], list[str]]
+    geometry: Callable[[B], BoardGeometry]
     """The board's drawing (the same one ``cbrig print`` and the browser use)."""
+
+    def read(self, text: str, source: str) -> LoadedBoard:
+        """The board file, loaded (DataError naming every mistake)."""
+        return _Loaded(self, self.load(text, source))
+
+    def geometry_of(self, board: object) -> BoardGeometry:
+        """The drawing of a built game's board, found by the game's name (a printed
+        sheet, the live board): the one place such a board is checked to be this
+        game's; another's is a wiring error."""
+        if not isinstance(board, self.kind):
+            raise TypeError(f"{self.kind.__name__} tools were given a {type(board).__name__}")
+        return self.geometry(board)
+
+
+class _Loaded(Generic[B]):
+    """A board with the tools that read it (a :class:`LoadedBoard`)."""
+
+    def __init__(self, tools: BoardTools[B], board: B) -> None:
+        self.tools = tools
+        self.board = board
+
+    def summary(self) -> list[str]:
+        return self.tools.summary(self.board)
+
+    def geometry(self) -> BoardGeometry:
+        return self.tools.geometry(self.board)
 
 
 class LiveTools(Frozen):
     """What the browser's live board needs from a built game (rig.web.live)."""
 
-    board: Callable[[Game], object]
-    """The game's loaded board (drawn by its BoardTools.geometry)."""
+    geometry: Callable[[Game], BoardGeometry]
+    """The drawing of the game's loaded board (its BoardTools' geometry)."""
     pieces: Callable[[Game, State], list[Piece]]
     """Every piece and its location id, in a fixed order."""
     cards: Callable[[Game, State, list[str]], list[dict[str, JSON]]]
@@ -199,7 +251,7 @@ class GameEntry(Frozen):
     It must import no rules: config checks and menus read it on every start."""
     build: Callable[[], BuildFunction]
     """Loads the rules on first use and gives their ``build``."""
-    view: Callable[[Game], GameView]
+    view: Callable[[Game], GameView[State]]
     """The rig view of a built game (imports the view module on first use)."""
     colours: tuple[str, ...] = ()
     """Seat colours of the shipped board in board order: the setup menu's choices."""
@@ -208,7 +260,7 @@ class GameEntry(Frozen):
     """Variant -> the only colour sets it seats (10-Four two-player: red and blue)."""
     short_title: str = ""
     """A short title for printed sheets (empty: the title)."""
-    board: Callable[[], BoardTools] | None = None
+    board: Callable[[], GameBoards] | None = None
     """``cbrig board``'s tools (None: the game has no board file to check)."""
     live: Callable[[], LiveTools] | None = None
     """The browser's live board (None: the game has none)."""
@@ -325,7 +377,7 @@ def all_player_counts() -> tuple[int, ...]:
 def read_facts(module: object, where: str) -> GameFacts:
     """The typed facts of an info module; TypeError naming the field when one is wrong."""
     variant_players = _mapping(module, where, "VARIANT_PLAYERS")
-    variants = []
+    variants: list[Variant] = []
     for name, counts in variant_players.items():
         if not (isinstance(counts, tuple) and counts
                 and all(isinstance(n, int) and not isinstance(n, bool) for n in counts)):

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from engine.api import Action, Game, State
+from engine.api import JSON, Action, Game, State
 from engine.errors import IllegalAction
 from rig.gamebuild import game_from_identity
 from valueclass import Frozen
@@ -25,7 +24,7 @@ TAKE_BACK = "take_back"
 card tap, never a spin or a virtual draw (the controller only offers those)."""
 
 
-def take_back_entry() -> dict[str, Any]:
+def take_back_entry() -> dict[str, JSON]:
     return {"kind": TAKE_BACK}
 
 
@@ -34,21 +33,21 @@ ABANDON = "abandon"
 of the game; the game stands as it was, and is filed like a finished one."""
 
 
-def abandon_entry() -> dict[str, Any]:
+def abandon_entry() -> dict[str, JSON]:
     return {"kind": ABANDON}
 
 
-def abandoned(entries: Sequence[Mapping[str, Any]]) -> bool:
+def abandoned(entries: Sequence[dict[str, JSON]]) -> bool:
     """Whether the journal's game was abandoned (its last entry says so)."""
     return bool(entries) and entries[-1].get("kind") == ABANDON
 
 
-def effective_inputs(entries: Sequence[Mapping[str, Any]]
-                     ) -> list[tuple[int, Mapping[str, Any]]]:
+def effective_inputs(entries: Sequence[dict[str, JSON]]
+                     ) -> list[tuple[int, dict[str, JSON]]]:
     """The inputs that stand, each with its journal line: a take-back removes the
     input before it (which may itself follow an earlier take-back); an abandon ends
     the journal and is no input."""
-    out: list[tuple[int, Mapping[str, Any]]] = []
+    out: list[tuple[int, dict[str, JSON]]] = []
     for index, entry in enumerate(entries):
         line = FIRST_ENTRY_LINE + index
         if index and entries[index - 1].get("kind") == ABANDON:
@@ -67,13 +66,13 @@ def effective_inputs(entries: Sequence[Mapping[str, Any]]
     return out
 
 
-def replay(header: Mapping[str, Any], entries: Sequence[Mapping[str, Any]]) -> tuple[Game, State]:
+def replay(header: dict[str, JSON], entries: Sequence[dict[str, JSON]]) -> tuple[Game, State]:
     """The game a header describes and the state its inputs lead to."""
     game = game_from_identity(header["game"])
     return game, replay_inputs(game, effective_inputs(entries))
 
 
-def replay_inputs(game: Game, inputs: Sequence[tuple[int, Mapping[str, Any]]]) -> State:
+def replay_inputs(game: Game, inputs: Sequence[tuple[int, dict[str, JSON]]]) -> State:
     state = game.new_initial_state()
     for line, entry in inputs:
         try:
@@ -101,7 +100,7 @@ def describe_input(state: State, action: Action) -> str:
     return state.describe(action)
 
 
-def journal_steps(game: Game, entries: Sequence[Mapping[str, Any]]) -> list[Step]:
+def journal_steps(game: Game, entries: Sequence[dict[str, JSON]]) -> list[Step]:
     """Every entry of a journal in the screen's words, in order: a correction says what
     it set, a take-back names the line it takes back and what that line did (G5), an
     abandon says so (G7)."""

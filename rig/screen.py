@@ -11,8 +11,8 @@ bottom row (`MORE_ABOVE`, `MORE_BELOW`).
 
 Keeping the screen a plain value lets the loop skip unchanged frames by comparing
 screens, and lets scripts and tests `expect` on text without reading pixels. The values
-are :class:`valueclass.Frozen` (the first screen comes before any dataclass is made),
-each with its own ``__init__``: some are made at every frame.
+are :class:`valueclass.Frozen`, the convention of every value class, each with its own
+``__init__``: some are made at every frame.
 """
 
 from __future__ import annotations

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Any
 
-from engine.api import Action, Event, Game, State
+from engine.api import JSON, Action, Event, Game, State
 from rig.journal import Journal, JournalError
 from rig.replay import (
     abandon_entry,
@@ -39,7 +38,7 @@ class Session(Record):
     steps: int = 0
     resumed: Resumed | None = None
     last_action: Action | None = None
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[dict[str, JSON]] = field(default_factory=list)
     """The inputs that stand (taken-back ones removed), as journaled."""
     abandoned: bool = False
     """The table abandoned this game (RULINGS G7): it takes no more input, and is
@@ -53,7 +52,7 @@ class Session(Record):
         """What to put back if the input whose fsync is running fails to save."""
 
     @classmethod
-    def start(cls, game: Game, journal_path: Path | None, header_extra: dict[str, Any]
+    def start(cls, game: Game, journal_path: Path | None, header_extra: dict[str, JSON]
               | None = None) -> Session:
         journal = None
         if journal_path is not None:

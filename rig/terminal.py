@@ -217,7 +217,7 @@ class Keyboard:
         controller = self.rig.controller
         if controller is None:
             return [], []
-        return controller.view.card_ids(controller.session.game), valid_cards(controller)
+        return controller.view.card_ids(), valid_cards(controller)
 
     def _show_entry(self) -> None:
         assert self.entry is not None

@@ -14,11 +14,11 @@ node, and what each event means for the screen:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import ClassVar, Generic, Literal, Protocol, TypeVar
 
 from engine.api import Action, Event, Game, State
 from rig.screen import Part
+from valueclass import Frozen
 
 RESULT = "result"
 DETAIL = "detail"
@@ -26,8 +26,7 @@ NEWS = "news"
 ALERT = "alert"
 
 
-@dataclass(frozen=True)
-class ChanceInput:
+class ChanceInput(Frozen):
     """How the table resolves a chance node.
 
     kind: "spin" (a knob flick on `knob`), "card" (tap a card, or press for a virtual
@@ -40,8 +39,7 @@ class ChanceInput:
     """What a draw is called on the screen ("Mike card", "ticket"): the rig's words."""
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(Frozen):
     text: str
     alert: bool = False
     headline: str = ""
@@ -54,8 +52,7 @@ class Notice:
     """The buzzer pattern an alert sets off (hardware.buzzer.PATTERNS)."""
 
 
-@dataclass(frozen=True)
-class CorrectionPlace:
+class CorrectionPlace(Frozen):
     """One place in a correction menu: its location id, its words, and the section
     (route or area) the other knob jumps by."""
 
@@ -64,8 +61,7 @@ class CorrectionPlace:
     section: str
 
 
-@dataclass(frozen=True)
-class Fix:
+class Fix(Frozen):
     """A row of the correction menu: a piece (opens its places), a set of options
     (opens them), a correction applied at once, or taking back the last input. An
     option is an action, or what the menu asks of the controller (`rig.corrections`:
@@ -79,46 +75,55 @@ class Fix:
     question: str = ""
 
 
-class GameView(Protocol):
-    def title(self, state: State) -> str: ...
+S = TypeVar("S", contravariant=True)
+"""The state class a view reads: its game's own (``GameView[TenFourState]``)."""
+
+
+class GameView(Protocol[S]):
+    """What the rig asks of a game's view. A game's view is a ``GameView`` of its own
+    state class, so it reads its particulars (its prompt's kind, where a piece stands)
+    typed; the rig holds a ``GameView[State]``, which :class:`StateChecked` makes of it."""
+
+    def title(self, state: S) -> str: ...
 
     def seat_title(self, seat: int) -> str: ...
 
-    def prompt_parts(self, state: State) -> list[Part]: ...
+    def prompt_parts(self, state: S) -> list[Part]: ...
 
-    def prompt_lines(self, state: State) -> list[str]: ...
+    def prompt_lines(self, state: S) -> list[str]: ...
 
-    def chance_input(self, state: State) -> ChanceInput: ...
+    def chance_input(self, state: S) -> ChanceInput: ...
 
-    def action_for_card(self, state: State, card_id: str) -> Action | None: ...
+    def action_for_card(self, state: S, card_id: str) -> Action | None: ...
 
     def card_for_action(self, action: Action) -> str: ...
 
-    def forced_spin(self, state: State, value: int) -> Action | None: ...
+    def forced_spin(self, state: S, value: int) -> Action | None: ...
 
-    def outcome_text(self, state: State, action: Action) -> str: ...
+    def outcome_text(self, state: S, action: Action) -> str: ...
 
-    def notices(self, state: State, events: list[Event]) -> list[Notice]: ...
+    def notices(self, state: S, events: list[Event]) -> list[Notice]: ...
 
-    def menu_order(self, state: State, actions: list[Action]) -> list[Action]: ...
+    def menu_order(self, state: S, actions: list[Action]) -> list[Action]: ...
 
-    def status_lines(self, state: State) -> list[str]: ...
+    def status_lines(self, state: S) -> list[str]: ...
 
-    def card_ids(self, game: Game) -> list[str]: ...
+    def card_ids(self) -> list[str]: ...
 
     def correction(self, piece: str, location: str) -> Action: ...
 
-    def correction_pieces(self, state: State) -> list[tuple[str, str]]: ...
+    def correction_pieces(self, state: S) -> list[tuple[str, str]]: ...
 
-    def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]: ...
+    def correction_places(self, state: S, piece: str) -> list[CorrectionPlace]: ...
 
-    def current_place(self, state: State, piece: str) -> str: ...
+    def current_place(self, state: S, piece: str) -> str: ...
 
-    def turn_fixes(self, state: State) -> list[Fix]: ...
+    def turn_fixes(self, state: S) -> list[Fix]: ...
 
 
 G = TypeVar("G", bound=Game)
 T = TypeVar("T")
+OwnState = TypeVar("OwnState", bound=State)
 
 
 def own(value: Game | State, kind: type[T]) -> T:
@@ -129,11 +134,13 @@ def own(value: Game | State, kind: type[T]) -> T:
     return value
 
 
-class EventNotices(Generic[G]):
+class EventNotices(Generic[G, OwnState]):
     """Events to notices by kind: ALERTS fill the screen (with a headline), RESULTS open
     the mover's result screen, DETAILS go with it, NEWS is a line on the next prompt.
 
-    Each game view lists its kinds; anything else stays off the small screen.
+    Each game view lists its kinds; anything else stays off the small screen. A game's
+    view derives from it with its game and state classes
+    (``EventNotices[TenFourGame, TenFourState]``) and reads both typed.
     """
 
     ALERTS: ClassVar[dict[str, str]] = {}
@@ -146,7 +153,7 @@ class EventNotices(Generic[G]):
     def __init__(self, game: G) -> None:
         self.game = game
 
-    def notices(self, state: State, events: list[Event]) -> list[Notice]:
+    def notices(self, state: OwnState, events: list[Event]) -> list[Notice]:
         out = []
         for event in events:
             notice = self.notice(event)
@@ -166,38 +173,110 @@ class EventNotices(Generic[G]):
             return Notice(event.text)
         return None
 
-    def prompt_parts(self, state: State) -> list[Part]:
+    def prompt_parts(self, state: OwnState) -> list[Part]:
         """What the prompt asks of the table, line by line (each view says it)."""
         raise NotImplementedError
 
-    def prompt_lines(self, state: State) -> list[str]:
+    def prompt_lines(self, state: OwnState) -> list[str]:
         return [part.text for part in self.prompt_parts(state)]
 
-    def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
+    def menu_order(self, state: OwnState, actions: list[Action]) -> list[Action]:
         return actions
 
     # What a game without cards, forced spins or turn fixes needs say nothing more: the
     # defaults below (a game with them overrides each).
-    def action_for_card(self, state: State, card_id: str) -> Action | None:
+    def action_for_card(self, state: OwnState, card_id: str) -> Action | None:
         return None
 
     def card_for_action(self, action: Action) -> str:
         return ""
 
-    def card_ids(self, game: Game) -> list[str]:
+    def card_ids(self) -> list[str]:
         return []
 
-    def forced_spin(self, state: State, value: int) -> Action | None:
+    def forced_spin(self, state: OwnState, value: int) -> Action | None:
         return None
 
-    def status_lines(self, state: State) -> list[str]:
+    def status_lines(self, state: OwnState) -> list[str]:
         return []
+
+    def turn_fixes(self, state: OwnState) -> list[Fix]:
+        return []
+
+
+class StateChecked(Generic[OwnState]):
+    """The one place the rig hands a state to a game's view: the controller holds any
+    :class:`engine.api.State` (a session is built from the registry by name, so the type
+    checker cannot tie it to the view's game), and the view reads its own state class.
+    Each call checks that it is (another game's state is a wiring error) and passes it
+    on typed."""
+
+    def __init__(self, view: GameView[OwnState], kind: type[OwnState]) -> None:
+        self.view = view
+        self.kind = kind
+
+    def own(self, state: State) -> OwnState:
+        if not isinstance(state, self.kind):
+            raise TypeError(f"a view of {self.kind.__name__} was given a "
+                            f"{type(state).__name__}")
+        return state
+
+    def title(self, state: State) -> str:
+        return self.view.title(self.own(state))
+
+    def seat_title(self, seat: int) -> str:
+        return self.view.seat_title(seat)
+
+    def prompt_parts(self, state: State) -> list[Part]:
+        return self.view.prompt_parts(self.own(state))
+
+    def prompt_lines(self, state: State) -> list[str]:
+        return self.view.prompt_lines(self.own(state))
+
+    def chance_input(self, state: State) -> ChanceInput:
+        return self.view.chance_input(self.own(state))
+
+    def action_for_card(self, state: State, card_id: str) -> Action | None:
+        return self.view.action_for_card(self.own(state), card_id)
+
+    def card_for_action(self, action: Action) -> str:
+        return self.view.card_for_action(action)
+
+    def forced_spin(self, state: State, value: int) -> Action | None:
+        return self.view.forced_spin(self.own(state), value)
+
+    def outcome_text(self, state: State, action: Action) -> str:
+        return self.view.outcome_text(self.own(state), action)
+
+    def notices(self, state: State, events: list[Event]) -> list[Notice]:
+        return self.view.notices(self.own(state), events)
+
+    def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
+        return self.view.menu_order(self.own(state), actions)
+
+    def status_lines(self, state: State) -> list[str]:
+        return self.view.status_lines(self.own(state))
+
+    def card_ids(self) -> list[str]:
+        return self.view.card_ids()
+
+    def correction(self, piece: str, location: str) -> Action:
+        return self.view.correction(piece, location)
+
+    def correction_pieces(self, state: State) -> list[tuple[str, str]]:
+        return self.view.correction_pieces(self.own(state))
+
+    def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]:
+        return self.view.correction_places(self.own(state), piece)
+
+    def current_place(self, state: State, piece: str) -> str:
+        return self.view.current_place(self.own(state), piece)
 
     def turn_fixes(self, state: State) -> list[Fix]:
-        return []
+        return self.view.turn_fixes(self.own(state))
 
 
-def view_for(game: Game) -> GameView:
+def view_for(game: Game) -> GameView[State]:
     """The rig view of a built game, from its registry entry."""
     from rig.registry import UnknownGame, entry
 

@@ -241,3 +241,32 @@ def test_the_setup_menu_steps_a_seat_through_the_levels_its_game_has(
     assert menu.choice.levels[0] == "easy"
     menu.handle(KnobPress("lo"))
     assert menu.choice.levels[0] == "human"  # no medium to step to
+
+
+def test_a_view_and_board_tools_refuse_another_games_state_and_board(
+        race: registry.GameEntry) -> None:
+    """Where the rig hands a game's view a state, or a game's board tools a board, by
+    the game's name (the type checker cannot tie them), each is checked once there: a
+    wiring mistake is a TypeError naming both classes, not a wrong screen."""
+    from rig.boardart import board_geometry
+    from rig.views import view_for
+
+    tenfour = build_game("tenfour", players=3)
+    racing = build_game("race", players=2)
+    with pytest.raises(TypeError, match=r"RaceState.*TenFourState"):
+        view_for(racing).title(tenfour.new_initial_state())
+    assert view_for(racing).title(racing.new_initial_state())
+    with pytest.raises(TypeError, match=r"Track.*Board"):
+        board_geometry("race", tenfour.board)
+    assert board_geometry("race", racing.board).spaces
+
+
+def test_a_board_file_is_read_summarised_and_drawn_through_its_games_tools() -> None:
+    from rig.datafiles import read_data
+
+    entry = registry.entry("tenfour")
+    assert entry.board is not None
+    text, source = read_data("default:" + entry.facts.data_roles["board"],
+                             entry.facts.data_package)
+    loaded = entry.board().read(text, source)
+    assert loaded.summary() and loaded.geometry().game == "tenfour"

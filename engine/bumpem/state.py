@@ -437,11 +437,16 @@ class BumpemState:
     def __repr__(self) -> str:
         return f"BumpemState({self.to_json()!r})"
 
-    def to_json(self) -> dict[str, JSON]:
+    def car_places(self) -> dict[str, list[str]]:
+        """Where each colour's cars stand (position ids), car by car."""
         rules = self.rules
-        cars = {colour: [rules.position_id(s, p)
+        return {colour: [rules.position_id(s, p)
                          for p in self.pos[s * rules.cars:(s + 1) * rules.cars]]
                 for s, colour in enumerate(rules.seats)}
+
+    def to_json(self) -> dict[str, JSON]:
+        cars: dict[str, JSON] = {colour: list[JSON](places)
+                                 for colour, places in self.car_places().items()}
         return {
             "turn": self.turn,
             "phase": self.phase,
@@ -678,8 +683,9 @@ def _deck_from_json(game: BumpemGame, deck: JSON) -> list[int] | None:
     if not isinstance(deck, Mapping) or set(deck) != set(TICKET_IDS):
         raise ValueError(f"deck must give a count for each of {list(TICKET_IDS)}")
     counts = [deck[t] for t in TICKET_IDS]
+    whole = [c for c in counts if isinstance(c, int) and not isinstance(c, bool)]
     full = game.tickets.counts
-    if any(not isinstance(c, int) or isinstance(c, bool) or not 0 <= c <= f
-           for c, f in zip(counts, full, strict=True)) or sum(counts) == 0:
+    if len(whole) != len(counts) or sum(whole) == 0 or any(
+            not 0 <= c <= f for c, f in zip(whole, full, strict=True)):
         raise ValueError("deck counts must be between 0 and the full count, not all 0")
-    return [int(c) for c in counts]
+    return whole

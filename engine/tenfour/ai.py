@@ -46,7 +46,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Final
 from weakref import WeakKeyDictionary
 
-from engine.api import Action, State
+from engine.api import Action, State, json_int
 from engine.search import SearchHooks, checked_weights, fitted_logit, search_choice
 from engine.selfplay import Rng, pick_best
 from engine.tenfour.actions import DeclareTruck
@@ -441,7 +441,7 @@ class _Eval:
             for action in s.legal_actions():
                 child = s.clone()
                 events = child.apply(action)
-                more = lost + [int(e.data["seat"]) for e in events if e.kind == LOST_TURN]
+                more = lost + [json_int(e.data["seat"]) for e in events if e.kind == LOST_TURN]
                 best = max(best, self.after(child, me, more, depth + 1))
             return best
         return self.score(s, me, lost)
@@ -459,7 +459,7 @@ def evaluate_actions(state: TenFourState, legal: Sequence[Action],
             continue
         child = state.clone()
         events = child.apply(action)
-        lost = [int(e.data["seat"]) for e in events if e.kind == LOST_TURN]
+        lost = [json_int(e.data["seat"]) for e in events if e.kind == LOST_TURN]
         scores.append(ev.after(child, me, lost, 0))
     return scores
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
-from engine.api import JSON, Action, ActionCodec, Probability, game_identity, uniform
+from engine.api import (
+    JSON,
+    Action,
+    ActionCodec,
+    Probability,
+    game_identity,
+    json_int,
+    uniform,
+)
 from engine.tenfour.actions import ACTION_CLASSES, Draw, Spin
 from engine.tenfour.board import COLOURS, Board, load_board
 from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
@@ -87,8 +95,8 @@ class TenFourGame:
         self._data = data
         self.codec = ActionCodec(ACTION_CLASSES)
         self.two_player = variant == "two-player"
-        self.bear_limit: int = options["bear_limit"]
-        self.smokey_move: int = options["smokey_move"]
+        self.bear_limit = json_int(options["bear_limit"])
+        self.smokey_move = json_int(options["smokey_move"])
         self._tables()
 
     def _tables(self) -> None:

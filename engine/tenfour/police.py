@@ -167,8 +167,8 @@ def _move_smokey(state: TenFourState, action: MoveSmokey, events: list[Event]) -
     name = piece_at(g, action.smokey, state.police[action.smokey])
     state.police[action.smokey] = action.to
     where = destination_phrase(g.board, action.to)
-    data = {"smokey": action.smokey, "to": action.to, "steps": action.steps,
-            "via": action.via}
+    data: dict[str, JSON] = {"smokey": action.smokey, "to": action.to,
+                             "steps": action.steps, "via": action.via}
     if action.into_trap:
         events.append(Event("smokey_trap_move", f"{name}: {action.steps} {where}", data))
     else:

@@ -17,7 +17,17 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from engine.api import CHANCE, JSON, TERMINAL, Action, Event
+from engine.api import (
+    CHANCE,
+    JSON,
+    TERMINAL,
+    Action,
+    Event,
+    json_int,
+    json_list,
+    json_object,
+    json_str,
+)
 from engine.errors import IllegalAction, Reason
 from engine.selfplay import Rng, sample_chance
 from engine.tenfour import corrections, police, trucks, turns, words
@@ -386,32 +396,37 @@ class TenFourState:
             raise ValueError(f"not a saved 10-Four state for this game: {exc!r}") from exc
         return state
 
-    def _load(self, data: JSON) -> None:
+    def _load(self, saved: JSON) -> None:
         g = self.g
-        if data["phase"] not in PHASES:
-            raise ValueError(f"unknown phase {data['phase']!r}")
-        self.phase = data["phase"]
-        self.turn = int(data["turn"])
-        self.turns = int(data["turns"])
-        trucks = data["trucks"]
+        data = json_object(saved)
+        phase = json_str(data["phase"])
+        if phase not in PHASES:
+            raise ValueError(f"unknown phase {phase!r}")
+        self.phase = phase
+        self.turn = json_int(data["turn"])
+        self.turns = json_int(data["turns"])
+        trucks = json_object(data["trucks"])
         if set(trucks) != set(g.trucks):
             raise ValueError(f"trucks {sorted(trucks)} do not match the seats")
-        self.pos = [int(trucks[c]["driven"]) for c in g.trucks]
-        self.side = [bool(trucks[c]["side"]) for c in g.trucks]
-        self.lose = [bool(v) for v in data["lose_next_turn"]]
-        if set(data["police"]) != set(g.police):
+        self.pos = [json_int(json_object(trucks[c])["driven"]) for c in g.trucks]
+        self.side = [bool(json_object(trucks[c])["side"]) for c in g.trucks]
+        self.lose = [bool(v) for v in json_list(data["lose_next_turn"])]
+        police = json_object(data["police"])
+        if set(police) != set(g.police):
             raise ValueError("police pieces do not match the variant")
-        self.police = {p: str(data["police"][p]) for p in g.police}
-        self.pile = [int(data["pile"][card.id]) for card in g.cards]
+        self.police = {p: str(police[p]) for p in g.police}
+        pile = json_object(data["pile"])
+        self.pile = [json_int(pile[card.id]) for card in g.cards]
         self.pile_left = sum(self.pile)
-        self.card = g.card_index[data["card"]] if data["card"] is not None else -1
+        card, truck = data["card"], data["truck"]
+        self.card = g.card_index[json_str(card)] if card is not None else -1
         self.hammer = bool(data["hammer"])
-        self.truck = g.truck_index[data["truck"]] if data["truck"] is not None else -1
-        self.spun = int(data["spun"])
-        self.contenders = [int(v) for v in data["contenders"]]
-        self.start_spins = [int(v) for v in data["start_spins"]]
-        self.placed = int(data["placed"])
-        self.winner = [int(v) for v in data["winners"]]
+        self.truck = g.truck_index[json_str(truck)] if truck is not None else -1
+        self.spun = json_int(data["spun"])
+        self.contenders = [json_int(v) for v in json_list(data["contenders"])]
+        self.start_spins = [json_int(v) for v in json_list(data["start_spins"])]
+        self.placed = json_int(data["placed"])
+        self.winner = [json_int(v) for v in json_list(data["winners"])]
         self._validate()
 
     def _validate(self) -> None:

@@ -38,7 +38,7 @@ def start_spin(state: TenFourState, value: int, events: list[Event]) -> None:
         state.contenders = tied
         names = ", ".join(g.seat_name(s) for s in tied)
         events.append(Event("start_tie", f"Tie at {top}: {names} spin again",
-                            {"seats": tied, "value": top}))
+                            {"seats": [*tied], "value": top}))
         return
     state.contenders = []
     state.turn = tied[0]

@@ -8,18 +8,17 @@ with Pillow (`pillow.render_png`), SVG (`svg.board_svg`) and PDF (`pdf`) backend
 
 from __future__ import annotations
 
-from typing import Any
-
 from rig.boardart.geometry import BoardGeometry, piece_position
 
 __all__ = ["BoardGeometry", "board_geometry", "piece_position"]
 
 
-def board_geometry(game: str, board: Any) -> BoardGeometry:
-    """The geometry of a loaded board of `game` (its registry entry's drawing)."""
+def board_geometry(game: str, board: object) -> BoardGeometry:
+    """The geometry of a loaded board of `game` (its registry entry's drawing), checked
+    to be that game's board (``BoardTools.geometry_of``)."""
     from rig.registry import entry
 
     tools = entry(game).board
     if tools is None:
         raise ValueError(f"no board drawing for game {game!r}")
-    return tools().geometry(board)
+    return tools().geometry_of(board)

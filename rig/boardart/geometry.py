@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
 
 from rig.boardart.metrics import text_width
+from valueclass import Frozen, field, replace
 
 Point = tuple[float, float]
 RGB = tuple[int, int, int]
@@ -42,8 +42,7 @@ LABEL_BOX_HEIGHT = 1.0
 """A label's box is this many font sizes tall (ascender to descender of Helvetica)."""
 
 
-@dataclass(frozen=True)
-class Label:
+class Label(Frozen):
     """One line of text centred on (x, y); `size` is the font size in mm."""
 
     text: str
@@ -66,8 +65,7 @@ class Label:
         return replace(self, x=self.x + dx, y=self.y + dy)
 
 
-@dataclass(frozen=True)
-class Space:
+class Space(Frozen):
     """A place pieces stand on (a location id of the game), or a drawn area like it.
 
     `form` is "rect", "round" (rounded rectangle), "circle", "diamond" or "triangle",
@@ -100,8 +98,7 @@ class Space:
                        slots=tuple((sx + dx, sy + dy) for sx, sy in self.slots))
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Frozen):
     """A road, link or connector drawn under the spaces."""
 
     points: tuple[Point, ...]
@@ -113,8 +110,7 @@ class Line:
         return replace(self, points=tuple((x + dx, y + dy) for x, y in self.points))
 
 
-@dataclass(frozen=True)
-class LegendEntry:
+class LegendEntry(Frozen):
     """One line of the legend: a small swatch drawn like the spaces it explains."""
 
     form: str
@@ -125,8 +121,7 @@ class LegendEntry:
     dashed: bool = False
 
 
-@dataclass(frozen=True)
-class BoardGeometry:
+class BoardGeometry(Frozen):
     """A whole board at print size, ready for any backend."""
 
     game: str

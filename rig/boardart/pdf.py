@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from rig.boardart.geometry import RGB, Box, Label, Point
+from valueclass import Frozen
 
 PT_PER_MM = 72 / 25.4
 
@@ -33,8 +33,7 @@ def _rgb(colour: RGB) -> tuple[float, float, float]:
     return (colour[0] / 255, colour[1] / 255, colour[2] / 255)
 
 
-@dataclass(frozen=True)
-class Page:
+class Page(Frozen):
     """One page: paper size in mm and where the drawing's origin sits on it."""
 
     width: float

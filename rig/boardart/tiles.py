@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rig.boardart.geometry import BoardGeometry, Box
+from valueclass import Frozen
 
 OVERLAP_MM = 12.0
 SLACK_MM = 24.0
@@ -20,8 +20,7 @@ LABEL_BAND_MM = 12.0
 """Height kept at the foot of each page for its label and the 50 mm scale bar."""
 
 
-@dataclass(frozen=True)
-class Tile:
+class Tile(Frozen):
     """One page of a tiled board: which board area it shows and where it is."""
 
     row: int
@@ -40,8 +39,7 @@ class Tile:
         return f"{chr(ord('A') + self.row)}{self.column + 1}"
 
 
-@dataclass(frozen=True)
-class TilePlan:
+class TilePlan(Frozen):
     paper: tuple[float, float]
     """Page size (mm) in the orientation used."""
     columns: tuple[float, ...]

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rig import registry
 from rig.controller import Seat
+
+if TYPE_CHECKING:
+    from engine.api import JSON
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -91,10 +95,11 @@ def add_option_flags(parser: argparse.ArgumentParser, game: str) -> None:
                                help=f"{help_text} (default {option.default})")
 
 
-def options_for(args: argparse.Namespace) -> dict[str, object]:
-    """The rule options the command line sets (the game's defaults for the rest)."""
+def options_for(args: argparse.Namespace) -> dict[str, JSON]:
+    """The rule options the command line sets (the game's defaults for the rest): each
+    flag's value is a bool, int, float or str, as its option's default is."""
     return {key.removeprefix(OPTION_PREFIX): value for key, value in vars(args).items()
-            if key.startswith(OPTION_PREFIX) and value is not None}
+            if key.startswith(OPTION_PREFIX) and isinstance(value, bool | int | float | str)}
 
 
 def seats_for(args: argparse.Namespace, seed: int | None) -> list[Seat] | None:

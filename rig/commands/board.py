@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.errors import DataError
 from rig import registry
 from rig.datafiles import read_data
 from rig.safetext import safe_print
+
+if TYPE_CHECKING:
+    from rig.boardart.geometry import BoardGeometry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
         safe_print(f"cbrig board: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     try:
-        board = tools.load(text, source)
+        board = tools.read(text, source)
     except DataError as exc:
         for problem in exc.problems:
             safe_print(problem)
@@ -63,10 +66,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.action == "check":
         safe_print(f"{source}: OK")
-        for line in tools.summary(board):
+        for line in board.summary():
             safe_print(f"  {line}")
         return 0
-    image = draw_png(game.name, board, args.scale)
+    image = draw_png(board.geometry(), args.scale)
     try:
         image.save(args.png, format="PNG")
     except OSError as exc:
@@ -76,15 +79,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tools(game: registry.GameEntry) -> registry.BoardTools:
+def _tools(game: registry.GameEntry) -> registry.GameBoards:
     if game.board is None:
         raise AttributeError(f"{game.name} has no board tools")
     return game.board()
 
 
-def draw_png(game: str, board: Any, scale: float = 4.0) -> Any:
+def draw_png(geometry: BoardGeometry, scale: float = 4.0) -> Any:
     """The board as a picture: the same drawing `cbrig print` and the browser use."""
-    from rig.boardart import board_geometry
     from rig.boardart.pillow import render_png
 
-    return render_png(board_geometry(game, board), scale)
+    return render_png(geometry, scale)

@@ -117,7 +117,7 @@ def _card_map_problems(config: RigConfig, game: Game | None,
     if game is not None and isinstance(tags, dict):
         from rig.views import view_for
 
-        deck = set(view_for(game).card_ids(game))
+        deck = set(view_for(game).card_ids())
         strangers = sorted({str(card) for card in tags.values()} - deck)
         if strangers:
             notes.append(f"cards:   {plural(len(strangers), 'enrolled card')} not in this deck "

@@ -5,10 +5,9 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from engine.api import Game
+from engine.api import JSON, Game
 from rig.gamebuild import GameSetupError
 from rig.journal import JournalError, read_journal
 from rig.replay import ReplayError, abandoned, journal_steps, replay
@@ -58,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _list_steps(game: Game, entries: Sequence[Mapping[str, Any]], every: bool) -> None:
+def _list_steps(game: Game, entries: Sequence[dict[str, JSON]], every: bool) -> None:
     """The corrections and take-backs (G5: a replay shows what was corrected), or with
     `every` each input, one line each with its journal line."""
     steps = journal_steps(game, entries)

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rig.boardart.draw import draw_board
 from rig.boardart.geometry import BLACK, GREY, RGB, BoardGeometry, Box, Label, Point
 from rig.boardart.pdf import MARGIN_MM, Page, PdfCanvas, PdfDocument, spread
 from rig.boardart.tiles import LABEL_BAND_MM, Tile, TilePlan, fits_one_sheet, plan_tiles
+from valueclass import Frozen
 
 MARK_INK: RGB = (236, 0, 140)
 """Registration marks and cut lines print in magenta, unlike anything on the board."""
@@ -16,8 +16,7 @@ MARK_RADIUS = 2.5
 SCALE_BAR_MM = 50.0
 
 
-@dataclass(frozen=True)
-class BoardPrint:
+class BoardPrint(Frozen):
     """What was printed: for the command's summary and for tests."""
 
     pages: int

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from rig.boardart import board_geometry
@@ -18,6 +17,7 @@ from rig.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
 from rig.printout.board import write_board
 from rig.printout.reference import Sections
 from rig.registry import entry
+from valueclass import Frozen
 
 if TYPE_CHECKING:
     from rig.registry import PrintTools
@@ -62,8 +62,7 @@ def print_board(game_name: str, game: Any, path: str, paper: str, tile: bool) ->
 # -- cards ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class CardFace:
+class CardFace(Frozen):
     """One physical card to print."""
 
     ident: str
@@ -181,8 +180,7 @@ Icon = Callable[[IconCanvas, float, float, RGB], None]
 """Draws a small silhouette centred on (x, y) in the given ink (the game's own shapes)."""
 
 
-@dataclass(frozen=True)
-class PrintedPiece:
+class PrintedPiece(Frozen):
     """One piece in the box, as its token and standee show it."""
 
     name: str

@@ -10,13 +10,14 @@ the road), "park" (police in Yellowstone Park), "pit:red", "T12", ...
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from engine.api import Game, State
+from engine.api import JSON, Game, State
 from rig.views import own
+from valueclass import Frozen, asdict
 
 if TYPE_CHECKING:
+    from rig.boardart.geometry import BoardGeometry
     from rig.registry import LiveTools
 
 
@@ -31,8 +32,7 @@ G = TypeVar("G", bound=_WithBoard)
 S = TypeVar("S", bound=State)
 
 
-@dataclass(frozen=True)
-class Piece:
+class Piece(Frozen):
     id: str
     kind: str
     """The game's own word for the piece (a CSS class of its marker)."""
@@ -64,12 +64,17 @@ def piece_places(game: Game, state: State) -> list[Piece]:
 
 def live_tools(game_kind: type[G], state_kind: type[S],
                pieces: Callable[[G, S], list[Piece]],
-               cards: Callable[[G, S, list[str]], list[dict[str, Any]]]) -> LiveTools:
+               cards: Callable[[G, S, list[str]], list[dict[str, JSON]]]) -> LiveTools:
     """Live-board tools from functions of the game's own classes (checked on each call)."""
     from rig.registry import LiveTools
 
+    def geometry(game: Game) -> BoardGeometry:
+        from rig.boardart import board_geometry
+
+        return board_geometry(game.name, own(game, game_kind).board)
+
     return LiveTools(
-        board=lambda game: own(game, game_kind).board,
+        geometry=geometry,
         pieces=lambda game, state: pieces(own(game, game_kind), own(state, state_kind)),
         cards=lambda game, state, valid: cards(own(game, game_kind), own(state, state_kind),
                                                valid))
@@ -89,17 +94,15 @@ class LiveBoard:
     without a live board, a note saying so and no pieces (the rig keeps running)."""
 
     def __init__(self, game: Game) -> None:
-        from rig.boardart import board_geometry
         from rig.boardart.svg import board_svg
 
         self.game = game
         tools = _tools(game)
-        self.geometry = (board_geometry(game.name, tools.board(game))
-                         if tools is not None else None)
+        self.geometry = tools.geometry(game) if tools is not None else None
         self.svg = (board_svg(self.geometry) if self.geometry is not None
                     else no_board_svg(_title(game)))
 
-    def pieces(self, state: State) -> list[dict[str, Any]]:
+    def pieces(self, state: State) -> list[dict[str, JSON]]:
         """Each piece with the mm position it is drawn at (pieces sharing a location
         take its successive slots)."""
         from rig.boardart import piece_position
@@ -120,7 +123,7 @@ class LiveBoard:
         return out
 
 
-def card_tray(game: Game, state: State, valid: list[str]) -> list[dict[str, Any]]:
+def card_tray(game: Game, state: State, valid: list[str]) -> list[dict[str, JSON]]:
     """The cards (or tickets) a person can tap, with their printed texts: `can` when the
     reader would take it now (`valid`), `out` when it is out of the pile (drawn since the
     last reshuffle), whether or not a card is asked. None for a game without a live

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
 
 from engine.errors import DataError, Problem
 from rig.boardart.geometry import (
@@ -17,12 +16,12 @@ from rig.boardart.geometry import (
     grid_slots,
     piece_mm,
 )
+from valueclass import Frozen
 
 PITCH_MM = 18.0
 
 
-@dataclass(frozen=True)
-class Track:
+class Track(Frozen):
     name: str
     spaces: int
     per_row: int
@@ -33,7 +32,7 @@ def load_board(text: str, source: str) -> Track:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise DataError([Problem(source, None, None, f"not TOML: {exc}")]) from exc
+        raise DataError([Problem(source, None, "syntax", f"not TOML: {exc}")]) from exc
     problems = []
     for key in ("spaces", "per_row"):
         value = data.get(key)

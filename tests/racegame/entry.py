@@ -8,8 +8,9 @@ from rig.registry import BoardTools, BuildFunction, GameEntry, LiveTools, PrintT
 from tests.racegame.info import COLOURS
 
 if TYPE_CHECKING:
-    from engine.api import Game
+    from engine.api import Game, State
     from rig.views import GameView
+    from tests.racegame.board import Track
 
 
 def _build() -> BuildFunction:
@@ -18,16 +19,18 @@ def _build() -> BuildFunction:
     return build
 
 
-def _view(game: Game) -> GameView:
+def _view(game: Game) -> GameView[State]:
+    from rig.views import StateChecked, own
+    from tests.racegame.game import RaceGame, RaceState
     from tests.racegame.view import RaceView
 
-    return RaceView(game)
+    return StateChecked(RaceView(own(game, RaceGame)), RaceState)
 
 
-def _board() -> BoardTools:
-    from tests.racegame.board import geometry, load_board, summary
+def _board() -> BoardTools[Track]:
+    from tests.racegame.board import Track, geometry, load_board, summary
 
-    return BoardTools(load_board, summary, geometry)
+    return BoardTools(Track, load_board, summary, geometry)
 
 
 def _live() -> LiveTools:

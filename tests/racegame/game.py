@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import ClassVar
 
 from engine.api import (
     CHANCE,
@@ -15,39 +15,39 @@ from engine.api import (
     Event,
     check_legal,
     game_identity,
+    json_int,
+    json_list,
+    json_object,
     uniform,
 )
 from engine.errors import IllegalAction, Reason
 from tests.racegame.info import COLOURS, OPTIONS, SPIN_VALUES, STEADY, VARIANT_PLAYERS
+from valueclass import Frozen, Record, field
 
 NAME = "race"
 
 
-@dataclass(frozen=True)
 class Spin(Action):
-    KIND = "spin"
+    KIND: ClassVar[str] = "spin"
     value: int
 
 
-@dataclass(frozen=True)
 class Ride(Action):
     """Move as far as the spin says."""
 
-    KIND = "ride"
+    KIND: ClassVar[str] = "ride"
 
 
-@dataclass(frozen=True)
 class Steady(Action):
     """Move exactly STEADY spaces, whatever the spin."""
 
-    KIND = "steady"
+    KIND: ClassVar[str] = "steady"
 
 
-@dataclass(frozen=True)
 class Correct(Action):
     """Put a runner back where it really stands (RULINGS G5)."""
 
-    KIND = "correct"
+    KIND: ClassVar[str] = "correct"
     piece: str
     location: str
 
@@ -55,8 +55,7 @@ class Correct(Action):
 CODEC = ActionCodec([Spin, Ride, Steady, Correct])
 
 
-@dataclass(frozen=True)
-class Prompt:
+class Prompt(Frozen):
     kind: str
     """"spin", "move" or "over"."""
     player: int
@@ -81,10 +80,12 @@ class RaceGame:
 
     def state_from_json(self, data: JSON) -> RaceState:
         try:
-            positions = [int(p) for p in data["positions"]]
-            state = RaceState(self, positions, int(data["turn"]),
-                              None if data["spin"] is None else int(data["spin"]),
-                              None if data["winner"] is None else int(data["winner"]))
+            saved = json_object(data)
+            positions = [json_int(p) for p in json_list(saved["positions"])]
+            spin, winner = saved["spin"], saved["winner"]
+            state = RaceState(self, positions, json_int(saved["turn"]),
+                              None if spin is None else json_int(spin),
+                              None if winner is None else json_int(winner))
         except (KeyError, TypeError, ValueError) as exc:
             raise IllegalAction(Reason.MALFORMED, f"not a race state: {exc}") from exc
         if len(positions) != self.num_players:
@@ -102,8 +103,7 @@ class RaceGame:
         return self.seats[seat].capitalize()
 
 
-@dataclass
-class RaceState:
+class RaceState(Record):
     game: RaceGame = field(compare=False)
     positions: list[int]
     turn: int = 0

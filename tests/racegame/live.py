@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from engine.api import JSON
 from rig.registry import LiveTools
 from rig.web.live import Piece, live_tools
 from tests.racegame.game import RaceGame, RaceState
@@ -16,7 +15,7 @@ def _pieces(game: RaceGame, state: RaceState) -> list[Piece]:
                                                       strict=True))]
 
 
-def _cards(game: RaceGame, state: RaceState, valid: list[str]) -> list[dict[str, Any]]:
+def _cards(game: RaceGame, state: RaceState, valid: list[str]) -> list[dict[str, JSON]]:
     return []
 
 

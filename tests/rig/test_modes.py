@@ -88,7 +88,7 @@ def _spin_with_a_result(rig):
     """10-Four to its first move spin, then flick it (a truck move: a result follows)."""
     for value in (12, 2, 2):
         rig.spin("hi", value)
-    rig.tap(rig.controller.view.card_ids(rig.session.game)[0])
+    rig.tap(rig.controller.view.card_ids()[0])
     prompt = rig.session.state.prompt()
     assert prompt.kind == "spin" and rig.controller.mode == Playing()
     rig.controller.forced_spin = 3

@@ -259,7 +259,7 @@ def test_a_spin_or_a_card_in_the_correction_menu_is_answered(game):
     rig.spin("hi")
     assert "No spin in corrections" in rig.screen.plain()
     rig.controller.refusal = None
-    card = rig.controller.view.card_ids(rig.session.game)[0]
+    card = rig.controller.view.card_ids()[0]
     rig.tap(card)
     assert "close this menu first" in rig.screen.plain()
     assert rig.session.steps == 0
@@ -360,7 +360,7 @@ def test_a_tap_or_a_flick_on_page_one_reads_on_and_does_nothing_else(game, playe
     _to_moment(rig, random.Random(3))
     moment = _two_pages(rig)
     steps = rig.session.steps
-    card = rig.controller.view.card_ids(rig.session.game)[0]
+    card = rig.controller.view.card_ids()[0]
     rig.tap(card)
     assert rig.controller.alert == moment and rig.screen.page == 1
     rig.controller.page = 0

@@ -154,7 +154,7 @@ def test_cards_listed_are_the_ones_the_reader_takes_now(tmp_path):
     controller = rig.controller
     assert controller is not None
     cards = valid_cards(controller)
-    assert cards and set(cards) <= set(controller.view.card_ids(controller.session.game))
+    assert cards and set(cards) <= set(controller.view.card_ids())
     from rig.terminal import Keyboard
 
     stream = _Stream()

@@ -18,7 +18,8 @@ from rig.registry import (
 )
 
 if TYPE_CHECKING:
-    from engine.api import Game
+    from engine.api import Game, State
+    from engine.bumpem.board import Board
     from rig.speech import Vocabulary
     from rig.views import GameView
 
@@ -29,17 +30,21 @@ def _build() -> BuildFunction:
     return build
 
 
-def _view(game: Game) -> GameView:
+def _view(game: Game) -> GameView[State]:
+    from engine.bumpem.game import BumpemGame
+    from engine.bumpem.state import BumpemState
     from rig.games.bumpem.view import BumpEmView
+    from rig.views import StateChecked, own
 
-    return BumpEmView(game)
+    return StateChecked(BumpEmView(own(game, BumpemGame)), BumpemState)
 
 
-def _board() -> BoardTools:
+def _board() -> BoardTools[Board]:
     from engine.bumpem import load_board
+    from engine.bumpem.board import Board
     from rig.games.bumpem.board import bumpem_geometry, summary
 
-    return BoardTools(load_board, summary, bumpem_geometry)
+    return BoardTools(Board, load_board, summary, bumpem_geometry)
 
 
 def _live() -> LiveTools:

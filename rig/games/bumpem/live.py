@@ -3,11 +3,12 @@ tray (drawn by rig.web.live)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rig.web.live import Piece, live_tools
 
 if TYPE_CHECKING:
+    from engine.api import JSON
     from engine.bumpem.game import BumpemGame
     from engine.bumpem.state import BumpemState
     from rig.registry import LiveTools
@@ -37,7 +38,7 @@ def _bumpem_pieces(game: BumpemGame, state: BumpemState) -> list[Piece]:
 
 
 def _bumpem_tickets(game: BumpemGame, state: BumpemState,
-                    valid: list[str]) -> list[dict[str, Any]]:
+                    valid: list[str]) -> list[dict[str, JSON]]:
     from engine.bumpem import TICKET_IDS
     from engine.bumpem.tickets import ticket_label
 

@@ -6,10 +6,9 @@ stands ("Red car at T35", engine/bumpem/names.py) and every move says where it e
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import ClassVar
 
-from engine.api import Action, Event, Game, State
+from engine.api import Action, Event
 from engine.bumpem import TICKET_IDS, Correct, CorrectTurn, DrawTicket
 from engine.bumpem.game import BumpemGame
 from engine.bumpem.names import car_at, position_name
@@ -24,14 +23,14 @@ from rig.views import (
     EventNotices,
     Fix,
     Notice,
-    own,
 )
+from valueclass import replace
 
 TRACK_SECTION = 10
 """Track spaces per section of the correction menu (the other knob jumps by section)."""
 
 
-class BumpEmView(EventNotices[BumpemGame]):
+class BumpEmView(EventNotices[BumpemGame, BumpemState]):
     ALERT_SOUND: ClassVar[str] = "catch"
     ALERTS: ClassVar[dict[str, str]] = {
         "bump": "BUMPED!",
@@ -43,10 +42,7 @@ class BumpEmView(EventNotices[BumpemGame]):
     DETAILS = frozenset({"finish"})
     NEWS = frozenset({"reshuffle", "correction"})
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(own(game, BumpemGame))
-
-    def title(self, state: State) -> str:
+    def title(self, state: BumpemState) -> str:
         prompt = state.prompt()
         if prompt.kind == "over":
             return "GAME OVER"
@@ -55,8 +51,8 @@ class BumpEmView(EventNotices[BumpemGame]):
     def seat_title(self, seat: int) -> str:
         return f"BUMP 'EM  {self.game.seat_name(seat).upper()}"
 
-    def prompt_parts(self, state: State) -> list[Part]:
-        prompt = own(state, BumpemState).prompt()
+    def prompt_parts(self, state: BumpemState) -> list[Part]:
+        prompt = state.prompt()
         who = self.game.seat_name(prompt.player) if prompt.player >= 0 else ""
         if prompt.kind == "ticket":
             return [Part(prompt.text, "instruction")]
@@ -66,7 +62,7 @@ class BumpEmView(EventNotices[BumpemGame]):
             return [Part(f"{who} drew {label}{then}", "instruction", f"{who}: use {label}")]
         return [Part(prompt.text, "instruction")]
 
-    def notices(self, state: State, events: list[Event]) -> list[Notice]:
+    def notices(self, state: BumpemState, events: list[Event]) -> list[Notice]:
         """A forced move says so once ("Only move: ..."), after the ticket that forced
         it; a ticket with a choice is shown on the move prompt instead."""
         forced = any(e.kind in {"forced_move", "lost_ticket"} for e in events)
@@ -97,10 +93,10 @@ class BumpEmView(EventNotices[BumpemGame]):
                  "turbo_zoom": f"{colour} car zooms to {to}"}.get(event.kind, "")
         return replace(notice, short=short)
 
-    def chance_input(self, state: State) -> ChanceInput:
+    def chance_input(self, state: BumpemState) -> ChanceInput:
         return ChanceInput("ticket", noun="ticket")
 
-    def action_for_card(self, state: State, card_id: str) -> Action | None:
+    def action_for_card(self, state: BumpemState, card_id: str) -> Action | None:
         if card_id not in TICKET_IDS or not state.is_chance_node():
             return None
         return DrawTicket(ticket=card_id)
@@ -109,17 +105,17 @@ class BumpEmView(EventNotices[BumpemGame]):
         assert isinstance(action, DrawTicket)
         return action.ticket
 
-    def forced_spin(self, state: State, value: int) -> Action | None:
+    def forced_spin(self, state: BumpemState, value: int) -> Action | None:
         return None
 
-    def outcome_text(self, state: State, action: Action) -> str:
+    def outcome_text(self, state: BumpemState, action: Action) -> str:
         return ticket_label(action.ticket) if isinstance(action, DrawTicket) else action.key()
 
-    def status_lines(self, state: State) -> list[str]:
-        cars = state.to_json()["cars"]
-        return [car_at(colour, place) for colour, places in cars.items() for place in places]
+    def status_lines(self, state: BumpemState) -> list[str]:
+        return [car_at(colour, place) for colour, places in state.car_places().items()
+                for place in places]
 
-    def card_ids(self, game: Game) -> list[str]:
+    def card_ids(self) -> list[str]:
         return list(TICKET_IDS)
 
     def correction(self, piece: str, location: str) -> Action:
@@ -127,7 +123,7 @@ class BumpEmView(EventNotices[BumpemGame]):
 
     # -- corrections (RULINGS G5) ------------------------------------------------------
 
-    def correction_pieces(self, state: State) -> list[tuple[str, str]]:
+    def correction_pieces(self, state: BumpemState) -> list[tuple[str, str]]:
         rules = self.game.rules
         pieces = []
         for car in range(rules.players * rules.cars):
@@ -136,11 +132,11 @@ class BumpEmView(EventNotices[BumpemGame]):
                                          self.current_place(state, piece))))
         return pieces
 
-    def current_place(self, state: State, piece: str) -> str:
+    def current_place(self, state: BumpemState, piece: str) -> str:
         colour, _, number = piece.partition(":")
-        return str(state.to_json()["cars"][colour][int(number) - 1])
+        return state.car_places()[colour][int(number) - 1]
 
-    def turn_fixes(self, state: State) -> list[Fix]:
+    def turn_fixes(self, state: BumpemState) -> list[Fix]:
         """Whose turn it is, before a ticket is drawn."""
         prompt = state.prompt()
         if prompt.kind != "ticket":
@@ -150,7 +146,7 @@ class BumpEmView(EventNotices[BumpemGame]):
                        for seat, name in enumerate(names) if seat != prompt.player)
         return [Fix(f"Whose turn: {names[prompt.player]}", options=others)]
 
-    def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]:
+    def correction_places(self, state: BumpemState, piece: str) -> list[CorrectionPlace]:
         options = state.correction_options()[piece]
         return [CorrectionPlace(o, position_name(o), _section(o)) for o in options]
 

@@ -19,7 +19,8 @@ from rig.registry import (
 )
 
 if TYPE_CHECKING:
-    from engine.api import Game
+    from engine.api import Game, State
+    from engine.tenfour.board import Board
     from rig.speech import Vocabulary
     from rig.views import GameView
 
@@ -30,17 +31,20 @@ def _build() -> BuildFunction:
     return build
 
 
-def _view(game: Game) -> GameView:
+def _view(game: Game) -> GameView[State]:
+    from engine.tenfour import TenFourGame, TenFourState
     from rig.games.tenfour.view import TenFourView
+    from rig.views import StateChecked, own
 
-    return TenFourView(game)
+    return StateChecked(TenFourView(own(game, TenFourGame)), TenFourState)
 
 
-def _board() -> BoardTools:
+def _board() -> BoardTools[Board]:
     from engine.tenfour import load_board
+    from engine.tenfour.board import Board
     from rig.games.tenfour.board import summary, tenfour_geometry
 
-    return BoardTools(load_board, summary, tenfour_geometry)
+    return BoardTools(Board, load_board, summary, tenfour_geometry)
 
 
 def _live() -> LiveTools:

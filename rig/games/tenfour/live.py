@@ -3,11 +3,12 @@ cards in the tray (drawn by rig.web.live)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rig.web.live import Piece, live_tools
 
 if TYPE_CHECKING:
+    from engine.api import JSON
     from engine.tenfour import TenFourGame, TenFourState
     from rig.registry import LiveTools
 
@@ -35,7 +36,7 @@ def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
 
 
 def _tenfour_cards(game: TenFourGame, state: TenFourState,
-                   valid: list[str]) -> list[dict[str, Any]]:
+                   valid: list[str]) -> list[dict[str, JSON]]:
     return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
              "copies": card.copies, "can": card.id in valid, "out": left == 0}
             for card, left in zip(game.deck.cards, state.pile, strict=True)]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.api import Action, Event, Game, State
+from engine.api import Action, Event
 from engine.tenfour import (
     BEAR,
     HOME,
@@ -36,7 +36,6 @@ from rig.views import (
     EventNotices,
     Fix,
     Notice,
-    own,
 )
 
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
@@ -60,7 +59,7 @@ def bears_crawling(state: TenFourState) -> str | None:
     return None
 
 
-class TenFourView(EventNotices[TenFourGame]):
+class TenFourView(EventNotices[TenFourGame, TenFourState]):
     ALERT_SOUND: ClassVar[str] = "catch"
     ALERTS: ClassVar[dict[str, str]] = {
         "smokey_catch": "BEAR BITE!",
@@ -73,10 +72,7 @@ class TenFourView(EventNotices[TenFourGame]):
                          "bear_move", "smokey_placed"})
     NEWS = frozenset({"lost_turn", "start_order", "start_tie", "back_on_road", "correction"})
 
-    def __init__(self, game: Game) -> None:
-        super().__init__(own(game, TenFourGame))
-
-    def title(self, state: State) -> str:
+    def title(self, state: TenFourState) -> str:
         prompt = state.prompt()
         if prompt.kind == "over":
             return "GAME OVER"
@@ -87,9 +83,8 @@ class TenFourView(EventNotices[TenFourGame]):
     def seat_title(self, seat: int) -> str:
         return f"10-4  {self.game.seat_name(seat).upper()}"
 
-    def prompt_parts(self, state: State) -> list[Part]:
-        st = own(state, TenFourState)
-        prompt = st.prompt()
+    def prompt_parts(self, state: TenFourState) -> list[Part]:
+        prompt = state.prompt()
         kind = prompt.kind
         who = self.game.seat_name(prompt.player) if prompt.player >= 0 else ""
         if kind == "start_spin":
@@ -98,7 +93,7 @@ class TenFourView(EventNotices[TenFourGame]):
         if kind == "draw":
             return [Part(f"{who}: draw a Mike card", "instruction")]
         if kind == "spin":
-            return self._spin_parts(st, prompt, who)
+            return self._spin_parts(state, prompt, who)
         if kind == "over":
             return [Part(prompt.text, "instruction")]
         if kind == "release":
@@ -140,13 +135,13 @@ class TenFourView(EventNotices[TenFourGame]):
                                   f"Bear watching: {limit} max"))
         return parts
 
-    def chance_input(self, state: State) -> ChanceInput:
-        prompt = own(state, TenFourState).prompt()
+    def chance_input(self, state: TenFourState) -> ChanceInput:
+        prompt = state.prompt()
         if prompt.kind == "draw":
             return ChanceInput("card", noun="Mike card")
         return ChanceInput("spin", knob=prompt.band or "hi")
 
-    def action_for_card(self, state: State, card_id: str) -> Action | None:
+    def action_for_card(self, state: TenFourState, card_id: str) -> Action | None:
         if state.prompt().kind != "draw":
             return None
         return Draw(card=card_id)
@@ -155,17 +150,17 @@ class TenFourView(EventNotices[TenFourGame]):
         assert isinstance(action, Draw)
         return action.card
 
-    def forced_spin(self, state: State, value: int) -> Action | None:
+    def forced_spin(self, state: TenFourState, value: int) -> Action | None:
         wanted = Spin(value=value)
         return wanted if any(a == wanted for a, _ in state.chance_outcomes()) else None
 
-    def outcome_text(self, state: State, action: Action) -> str:
+    def outcome_text(self, state: TenFourState, action: Action) -> str:
         return str(action.value) if isinstance(action, Spin) else action.key()
 
-    def notices(self, state: State, events: list[Event]) -> list[Notice]:
+    def notices(self, state: TenFourState, events: list[Event]) -> list[Notice]:
         out = super().notices(state, events)
         if any(e.kind in {"smokey_exact_move", "smokey_trap_move", "park_exit"} for e in events):
-            leader = bears_crawling(own(state, TenFourState))
+            leader = bears_crawling(state)
             if leader is not None:
                 out.append(Notice(f"BEARS CRAWLING near the {leader}", role=DETAIL))
         return out
@@ -186,61 +181,57 @@ class TenFourView(EventNotices[TenFourGame]):
                           role=RESULT, sound=self.ALERT_SOUND)
         return super().notice(event)
 
-    def menu_order(self, state: State, actions: list[Action]) -> list[Action]:
-        return own(state, TenFourState).in_board_order(actions)
+    def menu_order(self, state: TenFourState, actions: list[Action]) -> list[Action]:
+        return state.in_board_order(actions)
 
-    def status_lines(self, state: State) -> list[str]:
+    def status_lines(self, state: TenFourState) -> list[str]:
         g = self.game
-        st = own(state, TenFourState)
-        lines = [piece_at(g, colour, st.truck_where(i)) for i, colour in enumerate(g.trucks)]
-        police = state.to_json().get("police", {})
-        lines += [piece_at(g, piece, where) for piece, where in police.items()]
+        lines = [piece_at(g, colour, state.truck_where(i)) for i, colour in enumerate(g.trucks)]
+        lines += [piece_at(g, piece, where) for piece, where in state.police.items()]
         return lines
 
-    def card_ids(self, game: Game) -> list[str]:
-        return [card.id for card in own(game, TenFourGame).deck.cards]
+    def card_ids(self) -> list[str]:
+        return [card.id for card in self.game.deck.cards]
 
     def correction(self, piece: str, location: str) -> Action:
         return Correct(piece=piece, location=location)
 
     # -- corrections (RULINGS G5) ------------------------------------------------------
 
-    def correction_pieces(self, state: State) -> list[tuple[str, str]]:
+    def correction_pieces(self, state: TenFourState) -> list[tuple[str, str]]:
         g = self.game
         return [(piece, piece_at(g, piece, self.current_place(state, piece)))
                 for piece in (*g.trucks, *g.police)]
 
-    def current_place(self, state: State, piece: str) -> str:
-        st = own(state, TenFourState)
+    def current_place(self, state: TenFourState, piece: str) -> str:
         if piece in self.game.truck_index:
-            return st.truck_where(self.game.truck_index[piece])
-        return st.police[piece]
+            return state.truck_where(self.game.truck_index[piece])
+        return state.police[piece]
 
-    def turn_fixes(self, state: State) -> list[Fix]:
+    def turn_fixes(self, state: TenFourState) -> list[Fix]:
         """Whose turn, the lost turns and a Hammer Up, where they can be corrected now."""
         g = self.game
-        st = own(state, TenFourState)
-        allowed = st.turn_corrections()
+        allowed = state.turn_corrections()
         names = [g.seat_name(seat) for seat in range(g.num_players)]
         fixes: list[Fix] = []
         if allowed["turn"]:
             others = tuple((f"It is {name}'s turn", CorrectTurn(seat))
-                           for seat, name in enumerate(names) if seat != st.turn)
-            fixes.append(Fix(f"Whose turn: {names[st.turn]}", options=others))
-        losing = [name for seat, name in enumerate(names) if st.lose[seat]]
-        flips = tuple((f"{name}: loses no turn" if st.lose[seat] else
-                       f"{name}: loses next turn", CorrectLostTurn(seat, not st.lose[seat]))
+                           for seat, name in enumerate(names) if seat != state.turn)
+            fixes.append(Fix(f"Whose turn: {names[state.turn]}", options=others))
+        losing = [name for seat, name in enumerate(names) if state.lose[seat]]
+        flips = tuple((f"{name}: loses no turn" if state.lose[seat] else
+                       f"{name}: loses next turn", CorrectLostTurn(seat, not state.lose[seat]))
                       for seat, name in enumerate(names))
         fixes.append(Fix("Lost turns: " + (", ".join(losing) or "none"), options=flips))
         if allowed["hammer_on"] or allowed["hammer_off"]:
-            truck = g.trucks[st.truck]
+            truck = g.trucks[state.truck]
             on = bool(allowed["hammer_on"])
             words = (f"Hammer Up for the {truck.capitalize()} truck" if on
                      else f"No Hammer Up: {truck.capitalize()} truck draws a card")
             fixes.append(Fix(words, action=CorrectHammer(truck, on)))
         return fixes
 
-    def correction_places(self, state: State, piece: str) -> list[CorrectionPlace]:
+    def correction_places(self, state: TenFourState, piece: str) -> list[CorrectionPlace]:
         """Every place the piece may be set to, in board order, each with the section
         the other knob jumps by (a route, the side of the road, the traps...)."""
         board = self.game.board
