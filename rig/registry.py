@@ -44,6 +44,13 @@ if TYPE_CHECKING:
     from rig.views import GameView
     from rig.web.live import Piece
 
+    class GameWithBoard(Game, Protocol):
+        """A game with a loaded board (what its drawing is made from)."""
+
+        @property
+        def board(self) -> object: ...
+
+
 DEFAULT_GAME = "tenfour"
 """The game a config without ``[game] name``, the setup menu and ``--game`` start with."""
 DEFAULT_PLAYERS = 3
@@ -163,18 +170,72 @@ class LiveTools(Frozen):
     `out` for those out of the pile (drawn since the last reshuffle)."""
 
 
-class PrintTools(Frozen):
-    """What ``cbrig print`` needs from a game (rig.printout)."""
+G = TypeVar("G", bound="GameWithBoard")
+"""A game's own class (10-Four's ``TenFourGame``), whose board, deck and options its
+printed sheets read."""
 
+
+class PrintTools(Frozen, Generic[G]):
+    """What ``cbrig print`` needs from a game (rig.printout), typed over the game's own
+    class, so its folder's functions read their game as it is."""
+
+    kind: type[G]
+    """The game class (the check where a built game arrives by the game's name)."""
     players: int
     """How many seats the printed game is built for (the pieces sheet shows them)."""
-    reference: Callable[[Game], Sections]
+    reference: Callable[[G], Sections]
     """The quick reference's sections, with the options in use."""
-    pieces: Callable[[Game], PieceList]
+    pieces: Callable[[G], PieceList]
     """Every piece in the box, as its token and standee show it."""
-    cards: Callable[[Game], CardSheet] | None = None
+    cards: Callable[[G], CardSheet] | None = None
     """The card (or ticket) faces, the enrolment order, how to enrol, the title (None:
     the game has no cards to print)."""
+
+    def own(self, game: Game) -> G:
+        """The built game as its own class: the one place a game handed over by its name
+        is checked to be this one's; another's is a wiring error."""
+        if not isinstance(game, self.kind):
+            raise TypeError(f"{self.kind.__name__} print tools were given a "
+                            f"{type(game).__name__}")
+        return game
+
+    @property
+    def has_cards(self) -> bool:
+        return self.cards is not None
+
+    def reference_of(self, game: Game) -> Sections:
+        return self.reference(self.own(game))
+
+    def pieces_of(self, game: Game) -> PieceList:
+        return self.pieces(self.own(game))
+
+    def cards_of(self, game: Game) -> CardSheet | None:
+        """The game's cards (None: it has none to print)."""
+        own = self.own(game)
+        return self.cards(own) if self.cards is not None else None
+
+    def board_of(self, game: Game) -> object:
+        """The game's loaded board (drawn by ``rig.boardart.board_geometry``)."""
+        return self.own(game).board
+
+
+class GamePrints(Protocol):
+    """What the rig asks of a game's print tools, whatever its game class (a
+    :class:`PrintTools` of the game's own class is one)."""
+
+    @property
+    def players(self) -> int: ...
+
+    @property
+    def has_cards(self) -> bool: ...
+
+    def reference_of(self, game: Game) -> Sections: ...
+
+    def pieces_of(self, game: Game) -> PieceList: ...
+
+    def cards_of(self, game: Game) -> CardSheet | None: ...
+
+    def board_of(self, game: Game) -> object: ...
 
 
 class LatencyCase(Frozen):
@@ -264,7 +325,7 @@ class GameEntry(Frozen):
     """``cbrig board``'s tools (None: the game has no board file to check)."""
     live: Callable[[], LiveTools] | None = None
     """The browser's live board (None: the game has none)."""
-    printout: Callable[[], PrintTools] | None = None
+    printout: Callable[[], GamePrints] | None = None
     """``cbrig print``'s sheets (None: the game cannot be printed)."""
     bench: BenchCases = field(default_factory=BenchCases)
     ai: str | None = None

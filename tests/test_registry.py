@@ -261,6 +261,23 @@ def test_a_view_and_board_tools_refuse_another_games_state_and_board(
     assert board_geometry("race", racing.board).spaces
 
 
+def test_print_tools_refuse_another_games_game(race: registry.GameEntry) -> None:
+    """``cbrig print`` hands a game's print tools the built game by its name: the tools
+    read their own game class typed, so another game's is a TypeError naming both."""
+    from rig.printout.sheets import print_tools
+
+    tenfour = build_game("tenfour", players=3)
+    racing = build_game("race", players=2)
+    tools = print_tools("race")
+    for read in (tools.reference_of, tools.pieces_of, tools.cards_of, tools.board_of):
+        with pytest.raises(TypeError, match=r"RaceGame print tools were given a TenFourGame"):
+            read(tenfour)
+    assert tools.reference_of(racing) and tools.pieces_of(racing)
+    assert tools.cards_of(racing) is None and not tools.has_cards
+    assert tools.board_of(racing) is racing.board
+    assert print_tools("tenfour").has_cards
+
+
 def test_a_board_file_is_read_summarised_and_drawn_through_its_games_tools() -> None:
     from rig.datafiles import read_data
 

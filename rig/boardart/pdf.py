@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Protocol
 
 from rig.boardart.geometry import RGB, Box, Label, Point
 from valueclass import Frozen
@@ -33,6 +33,72 @@ def _rgb(colour: RGB) -> tuple[float, float, float]:
     return (colour[0] / 255, colour[1] / 255, colour[2] / 255)
 
 
+class ReportlabPath(Protocol):
+    """The part of reportlab's path object this backend draws with (reportlab ships no
+    type information: these say what we call, so the calls are checked)."""
+
+    def moveTo(self, x: float, y: float) -> None: ...
+
+    def lineTo(self, x: float, y: float) -> None: ...
+
+    def rect(self, x: float, y: float, width: float, height: float) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class ReportlabCanvas(Protocol):
+    """The part of reportlab's ``Canvas`` this backend calls (see :class:`ReportlabPath`)."""
+
+    def setTitle(self, title: str) -> None: ...
+
+    def setCreator(self, creator: str) -> None: ...
+
+    def setPageSize(self, size: tuple[float, float]) -> None: ...
+
+    def showPage(self) -> None: ...
+
+    def save(self) -> None: ...
+
+    def saveState(self) -> None: ...
+
+    def restoreState(self) -> None: ...
+
+    def setFillColorRGB(self, r: float, g: float, b: float) -> None: ...
+
+    def setStrokeColorRGB(self, r: float, g: float, b: float) -> None: ...
+
+    def setLineWidth(self, width: float) -> None: ...
+
+    def setLineJoin(self, mode: int) -> None: ...
+
+    def setDash(self, array: list[float]) -> None: ...
+
+    def setFont(self, name: str, size: float) -> None: ...
+
+    def beginPath(self) -> ReportlabPath: ...
+
+    def drawPath(self, path: ReportlabPath, stroke: int = 1,
+                 fill: int = 0) -> None: ...
+
+    def clipPath(self, path: ReportlabPath, stroke: int = 1,
+                 fill: int = 0) -> None: ...
+
+    def ellipse(self, x1: float, y1: float, x2: float, y2: float, stroke: int = 1,
+                fill: int = 0) -> None: ...
+
+    def rect(self, x: float, y: float, width: float, height: float, stroke: int = 1,
+             fill: int = 0) -> None: ...
+
+    def roundRect(self, x: float, y: float, width: float, height: float,
+                  radius: float, stroke: int = 1, fill: int = 0) -> None: ...
+
+    def drawCentredString(self, x: float, y: float, text: str) -> None: ...
+
+    def translate(self, dx: float, dy: float) -> None: ...
+
+    def rotate(self, theta: float) -> None: ...
+
+
 class Page(Frozen):
     """One page: paper size in mm and where the drawing's origin sits on it."""
 
@@ -49,7 +115,7 @@ class Page(Frozen):
 class PdfCanvas:
     """Draws mm primitives (y down) onto the current reportlab page."""
 
-    def __init__(self, pdf: Any, page: Page) -> None:
+    def __init__(self, pdf: ReportlabCanvas, page: Page) -> None:
         self.pdf = pdf
         self.page = page
 
@@ -66,7 +132,7 @@ class PdfCanvas:
         self.pdf.setLineWidth(width * self.page.scale * PT_PER_MM)
         self.pdf.setDash([1.6 * PT_PER_MM, 1.0 * PT_PER_MM] if dashed else [])
 
-    def _path(self, points: Sequence[Point], close: bool) -> Any:
+    def _path(self, points: Sequence[Point], close: bool) -> ReportlabPath:
         path = self.pdf.beginPath()
         path.moveTo(*self._pt(points[0]))
         for p in points[1:]:
@@ -139,7 +205,7 @@ class PdfDocument:
     def __init__(self, path: str, title: str) -> None:
         from reportlab.pdfgen.canvas import Canvas
 
-        self.pdf = Canvas(path, pageCompression=1)
+        self.pdf: ReportlabCanvas = Canvas(path, pageCompression=1)
         self.pdf.setTitle(title)
         self.pdf.setCreator("cbrig print")
         self.pages = 0

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from engine.errors import DataError
@@ -69,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from rig.printout.sheets import SHEETS
 
     kinds = [k for k in WHAT if k != "all"] if args.what == "all" else [args.what]
-    if print_tools(game_name).cards is None and "cards" in kinds:
+    if not print_tools(game_name).has_cards and "cards" in kinds:
         if args.what == "cards":
             print(f"cbrig print: {registry.entry(game_name).title} has no cards to print",
                   file=sys.stderr)
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         kinds.remove("cards")  # all: every sheet the game has
     for kind in kinds:
         path = _out_path(args, game_name, kind)
-        writer: Callable[..., str] = SHEETS[kind]
+        writer = SHEETS[kind]
         try:
             note = writer(game_name, game, str(path), args.paper, args.tile)
         except (OSError, ValueError) as exc:

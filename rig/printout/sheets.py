@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from rig.boardart import board_geometry
 from rig.boardart.geometry import BLACK, GREY, INK, RGB, WHITE, Label, Point, fit_label
@@ -20,7 +20,8 @@ from rig.registry import entry
 from valueclass import Frozen
 
 if TYPE_CHECKING:
-    from rig.registry import PrintTools
+    from engine.api import Game
+    from rig.registry import GamePrints
 
 CARD_W, CARD_H = 63.0, 88.0
 """Poker-size cards: sleeves and card stock for them are everywhere."""
@@ -49,8 +50,8 @@ def _paper(name: str) -> tuple[float, float]:
 # -- board ---------------------------------------------------------------------------------
 
 
-def print_board(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
-    geometry = board_geometry(game_name, game.board)
+def print_board(game_name: str, game: Game, path: str, paper: str, tile: bool) -> str:
+    geometry = board_geometry(game_name, print_tools(game_name).board_of(game))
     result = write_board(geometry, path, _paper(paper), paper, True if tile else None)
     rows, columns = result.grid
     layout = ("one sheet" if result.plan is None
@@ -196,7 +197,7 @@ PieceList = list[PrintedPiece]
 """Every piece in the box."""
 
 
-def print_tools(game_name: str) -> PrintTools:
+def print_tools(game_name: str) -> GamePrints:
     """The game's print tools, from its registry entry (ValueError: none)."""
     tools = entry(game_name).printout
     if tools is None:
@@ -204,12 +205,12 @@ def print_tools(game_name: str) -> PrintTools:
     return tools()
 
 
-def print_cards(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
+def print_cards(game_name: str, game: Game, path: str, paper: str, tile: bool) -> str:
     """10-Four: every Mike card; Bump 'Em: the ticket cards."""
-    cards = print_tools(game_name).cards
-    if cards is None:
+    sheet = print_tools(game_name).cards_of(game)
+    if sheet is None:
         raise ValueError(f"{entry(game_name).title} has no cards to print")
-    faces, order, how, title = cards(game)
+    faces, order, how, title = sheet
     pages = _write_cards(path, title, paper, faces, order, how)
     return f"{len(faces)} cards on {pages - 1} sheet(s) + the enrolment order ({paper.upper()})"
 
@@ -221,11 +222,12 @@ TOKEN_GAP = 6.0
 SPARES = 2
 
 
-def print_pieces(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
+def print_pieces(game_name: str, game: Game, path: str, paper: str, tile: bool) -> str:
     """Round tokens in the board's colours, sized to the board's spaces, with spares."""
-    geometry = board_geometry(game_name, game.board)
+    tools = print_tools(game_name)
+    geometry = board_geometry(game_name, tools.board_of(game))
     size = geometry.piece_mm
-    pieces = print_tools(game_name).pieces(game)
+    pieces = tools.pieces_of(game)
     sheet = _paper(paper)
     w, h = sheet
     doc = PdfDocument(path, f"{geometry.title} (pieces)")
@@ -358,12 +360,12 @@ def _token(canvas: PdfCanvas, piece: PrintedPiece, x: float, y: float, size: flo
 # -- quick reference -----------------------------------------------------------------------
 
 
-def reference_text(game_name: str, game: Any) -> tuple[str, Sections]:
+def reference_text(game_name: str, game: Game) -> tuple[str, Sections]:
     """The page's title and sections, from the game's registry entry."""
-    return f"{entry(game_name).title}: quick reference", print_tools(game_name).reference(game)
+    return f"{entry(game_name).title}: quick reference", print_tools(game_name).reference_of(game)
 
 
-def print_reference(game_name: str, game: Any, path: str, paper: str, tile: bool) -> str:
+def print_reference(game_name: str, game: Game, path: str, paper: str, tile: bool) -> str:
     """One page: the game as the rig rules it (RULINGS.md, with the options in use)."""
     sheet = _paper(paper)
     w, h = sheet
@@ -404,7 +406,7 @@ def _reference_lines(sections: Sequence[tuple[str, Sequence[str]]], size: float,
     return out
 
 
-SHEETS: Mapping[str, Callable[[str, Any, str, str, bool], str]] = {
+SHEETS: Mapping[str, Callable[[str, Game, str, str, bool], str]] = {
     "board": print_board,
     "cards": print_cards,
     "pieces": print_pieces,

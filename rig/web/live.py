@@ -10,7 +10,7 @@ the road), "park" (police in Yellowstone Park), "pit:red", "T12", ...
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from engine.api import JSON, Game, State
 from rig.views import own
@@ -18,17 +18,10 @@ from valueclass import Frozen, asdict
 
 if TYPE_CHECKING:
     from rig.boardart.geometry import BoardGeometry
-    from rig.registry import LiveTools
+    from rig.registry import GameWithBoard, LiveTools
 
 
-class _WithBoard(Game, Protocol):
-    """A game with a loaded board (what its drawing is made from)."""
-
-    @property
-    def board(self) -> object: ...
-
-
-G = TypeVar("G", bound=_WithBoard)
+G = TypeVar("G", bound="GameWithBoard")
 S = TypeVar("S", bound=State)
 
 

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from engine.api import Game, State
     from rig.views import GameView
     from tests.racegame.board import Track
+    from tests.racegame.game import RaceGame
 
 
 def _build() -> BuildFunction:
@@ -39,10 +40,11 @@ def _live() -> LiveTools:
     return live()
 
 
-def _print() -> PrintTools:
+def _print() -> PrintTools[RaceGame]:
+    from tests.racegame.game import RaceGame
     from tests.racegame.printout import pieces, reference
 
-    return PrintTools(players=4, reference=reference, pieces=pieces)
+    return PrintTools(RaceGame, players=4, reference=reference, pieces=pieces)
 
 
 RACE = GameEntry(name="race", title="Race to 20", info="tests.racegame.info", build=_build,

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rig.printout.reference import Sections, corrections
 from rig.printout.sheets import PieceList, PrintedPiece
 
+if TYPE_CHECKING:
+    from tests.racegame.game import RaceGame
 
-def reference(game: Any) -> Sections:
+
+def reference(game: RaceGame) -> Sections:
     return [
         ("Your turn", [
             "Spin the HI knob, then ride the spin or go steady by 3.",
@@ -18,6 +21,6 @@ def reference(game: Any) -> Sections:
     ]
 
 
-def pieces(game: Any) -> PieceList:
+def pieces(game: RaceGame) -> PieceList:
     return [PrintedPiece(f"{seat.capitalize()} runner", seat, seat.capitalize())
             for seat in game.seats]

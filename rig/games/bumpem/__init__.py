@@ -20,6 +20,7 @@ from rig.registry import (
 if TYPE_CHECKING:
     from engine.api import Game, State
     from engine.bumpem.board import Board
+    from engine.bumpem.game import BumpemGame
     from rig.speech import Vocabulary
     from rig.views import GameView
 
@@ -53,10 +54,11 @@ def _live() -> LiveTools:
     return live()
 
 
-def _print() -> PrintTools:
+def _print() -> PrintTools[BumpemGame]:
+    from engine.bumpem.game import BumpemGame
     from rig.games.bumpem.printout import cards, pieces, reference
 
-    return PrintTools(players=2, reference=reference, pieces=pieces, cards=cards)
+    return PrintTools(BumpemGame, players=2, reference=reference, pieces=pieces, cards=cards)
 
 
 def _speech() -> Vocabulary:

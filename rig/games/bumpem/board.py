@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.bumpem.names import position_label
 from rig.boardart.geometry import (
@@ -39,6 +39,9 @@ from rig.boardart.geometry import (
     upright,
 )
 
+if TYPE_CHECKING:
+    from engine.bumpem.board import Board, Spot
+
 PITCH_MM = 16.0
 TRACK_FILL: RGB = (236, 236, 236)
 OIL_FILL: RGB = (60, 60, 60)
@@ -46,7 +49,7 @@ TURBO_FILL: RGB = (255, 205, 90)
 TURBO_INK: RGB = (200, 90, 0)
 
 
-def bumpem_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
+def bumpem_geometry(board: Board, pitch: float = PITCH_MM) -> BoardGeometry:
     """Every position of a Bump 'Em board in mm, labelled as the rig names it."""
     from engine.bumpem.board import layout
 
@@ -85,7 +88,7 @@ def bumpem_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
                   (centre[0] - width / 2, title_y + 12), legend_columns=2)
 
 
-def _track_space(spot: Any, xy: Point, side: float) -> Space:
+def _track_space(spot: Spot, xy: Point, side: float) -> Space:
     x, y = xy
     colour = spot.colour
     fill, ink, stroke, caption, text = TRACK_FILL, GREY, 0.4, "", BLACK
@@ -116,7 +119,7 @@ def _home_space(colour: str, step: int, xy: Point, side: float) -> Space:
 
 
 def _finish_area(colour: str, entrance: Point, inward: Point, pitch: float,
-                 board: Any) -> Space:
+                 board: Board) -> Space:
     """A round finish area with one place per car; its label always fits inside."""
     ident = f"finish:{colour}"
     text = position_label(ident)
@@ -148,7 +151,7 @@ def _pit(colour: str, start: Point, normal: Point, side: float, cars: int) -> Sp
                  labels=(label,), slots=slots)
 
 
-def _legend(board: Any) -> list[LegendEntry]:
+def _legend(board: Board) -> list[LegendEntry]:
     entries = [
         LegendEntry("circle", TRACK_FILL, GREY, "Track space (cars move clockwise)"),
         LegendEntry("circle", FILL["red"], INK["red"], "Start space of a colour", 1.4),
@@ -165,14 +168,10 @@ def _legend(board: Any) -> list[LegendEntry]:
     return entries
 
 
-def summary(board: Any) -> list[str]:
-    lines = []
-    for name in ("name", "track_length", "home_length", "cars_per_player", "colours"):
-        value = getattr(board, name, None)
-        if value not in (None, ""):
-            lines.append(f"{name.replace('_', ' ')}: {value}")
-    for name in ("oil", "turbo"):
-        value = getattr(board, name, None)
-        if value is not None:
-            lines.append(f"{name}: {len(value)}")
-    return lines
+def summary(board: Board) -> list[str]:
+    facts: tuple[tuple[str, object], ...] = (
+        ("name", board.name), ("track length", board.track_length),
+        ("home length", board.home_length), ("cars per player", board.cars_per_player),
+        ("colours", board.colours))
+    lines = [f"{name}: {value}" for name, value in facts if value != ""]
+    return [*lines, f"oil: {len(board.oil)}", f"turbo: {len(board.turbo)}"]

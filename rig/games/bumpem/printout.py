@@ -4,7 +4,7 @@ by rig.printout; the turbo option and the board's lengths come from the game pri
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB
 from rig.boardart.pdf import PdfCanvas, wrap
@@ -21,8 +21,11 @@ from rig.printout.sheets import (
     rfid_spot,
 )
 
+if TYPE_CHECKING:
+    from engine.bumpem.game import BumpemGame
 
-def _ticket_lines(game: Any) -> list[str]:
+
+def _ticket_lines(game: BumpemGame) -> list[str]:
     """What each ticket does, in the words of the ticket file in use, two kinds a line."""
     from engine.bumpem.tickets import TICKET_IDS, ticket_label
 
@@ -32,7 +35,7 @@ def _ticket_lines(game: Any) -> list[str]:
     return [" ".join(kinds[i:i + 2]) for i in range(0, len(kinds), 2)]
 
 
-def reference(game: Any) -> Sections:
+def reference(game: BumpemGame) -> Sections:
     board = game.board
     turbo = game.options.get("turbo", True)
     sections: Sections = [
@@ -76,7 +79,7 @@ def reference(game: Any) -> Sections:
     return sections
 
 
-def cards(game: Any) -> CardSheet:
+def cards(game: BumpemGame) -> CardSheet:
     from engine.bumpem.tickets import TICKET_IDS, ticket_label
 
     tickets = game.tickets
@@ -120,7 +123,7 @@ def _ticket_face(kind: str, label: str, text: str, order: int, total: int, copy:
     return draw
 
 
-def pieces(game: Any) -> PieceList:
+def pieces(game: BumpemGame) -> PieceList:
     """Every car of every colour on the board."""
     cars = game.board.cars_per_player
     return [PrintedPiece(f"{c.capitalize()} car", c, c.capitalize(), car_icon)

@@ -21,6 +21,7 @@ from rig.registry import (
 if TYPE_CHECKING:
     from engine.api import Game, State
     from engine.tenfour.board import Board
+    from engine.tenfour.game import TenFourGame
     from rig.speech import Vocabulary
     from rig.views import GameView
 
@@ -53,10 +54,11 @@ def _live() -> LiveTools:
     return live()
 
 
-def _print() -> PrintTools:
+def _print() -> PrintTools[TenFourGame]:
+    from engine.tenfour.game import TenFourGame
     from rig.games.tenfour.printout import cards, pieces, reference
 
-    return PrintTools(players=4, reference=reference, pieces=pieces, cards=cards)
+    return PrintTools(TenFourGame, players=4, reference=reference, pieces=pieces, cards=cards)
 
 
 def _speech() -> Vocabulary:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from typing import Any
+from typing import TYPE_CHECKING
 
 from engine.tenfour import names
 from rig.boardart.geometry import (
@@ -42,6 +42,9 @@ from rig.boardart.geometry import (
     upright,
 )
 
+if TYPE_CHECKING:
+    from engine.tenfour.board import BearSpace, Board, Trap
+
 PITCH_MM = 16.0
 """Default distance between neighbouring highway spaces; A2 holds the default board."""
 CURVE_INK: RGB = (230, 110, 0)
@@ -54,7 +57,7 @@ SHORTCUT_INK: RGB = (70, 70, 70)
 SHOULDER_DEPTH = 6.0
 
 
-def _hand_placed(board: Any) -> set[str]:
+def _hand_placed(board: Board) -> set[str]:
     """Ids the owner placed with [layout.at] (they keep the owner's place)."""
     from engine.tenfour import square_layout
 
@@ -62,7 +65,7 @@ def _hand_placed(board: Any) -> set[str]:
     return {ident for ident, xy in board.xy.items() if default.get(ident) != xy}
 
 
-def tenfour_geometry(board: Any, pitch: float = PITCH_MM) -> BoardGeometry:
+def tenfour_geometry(board: Board, pitch: float = PITCH_MM) -> BoardGeometry:
     """Every place of a 10-Four board in mm, labelled with its board-data id."""
     loop = board.loop
     n = len(loop)
@@ -156,7 +159,7 @@ def _shoulder(ident: str, xy: Point, normal: Point, side: float) -> Space:
                  dashed=True, slots=((x, y),))
 
 
-def _trap(trap: Any, name: str, at: dict[str, Point], normal: dict[str, Point], side: float,
+def _trap(trap: Trap, name: str, at: dict[str, Point], normal: dict[str, Point], side: float,
           shoulder_out: float, hand: bool) -> Space:
     """A Bear Trap billboard beside its three spaces (T6), room for both Smokeys, named
     as the rig names it ("Bear Trap on Red"), on two lines ("Bear Trap" / "on Red")."""
@@ -195,7 +198,7 @@ def _shortcut(ident: str, name: str, xy: Point, pitch: float) -> Space:
                  labels=labels, slots=((x, y),))
 
 
-def _bear(bear: Any, name: str, xy: Point, pitch: float) -> Space:
+def _bear(bear: BearSpace, name: str, xy: Point, pitch: float) -> Space:
     """A Bear In The Air space; the Bear on it watches its route (T8). Named as the rig
     names it ("Bear space on Red") under the triangle."""
     x, y = xy
@@ -224,7 +227,7 @@ def _park_and_home(name: str, centre: Point, pitch: float) -> tuple[Space, Space
     return park, home
 
 
-def _legend(board: Any) -> list[LegendEntry]:
+def _legend(board: Board) -> list[LegendEntry]:
     entries = [
         LegendEntry("rect", FILL["red"], INK["red"], "Highway space, in its route's colour"),
         LegendEntry("rect", FILL["blue"], INK["blue"], "Start (and finish) of a colour", 1.2),
@@ -247,7 +250,7 @@ def _legend(board: Any) -> list[LegendEntry]:
     return entries
 
 
-def summary(board: Any) -> list[str]:
+def summary(board: Board) -> list[str]:
     routes = ", ".join(f"{r.colour} {len(r.spaces)} (start {r.spaces[0]})" for r in board.routes)
     return [
         f"{board.name}",

@@ -4,7 +4,7 @@ by rig.printout; numbers that are options or data come from the game being print
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rig.boardart.geometry import BLACK, GREY, RGB, WHITE
 from rig.boardart.pdf import PdfCanvas, wrap
@@ -22,12 +22,16 @@ from rig.printout.sheets import (
     rfid_spot,
 )
 
+if TYPE_CHECKING:
+    from engine.tenfour.cards import Card
+    from engine.tenfour.game import TenFourGame
+
 HI_INK: RGB = (190, 30, 30)
 LO_INK: RGB = (30, 60, 190)
 BREAK_FILL: RGB = (250, 225, 80)
 
 
-def reference(game: Any) -> Sections:
+def reference(game: TenFourGame) -> Sections:
     board = game.board
     bear = game.options["bear_limit"]
     move = game.options["smokey_move"]
@@ -88,7 +92,7 @@ def reference(game: Any) -> Sections:
     ]
 
 
-def cards(game: Any) -> CardSheet:
+def cards(game: TenFourGame) -> CardSheet:
     cards = game.deck.cards
     total = len(cards)
     faces: list[CardFace] = []
@@ -106,7 +110,7 @@ def cards(game: Any) -> CardSheet:
     return faces, order_list, how, "10-Four Mike cards"
 
 
-def _mike_face(card: Any, order: int, total: int, copy: int,
+def _mike_face(card: Card, order: int, total: int, copy: int,
                band_names: Mapping[str, str]) -> Callable[[PdfCanvas, float, float], None]:
     def draw(canvas: PdfCanvas, x: float, y: float) -> None:
         ink = HI_INK if card.band == "hi" else LO_INK
@@ -134,7 +138,7 @@ def _mike_face(card: Any, order: int, total: int, copy: int,
     return draw
 
 
-def pieces(game: Any) -> PieceList:
+def pieces(game: TenFourGame) -> PieceList:
     """Four trucks, two Smokeys and the Bear."""
     from engine.tenfour.board import COLOURS
 
