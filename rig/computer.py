@@ -23,7 +23,7 @@ from engine.api import Action, Game, State
 from engine.players import canonical_level
 from engine.search import Search, SearchHooks, Thinking, to_the_end
 from engine.selfplay import sample_chance
-from rig import registry
+from rig import gametype, registry
 from rig.controller import Seat
 
 DEFAULT_THINK_MS = 100
@@ -147,14 +147,14 @@ def seat_for(game_name: str, level: str, seed: int | None = None, hint: bool = F
     return Seat(level=shown, chooser=choose, think=think)
 
 
-def _search_hooks(entry: registry.GameEntry) -> SearchHooks:
+def _search_hooks(entry: gametype.GameEntry) -> SearchHooks:
     """The game's `hard` search hooks (its ai module's `HARD_HOOKS`)."""
     assert entry.ai is not None, "a game with a hard level names its ai module"
     hooks: SearchHooks = importlib.import_module(entry.ai).HARD_HOOKS
     return hooks
 
 
-def _default_budget(entry: registry.GameEntry) -> int:
+def _default_budget(entry: gametype.GameEntry) -> int:
     """The game's own samples per decision (a seat that cannot calibrate: no game)."""
     default: int = importlib.import_module(str(entry.ai)).HARD_BUDGET
     return default
@@ -182,7 +182,7 @@ class _Calibrating:
         return None
 
 
-def _hint_level(entry: registry.GameEntry, hint_level: str) -> str:
+def _hint_level(entry: gametype.GameEntry, hint_level: str) -> str:
     """The configured hint level, or the game's strongest when it has no such level (a
     game with only `easy` computers still answers a hint)."""
     wanted = canonical_level(hint_level)

@@ -34,7 +34,7 @@ from hardware.pins import (
     DEFAULT_PIN_FACTORY,
     PIN_FACTORIES,
 )
-from rig import registry
+from rig import gametype, registry
 from rig.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
 
@@ -44,9 +44,9 @@ DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
 CONFIG_NAME = "config.toml"
 
-COMPUTER_LEVELS = registry.COMPUTER_LEVELS
+COMPUTER_LEVELS = gametype.COMPUTER_LEVELS
 LEVELS = ("human", *COMPUTER_LEVELS)
-LEVEL_ALIASES = tuple(registry.OLD_LEVEL_NAMES)
+LEVEL_ALIASES = tuple(gametype.OLD_LEVEL_NAMES)
 """Older names of easy and medium, still accepted (saved configs and journals use them)."""
 PIN_BACKENDS = tuple(PIN_FACTORIES)
 PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
@@ -371,7 +371,7 @@ def parse_config(text: str, source: str = "<config>", *, base: Path | None = Non
     return _Builder(data, Checker(source, locator), base or Path.cwd(), check_game).build()
 
 
-def game_facts(name: str) -> registry.GameFacts:
+def game_facts(name: str) -> gametype.GameFacts:
     """The facts of a registered game (its info module, read once per process)."""
     return registry.entry(name).facts
 

@@ -18,7 +18,7 @@ def default_source(filename: str) -> str:
 
 SHIPPED_PACKAGE = "engine.data"
 """The built-in games' data files; a game of its own package names its own
-(``DATA_PACKAGE`` in its facts, rig.registry.GameFacts.data_package)."""
+(``DATA_PACKAGE`` in its facts, rig.gametype.GameFacts.data_package)."""
 
 
 def _shipped(name: str, package: str = SHIPPED_PACKAGE) -> Path:

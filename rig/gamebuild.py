@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING
 
-from rig import registry
+from rig import gametype, registry
 from rig.datafiles import default_source, read_data
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class GameSetupError(ValueError):
     """A game that cannot be built as asked (unknown name, missing file, hash mismatch)."""
 
 
-def game_entry(name: str) -> registry.GameEntry:
+def game_entry(name: str) -> gametype.GameEntry:
     """The registry's entry of `name`; GameSetupError when there is none."""
     try:
         return registry.entry(name)
@@ -91,7 +91,7 @@ def build_game(
     return _first_fitting_variant(game, players, texts, options, seats)
 
 
-def _first_fitting_variant(game: registry.GameEntry, players: int,
+def _first_fitting_variant(game: gametype.GameEntry, players: int,
                            texts: dict[str, tuple[str, str]],
                            options: Mapping[str, JSON] | None,
                            seats: Sequence[str] | None) -> Game:
@@ -180,7 +180,7 @@ def _identity_fields(identity: Mapping[str, JSON]
     return players, variant, options, seats
 
 
-def _identity_data(identity: Mapping[str, JSON], game: registry.GameEntry
+def _identity_data(identity: Mapping[str, JSON], game: gametype.GameEntry
                    ) -> dict[str, tuple[str, str]]:
     """The header's data files: exactly the game's roles, each a source and a sha256."""
     data = identity.get("data")

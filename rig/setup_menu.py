@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hardware.events import KnobPress, KnobTurn
-from rig import registry
+from rig import gametype, registry
 from rig.screen import Screen
 from valueclass import Frozen, replace
 
 if TYPE_CHECKING:
     from rig.voicecontrol import VoiceControl
 
-ALIASES = registry.OLD_LEVEL_NAMES
+ALIASES = gametype.OLD_LEVEL_NAMES
 """Older level names a config may still give: shown and stepped on as their level."""
 
 

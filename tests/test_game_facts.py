@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from rig import registry
+from rig import gametype, registry
 from rig.cli import main
 from tests.racegame.entry import RACE
 
 
 @pytest.fixture
-def race() -> Iterator[registry.GameEntry]:
+def race() -> Iterator[gametype.GameEntry]:
     with registry.registered(RACE):
         yield RACE
 
@@ -31,7 +31,7 @@ def test_an_option_flag_is_offered_only_for_the_game_that_has_it(
     assert "turbo" not in help_text
 
 
-def test_a_number_option_flag_reaches_the_game(race: registry.GameEntry,
+def test_a_number_option_flag_reaches_the_game(race: gametype.GameEntry,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
@@ -40,7 +40,7 @@ def test_a_number_option_flag_reaches_the_game(race: registry.GameEntry,
     assert json.loads(capsys.readouterr().out)["turns_mean"] < 10  # a race to 5, not 20
 
 
-def test_the_config_checks_a_registry_format_game_s_options(race: registry.GameEntry,
+def test_the_config_checks_a_registry_format_game_s_options(race: gametype.GameEntry,
                                                             tmp_path: Path) -> None:
     """Race to 20's info has no VARIANTS/PLAYER_COUNTS globals: the check reads its facts
     (it used to give up silently and let any option through)."""
@@ -58,7 +58,7 @@ def test_a_broken_info_module_is_said_in_the_log(monkeypatch: pytest.MonkeyPatch
                                                  caplog: pytest.LogCaptureFixture) -> None:
     from rig.config import load_config
 
-    def broken(name: str) -> registry.GameFacts:
+    def broken(name: str) -> gametype.GameFacts:
         raise SyntaxError("info being edited")
 
     monkeypatch.setattr("rig.config.game_facts", broken)

@@ -19,7 +19,7 @@ import pytest
 
 import tests.test_conformance as battery
 from engine.api import Action, State
-from rig import registry
+from rig import gametype, registry
 from rig.autopilot import play_out
 from rig.cli import main
 from rig.emulated import new_emulated_rig
@@ -34,7 +34,7 @@ RACE_CASES = [("race", "standard", players) for players in RACE.player_counts]
 
 
 @pytest.fixture
-def race() -> Iterator[registry.GameEntry]:
+def race() -> Iterator[gametype.GameEntry]:
     with registry.registered(RACE):  # the one registration line, scoped to a test
         yield RACE
 
@@ -103,7 +103,7 @@ def test_every_variant_builds_for_the_counts_the_registry_gives_it() -> None:
 
 
 def test_a_name_is_registered_once() -> None:
-    clash = registry.GameEntry(name="tenfour", title="Another", info="tests.racegame.info",
+    clash = gametype.GameEntry(name="tenfour", title="Another", info="tests.racegame.info",
                                build=RACE.build, view=RACE.view)
     with pytest.raises(ValueError, match="already registered"):
         registry.register(clash)
@@ -111,7 +111,7 @@ def test_a_name_is_registered_once() -> None:
         build_game("race", players=2)
 
 
-def test_the_third_game_simulates_through_the_cli(race: registry.GameEntry,
+def test_the_third_game_simulates_through_the_cli(race: gametype.GameEntry,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--game", "race", "--players", "3", "--games", "40",
                  "--seed", "5", "--json"]) == 0
@@ -135,7 +135,7 @@ def _race_invariants(game: object, state: State, before: dict[str, object] | Non
 
 @pytest.mark.parametrize("case", RACE_CASES, ids=battery.case_id)
 def test_the_third_game_passes_the_conformance_battery(
-        race: registry.GameEntry, monkeypatch: pytest.MonkeyPatch,
+        race: gametype.GameEntry, monkeypatch: pytest.MonkeyPatch,
         case: tuple[str, str, int]) -> None:
     monkeypatch.setitem(battery.INVARIANTS, "race", _race_invariants)
     for seed in battery.SEEDS:
@@ -147,7 +147,7 @@ def test_the_third_game_passes_the_conformance_battery(
     battery.make.cache_clear()  # the built game belongs to this test's registration
 
 
-def test_the_emulated_rig_plays_a_script_game(race: registry.GameEntry,
+def test_the_emulated_rig_plays_a_script_game(race: gametype.GameEntry,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     script = ROOT / "tests" / "racegame" / "opening.script"
     assert main(["emulate", "--game", "race", "--players", "2", "--seed", "1",
@@ -156,7 +156,7 @@ def test_the_emulated_rig_plays_a_script_game(race: registry.GameEntry,
     assert "RACE  BLUE" in out and "Blue moves 3 to 3" in out
 
 
-def test_a_journalled_game_replays(race: registry.GameEntry, tmp_path: Path,
+def test_a_journalled_game_replays(race: gametype.GameEntry, tmp_path: Path,
                                    capsys: pytest.CaptureFixture[str]) -> None:
     journal = tmp_path / "race.jsonl"
     rig = new_emulated_rig("race", 3, seed=7, journal=journal)
@@ -183,8 +183,8 @@ def test_a_cbrig_process_takes_the_game_from_the_environment() -> None:
 def test_the_registry_spells_the_engine_levels_the_same() -> None:
     from engine import players
 
-    assert registry.COMPUTER_LEVELS == players.LEVELS
-    assert dict(registry.OLD_LEVEL_NAMES) == players.ALIASES
+    assert gametype.COMPUTER_LEVELS == players.LEVELS
+    assert dict(gametype.OLD_LEVEL_NAMES) == players.ALIASES
 
 
 def test_the_built_in_games_seat_every_level_through_their_entry() -> None:
@@ -199,7 +199,7 @@ def test_the_built_in_games_seat_every_level_through_their_entry() -> None:
 
 
 def test_a_game_without_an_ai_module_seats_easy_computers_only(
-        race: registry.GameEntry, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        race: gametype.GameEntry, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from rig.config import ConfigError, load_config
     from rig.setup_menu import seat_levels
 
@@ -218,7 +218,7 @@ def test_a_game_without_an_ai_module_seats_easy_computers_only(
 
 
 def test_the_setup_menu_steps_a_seat_through_the_levels_its_game_has(
-        race: registry.GameEntry) -> None:
+        race: gametype.GameEntry) -> None:
     from hardware.events import KnobPress, KnobTurn
     from rig.setup_menu import SetupMenu
 
@@ -244,7 +244,7 @@ def test_the_setup_menu_steps_a_seat_through_the_levels_its_game_has(
 
 
 def test_a_view_and_board_tools_refuse_another_games_state_and_board(
-        race: registry.GameEntry) -> None:
+        race: gametype.GameEntry) -> None:
     """Where the rig hands a game's view a state, or a game's board tools a board, by
     the game's name (the type checker cannot tie them), each is checked once there: a
     wiring mistake is a TypeError naming both classes, not a wrong screen."""
@@ -261,7 +261,7 @@ def test_a_view_and_board_tools_refuse_another_games_state_and_board(
     assert board_geometry("race", racing.board).spaces
 
 
-def test_print_tools_refuse_another_games_game(race: registry.GameEntry) -> None:
+def test_print_tools_refuse_another_games_game(race: gametype.GameEntry) -> None:
     """``cbrig print`` hands a game's print tools the built game by its name: the tools
     read their own game class typed, so another game's is a TypeError naming both."""
     from rig.printout.sheets import print_tools

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hardware.events import KnobPress, KnobTurn
-from rig import registry
+from rig import gametype, registry
 from rig.cli import main
 from tests.racefive.entry import FIVE
 from tests.racegame.entry import RACE
@@ -25,13 +25,13 @@ START = (KnobTurn("hi", -1), KnobPress("hi"))
 
 
 @pytest.fixture
-def race() -> Iterator[registry.GameEntry]:
+def race() -> Iterator[gametype.GameEntry]:
     with registry.registered(RACE):
         yield RACE
 
 
 @pytest.fixture
-def five() -> Iterator[registry.GameEntry]:
+def five() -> Iterator[gametype.GameEntry]:
     with registry.registered(FIVE):
         yield FIVE
 
@@ -44,7 +44,7 @@ def _desk_config(name: str, players: int, state: Path) -> object:
                        state)
 
 
-def test_the_setup_menu_offers_the_third_game(race: registry.GameEntry) -> None:
+def test_the_setup_menu_offers_the_third_game(race: gametype.GameEntry) -> None:
     from rig.setup_menu import SetupMenu
 
     menu = SetupMenu()
@@ -55,7 +55,7 @@ def test_the_setup_menu_offers_the_third_game(race: registry.GameEntry) -> None:
 
 
 def test_board_check_and_show_draw_the_game_s_own_track(
-        race: registry.GameEntry, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        race: gametype.GameEntry, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["board", "check", "default", "--game", "race"]) == 0
     out = capsys.readouterr().out
     assert "default:race_track.toml: OK" in out and "21 spaces, 7 a row" in out
@@ -64,7 +64,7 @@ def test_board_check_and_show_draw_the_game_s_own_track(
     assert png.stat().st_size > 1000
 
 
-def test_print_writes_every_sheet_the_game_has(race: registry.GameEntry, tmp_path: Path,
+def test_print_writes_every_sheet_the_game_has(race: gametype.GameEntry, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["print", "all", "--game", "race", "--out", str(tmp_path)]) == 0
     written = sorted(path.name for path in tmp_path.iterdir())
@@ -73,7 +73,7 @@ def test_print_writes_every_sheet_the_game_has(race: registry.GameEntry, tmp_pat
     assert "Race to 20 has no cards to print" in capsys.readouterr().err
 
 
-def test_the_web_desk_starts_the_game_with_its_live_board(race: registry.GameEntry,
+def test_the_web_desk_starts_the_game_with_its_live_board(race: gametype.GameEntry,
                                                           tmp_path: Path) -> None:
     with serving(_desk_config("race", 3, tmp_path / "state"), seed=3, first=START) as web:
         assert web.rig.controller is not None
@@ -87,7 +87,7 @@ def test_the_web_desk_starts_the_game_with_its_live_board(race: registry.GameEnt
 
 def test_the_web_desk_plays_a_game_that_has_no_live_board(tmp_path: Path) -> None:
     """It used to stop on START with ValueError: no live board."""
-    no_live = registry.GameEntry(name="race", title=RACE.title, info=RACE.info,
+    no_live = gametype.GameEntry(name="race", title=RACE.title, info=RACE.info,
                                  build=RACE.build, view=RACE.view, colours=RACE.colours)
     state = tmp_path / "state"
     with registry.registered(no_live), \
@@ -99,7 +99,7 @@ def test_the_web_desk_plays_a_game_that_has_no_live_board(tmp_path: Path) -> Non
         assert "RACE" in web.rig.app.screen().text()  # the game's own screen, not an error
 
 
-def test_a_five_player_game_is_accepted_end_to_end(five: registry.GameEntry, tmp_path: Path,
+def test_a_five_player_game_is_accepted_end_to_end(five: gametype.GameEntry, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     from rig.autopilot import play_out
     from rig.config import load_config
@@ -126,7 +126,7 @@ def test_a_five_player_game_is_accepted_end_to_end(five: registry.GameEntry, tmp
     assert rig.session.state.is_terminal() and rig.session.game.num_players == 5
 
 
-def test_the_game_s_own_words_are_the_rig_s(race: registry.GameEntry) -> None:
+def test_the_game_s_own_words_are_the_rig_s(race: gametype.GameEntry) -> None:
     from rig.daemon import goodbye_screen
 
     assert "See you at the finish line." in goodbye_screen("race").text()
@@ -176,7 +176,7 @@ def test_checking_the_shipped_config_lists_no_installed_games() -> None:
 
 def test_a_game_without_board_tools_or_sheets_is_told_so(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bare = registry.GameEntry(name="race", title=RACE.title, info=RACE.info,
+    bare = gametype.GameEntry(name="race", title=RACE.title, info=RACE.info,
                               build=RACE.build, view=RACE.view, colours=RACE.colours)
     with registry.registered(bare):
         assert main(["board", "check", "default", "--game", "race"]) == 2

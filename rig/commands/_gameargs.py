@@ -6,7 +6,7 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rig import registry
+from rig import gametype, registry
 from rig.controller import Seat
 
 if TYPE_CHECKING:
@@ -18,7 +18,7 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=registry.names(), default=registry.DEFAULT_GAME,
                         help=registry.game_help())
     parser.add_argument("--players", type=int, default=players,
-                        help=f"how many play, {registry.count_words(registry.all_player_counts())}"
+                        help=f"how many play, {gametype.count_words(registry.all_player_counts())}"
                              f" (default {players}, as on the Pi)")
     parser.add_argument("--variant", default=None,
                         help="e.g. two-player for 10-Four with 2 players (chosen automatically)")

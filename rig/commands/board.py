@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DataError
-from rig import registry
+from rig import gametype, registry
 from rig.datafiles import read_data
 from rig.safetext import safe_print
 
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _tools(game: registry.GameEntry) -> registry.GameBoards:
+def _tools(game: gametype.GameEntry) -> gametype.GameBoards:
     if game.board is None:
         raise AttributeError(f"{game.name} has no board tools")
     return game.board()

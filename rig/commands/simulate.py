@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from rig import registry
+from rig import gametype, registry
 from rig.gamebuild import GameSetupError, build_game, game_entry
 
 GAME_OPTIONS = True
@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=sorted(registry.names()), default=registry.DEFAULT_GAME,
                         help=registry.game_help())
     parser.add_argument("--players", type=int, default=4,
-                        help=f"how many play, {registry.count_words(registry.all_player_counts())}"
+                        help=f"how many play, {gametype.count_words(registry.all_player_counts())}"
                              " (default 4)")
     parser.add_argument("--variant", default=None,
                         help="the game's variant (default: the first that fits the players)")

@@ -21,7 +21,7 @@ from valueclass import Frozen
 
 if TYPE_CHECKING:
     from engine.api import Game
-    from rig.registry import GamePrints
+    from rig.gametype import GamePrints
 
 CARD_W, CARD_H = 63.0, 88.0
 """Poker-size cards: sleeves and card stock for them are everywhere."""

@@ -18,7 +18,7 @@ from valueclass import Frozen, asdict
 
 if TYPE_CHECKING:
     from rig.boardart.geometry import BoardGeometry
-    from rig.registry import GameWithBoard, LiveTools
+    from rig.gametype import GameWithBoard, LiveTools
 
 
 G = TypeVar("G", bound="GameWithBoard")
@@ -59,7 +59,7 @@ def live_tools(game_kind: type[G], state_kind: type[S],
                pieces: Callable[[G, S], list[Piece]],
                cards: Callable[[G, S, list[str]], list[dict[str, JSON]]]) -> LiveTools:
     """Live-board tools from functions of the game's own classes (checked on each call)."""
-    from rig.registry import LiveTools
+    from rig.gametype import LiveTools
 
     def geometry(game: Game) -> BoardGeometry:
         from rig.boardart import board_geometry

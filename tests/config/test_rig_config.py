@@ -285,7 +285,7 @@ def test_unreadable_files(tmp_path: Path, content: bytes | None, message: str | 
 
 @pytest.fixture
 def fake_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    from rig.registry import read_facts
+    from rig.gametype import read_facts
 
     module = types.SimpleNamespace(
         VARIANT_PLAYERS={"standard": (2, 3, 4), "short": (2, 3, 4)},

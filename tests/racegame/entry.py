@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.registry import BoardTools, BuildFunction, GameEntry, LiveTools, PrintTools
+from rig.gametype import BoardTools, BuildFunction, GameEntry, LiveTools, PrintTools
 from tests.racegame.info import COLOURS
 
 if TYPE_CHECKING:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.api import JSON
-from rig.registry import LiveTools
+from rig.gametype import LiveTools
 from rig.web.live import Piece, live_tools
 from tests.racegame.game import RaceGame, RaceState
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rig import registry
+from rig import gametype, registry
 from rig.cli import main
 
 
@@ -36,14 +36,14 @@ def test_the_range_comes_from_the_registry(capsys: pytest.CaptureFixture[str]) -
     assert main(["demo", "--variant", "grand", "--players", "3"]) == 2
     assert "10-Four, Good Buddy has no variant 'grand'; it has standard or two-player" in \
         capsys.readouterr().err
-    plugin = registry.GameEntry(name="trio", title="Trio", info="engine.bumpem.info",
+    plugin = gametype.GameEntry(name="trio", title="Trio", info="engine.bumpem.info",
                                 build=registry.entry("bumpem").build,
                                 view=registry.entry("bumpem").view)
     with registry.registered(plugin):
         from engine.bumpem import info
 
         counts = info.VARIANT_PLAYERS["standard"]
-        assert registry.count_words(counts) == "2 to 4"
+        assert gametype.count_words(counts) == "2 to 4"
         assert main(["demo", "--game", "trio", "--players", "5"]) == 2
         assert "Trio is for 2 to 4 players, not 5" in capsys.readouterr().err
 
@@ -65,7 +65,7 @@ def test_an_unknown_seat_level_is_refused_first(command: str,
 
 def test_a_game_with_fewer_computer_levels_names_its_own(
         capsys: pytest.CaptureFixture[str]) -> None:
-    plugin = registry.GameEntry(name="simple", title="Simple", info="engine.bumpem.info",
+    plugin = gametype.GameEntry(name="simple", title="Simple", info="engine.bumpem.info",
                                 build=registry.entry("bumpem").build,
                                 view=registry.entry("bumpem").view)
     with registry.registered(plugin):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.registry import (
+from rig.gametype import (
     BenchCases,
     BoardTools,
     BuildFunction,
@@ -14,8 +14,8 @@ from rig.registry import (
     LatencyCase,
     LiveTools,
     PrintTools,
-    register,
 )
+from rig.registry import register
 
 if TYPE_CHECKING:
     from engine.api import Game, State

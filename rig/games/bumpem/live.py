@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from engine.api import JSON
     from engine.bumpem.game import BumpemGame
     from engine.bumpem.state import BumpemState
-    from rig.registry import LiveTools
+    from rig.gametype import LiveTools
 
 
 def live() -> LiveTools:

@@ -10,7 +10,7 @@ from rig.web.live import Piece, live_tools
 if TYPE_CHECKING:
     from engine.api import JSON
     from engine.tenfour import TenFourGame, TenFourState
-    from rig.registry import LiveTools
+    from rig.gametype import LiveTools
 
 
 def live() -> LiveTools:
