@@ -2,10 +2,11 @@
 
 * start_to_ready_seconds: wall time from just before the process is spawned to the
   READY=1 datagram arriving on a NOTIFY_SOCKET we bind (then SIGTERM). Median of several
-  runs; start_to_ready_cpu_seconds is the CPU the daemon had used by READY (its threads'
-  schedstat), which other load on the machine does not inflate. Runs start from a fresh
-  state directory (setup menu) and from a game in progress (the daemon replays a
-  journal of a 10-Four game part-way through).
+  runs; start_to_ready_cpu_seconds is the CPU the daemon had used by READY, which it
+  sends in the READY=1 message itself (``X_CBRIG_START_CPU``: see :class:`Started`), so
+  neither other load on the machine nor its own work after READY inflates it. Runs
+  start from a fresh state directory (setup menu) and from a game in progress (the
+  daemon replays a journal of a 10-Four game part-way through).
   Children get PYTHONPYCACHEPREFIX in our temp dir and one warm-up start, so modules load
   from cached bytecode as on an installed rig (pip compiles .pyc at install) and nothing
   is written into the checkout; start_to_ready_without_bytecode_cache_* is one start
@@ -51,6 +52,7 @@ from typing import Any
 
 from bench import progress
 from bench.stats import median, rnd
+from rig.sdnotify import START_CPU_FIELD
 
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 READY_TIMEOUT = 30.0
@@ -155,11 +157,23 @@ def notify_socket(path: str) -> Iterator[socket.socket]:
 
 
 class Started:
-    """A daemon that reached READY=1: wall seconds, and the CPU it had used by then."""
+    """A daemon that reached READY=1: wall seconds, and the CPU it had used by then.
 
-    def __init__(self, proc: subprocess.Popen[bytes], seconds: float) -> None:
+    The CPU is the figure the daemon sends with READY=1 (``X_CBRIG_START_CPU``, its
+    ``time.process_time()`` as it sends the message): exact, whatever the machine's load.
+    Reading /proc once the datagram arrives counts, besides, whatever the daemon did
+    before this process woke up, and right after READY it loads the game's modules and
+    the voice: on a loaded 2-core machine that added tens of milliseconds. /proc is read
+    only for a daemon that sends no such field."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], seconds: float,
+                 message: bytes = b"") -> None:
         self.proc = proc
         self.seconds = seconds
+        reported = _reported_cpu(message)
+        if reported is not None:
+            self.cpu_seconds = reported
+            return
         try:
             self.cpu_seconds = _cpu_and_wakeups(proc.pid)[0]
         except (OSError, ValueError, IndexError):
@@ -176,6 +190,18 @@ class Started:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             return self.proc.wait()
+
+
+def _reported_cpu(message: bytes) -> float | None:
+    """The ``X_CBRIG_START_CPU`` seconds of a READY message, or None."""
+    prefix = START_CPU_FIELD.encode() + b"="
+    for line in message.split(b"\n"):
+        if line.startswith(prefix):
+            try:
+                return float(line[len(prefix):])
+            except ValueError:
+                return None
+    return None
 
 
 def start_daemon(work: Workdir, extra_env: dict[str, str] | None = None,
@@ -207,7 +233,7 @@ def start_daemon(work: Workdir, extra_env: dict[str, str] | None = None,
                         raise RuntimeError(f"no READY=1 within {READY_TIMEOUT:g} s") from None
                     continue
                 if b"READY=1" in message.split(b"\n"):
-                    return Started(proc, time.perf_counter() - started)
+                    return Started(proc, time.perf_counter() - started, message)
         except BaseException:
             if proc.poll() is None:
                 proc.kill()

@@ -129,7 +129,7 @@ class StepSeeded:
 class ServiceNotifier(Protocol):
     """What the daemon tells its service manager (rig.sdnotify.Notifier for systemd)."""
 
-    def ready(self, status: str | None = None) -> bool: ...
+    def ready(self, status: str | None = None, start_cpu: float | None = None) -> bool: ...
 
     def status(self, text: str) -> bool: ...
 
@@ -143,7 +143,7 @@ class ServiceNotifier(Protocol):
 class QuietNotifier:
     """No service manager (a desk, a test): start-up and status reports go nowhere."""
 
-    def ready(self, status: str | None = None) -> bool:
+    def ready(self, status: str | None = None, start_cpu: float | None = None) -> bool:
         return False
 
     def status(self, text: str) -> bool:
@@ -258,7 +258,7 @@ class Daemon(Record):
         self._handle_signals()
         status = self._status_text()
         log.info("rig up: %s", status)
-        self.notifier.ready(status=status)
+        self.notifier.ready(status=status, start_cpu=time.process_time())
         collector.resume_frozen()  # paused by `cbrig run` for the start (rig.collector)
         self._load_game_modules()
         self._start_voice()

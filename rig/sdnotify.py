@@ -21,6 +21,9 @@ import os
 from _socket import AF_UNIX, SOCK_CLOEXEC, SOCK_DGRAM, SOCK_NONBLOCK, socket
 from collections.abc import Mapping
 
+START_CPU_FIELD = "X_CBRIG_START_CPU"
+"""The READY message's field with the CPU seconds the start used (`Notifier.ready`)."""
+
 
 class Notifier:
     """Sends notifications to the socket named by ``NOTIFY_SOCKET`` (read at creation)."""
@@ -64,9 +67,18 @@ class Notifier:
             return False
         return True
 
-    def ready(self, status: str | None = None) -> bool:
-        """The hardware is up and the first screen is shown."""
-        return self.notify("READY=1", *([f"STATUS={_one_line(status)}"] if status else []))
+    def ready(self, status: str | None = None, start_cpu: float | None = None) -> bool:
+        """The hardware is up and the first screen is shown. `start_cpu`, the CPU seconds
+        this process used to get here, goes out in the same message as
+        ``X_CBRIG_START_CPU`` (sd_notify(3) leaves ``X_`` variables to applications;
+        systemd ignores them): a reader then has the figure at READY exactly, instead of
+        reading /proc a moment later while the daemon loads the game after READY."""
+        fields = ["READY=1"]
+        if status:
+            fields.append(f"STATUS={_one_line(status)}")
+        if start_cpu is not None:
+            fields.append(f"{START_CPU_FIELD}={start_cpu:.6f}")
+        return self.notify(*fields)
 
     def watchdog(self) -> bool:
         """Still healthy: call from the main loop at least every ``watchdog_interval()``.
@@ -138,8 +150,8 @@ def notify(*fields: str) -> bool:
     return _notifier().notify(*fields)
 
 
-def ready(status: str | None = None) -> bool:
-    return _notifier().ready(status)
+def ready(status: str | None = None, start_cpu: float | None = None) -> bool:
+    return _notifier().ready(status, start_cpu)
 
 
 def watchdog() -> bool:

@@ -20,6 +20,9 @@ def test_ready_then_watchdog_pings_then_stopping_on_sigterm(tmp_path):
     try:
         ready = notify.wait_for("READY=1")
         assert any(f.startswith("STATUS=") for f in ready)
+        # the CPU the start used, measured by the daemon itself at READY (the bench's figure)
+        [cpu] = [f.split("=", 1)[1] for f in ready if f.startswith("X_CBRIG_START_CPU=")]
+        assert 0 < float(cpu) < 60
         notify.wait_for("WATCHDOG=1")
         notify.wait_for("WATCHDOG=1")
         daemon.send_signal(signal.SIGTERM)
@@ -79,7 +82,7 @@ def test_a_resumed_game_keeps_its_seats_and_hints(tmp_path):
     config = load_config(write_config(tmp_path, game="tenfour", players=3))
 
     class Quiet:
-        def ready(self, status=None): ...
+        def ready(self, status=None, start_cpu=None): ...
         def watchdog_interval(self): return None
         def stopping(self): ...
 
