@@ -10,9 +10,18 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Collection, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
 
 from engine.errors import DataError, Problem
+
+if TYPE_CHECKING:  # tomllib's values; only the type checker needs the classes named
+    from datetime import date, datetime, time
+
+    TomlValue: TypeAlias = (dict[str, "TomlValue"] | list["TomlValue"] | str | int | float
+                            | bool | datetime | date | time)
+    """A value ``tomllib`` gives: JSON's kinds without null, with dates and times."""
+
+T = TypeVar("T")
 
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"' ]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"^\s*([A-Za-z0-9_\-\"']+)\s*=")
@@ -62,7 +71,7 @@ to be wrong (the parser itself gives up at a few hundred levels, with no line)."
 TOO_DEEP = "values nested too deeply (arrays or tables inside each other)"
 
 
-def parse_toml(text: str, source: str) -> tuple[dict[str, Any], Locator]:
+def parse_toml(text: str, source: str) -> tuple[dict[str, TomlValue], Locator]:
     """Parse `text`; a syntax error, or nesting too deep for the parser, becomes a
     located `DataError`."""
     try:
@@ -120,8 +129,16 @@ class Checker:
             Problem(self.source, self.locator.line(*path), name.replace(".[", "["), message)
         )
 
-    def require(self, table: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
-                *path: str | int) -> Any:
+    @overload
+    def require(self, table: Mapping[str, object], key: str, kind: type[T],
+                *path: str | int) -> T | None: ...
+
+    @overload
+    def require(self, table: Mapping[str, object], key: str, kind: tuple[type, ...],
+                *path: str | int) -> object: ...
+
+    def require(self, table: Mapping[str, object], key: str, kind: type | tuple[type, ...],
+                *path: str | int) -> object:
         """Fetch `table[key]` of the given type, recording a problem (and None) if not."""
         if key not in table:
             self.fail("missing", *path, key)

@@ -19,10 +19,10 @@ import ipaddress
 import logging
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, TypeAlias, TypeVar
 
 from engine.datafile import Checker, parse_toml
 from engine.datafile import did_you_mean as _suggest
@@ -38,7 +38,20 @@ from rig import gametype, registry
 from rig.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
 
+if TYPE_CHECKING:
+    from engine.datafile import TomlValue
+
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+D = TypeVar("D")
+S = TypeVar("S", bound=Frozen)
+Table: TypeAlias = dict[str, "TomlValue"]
+"""A TOML table as tomllib gives it; each field is narrowed where it is read."""
+_LIST: type[list[TomlValue]] = list
+"""The kind `_Builder.get` asks for when a field is a TOML array."""
+_TABLE: type[Table] = dict
+"""The kind `_Builder.get` asks for when a field is a TOML table."""
 
 DEFAULT_PATH = Path("/etc/cbrig/config.toml")
 DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
@@ -96,8 +109,10 @@ class GameConfig(Frozen):
     desktop, about 1000 on a Pi Zero 2 W for the same strength)."""
     data: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Data file overrides, role -> path (absolute). Roles left out use the shipped files."""
-    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    """Rule options; those left out take the game's defaults."""
+    options: Mapping[str, TomlValue] = field(default_factory=lambda: MappingProxyType({}))
+    """Rule options; those left out take the game's defaults. TOML values, not JSON: the
+    kinds are checked against the game's defaults only with ``check_game`` (and when the
+    game's facts load), and then only at the top level; the game's build checks them."""
 
     @property
     def computer_seats(self) -> dict[int, str]:
@@ -376,24 +391,35 @@ def game_facts(name: str) -> gametype.GameFacts:
     return registry.entry(name).facts
 
 
-def _choices(values: Any) -> str:
+def _choices(values: Iterable[object]) -> str:
     return ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values)
 
 
 class _Builder:
-    def __init__(self, data: dict[str, Any], check: Checker, base: Path, check_game: bool):
+    def __init__(self, data: Table, check: Checker, base: Path, check_game: bool):
         self.data = data
         self.check = check
         self.base = base
         self.check_game = check_game
-        self.built: dict[str, Any] = {}
+        self.built: dict[str, Frozen] = {}
         """The sections read so far (a later section's default may depend on one)."""
-        self.tables: dict[str, dict[str, Any]] = {}
-        self.values: dict[str, Any] = {}
+        self.tables: dict[str, Table] = {}
+        self.values: dict[str, object] = {}
         """The fields of the section being read, so far."""
 
     # helpers ---------------------------------------------------------------------------
-    def table(self, name: str) -> dict[str, Any]:
+    def earlier(self, name: str, kind: type[S]) -> S:
+        """Section `name`, read before this one (a field's default may come from it)."""
+        section = self.built[name]
+        if not isinstance(section, kind):
+            raise TypeError(f"[{name}] is a {type(section).__name__}, not a {kind.__name__}")
+        return section
+
+    def value(self, key: str, kind: type[T]) -> T:
+        """Field `key` of the section being read, read before this one."""
+        return _as(kind, self.values[key])
+
+    def table(self, name: str) -> Table:
         value = self.data.get(name, {})
         if not isinstance(value, dict):
             self.check.fail(f"expected a table [{name}], got {value!r}", name)
@@ -404,32 +430,31 @@ class _Builder:
                 self.check.fail("unknown field" + _suggest(key, known), name, key)
         return value
 
-    def get(self, table: dict[str, Any], section: str, key: str, kind: type | tuple[type, ...],
-            default: Any) -> Any:
+    def get(self, table: Table, section: str, key: str, kind: type[T], default: D) -> T | D:
         """table[key] if present and of the right type, else record a problem; default."""
         if key not in table:
             return default
         value = self.check.require(table, key, kind, section)
         return default if value is None else value
 
-    def choice(self, table: dict[str, Any], section: str, key: str, options: tuple[str, ...],
+    def choice(self, table: Table, section: str, key: str, options: tuple[str, ...],
                default: str) -> str:
         value = self.get(table, section, key, str, default)
         if value not in options:
             self.check.fail(f"{value!r} is not one of {_choices(options)}"
                             + _suggest(value, options), section, key)
             return default
-        return str(value)
+        return value
 
-    def integer(self, table: dict[str, Any], section: str, key: str, default: int,
+    def integer(self, table: Table, section: str, key: str, default: int,
                 low: int, high: int, unit: str = "") -> int:
         value = self.get(table, section, key, int, default)
         if not low <= value <= high:
             self.check.fail(f"{value} is out of range ({low} to {high}{unit})", section, key)
             return default
-        return int(value)
+        return value
 
-    def path(self, table: dict[str, Any], section: str, key: str, default: Path) -> Path:
+    def path(self, table: Table, section: str, key: str, default: Path) -> Path:
         value = self.get(table, section, key, str, None)
         if value is None:
             return default
@@ -460,16 +485,16 @@ class _Builder:
             if name not in SECTIONS:
                 self.check.fail("unknown section" + _suggest(name, SECTIONS), name)
         game = self.game()
-        pins: PinsConfig = self.section("pins")
+        pins = self.section("pins", PinsConfig)
         self.pin_clashes(pins, self.tables["pins"])
-        encoder: EncoderConfig = self.section("encoder")
-        state: StateConfig = self.section("state")
-        reader: ReaderConfig = self.section("reader")
-        display: DisplayConfig = self.section("display")
-        daemon: DaemonConfig = self.section("daemon")
-        web: WebConfig = self.section("web")
-        case: CaseConfig = self.section("case")
-        voice: VoiceConfig = self.section("voice")
+        encoder = self.section("encoder", EncoderConfig)
+        state = self.section("state", StateConfig)
+        reader = self.section("reader", ReaderConfig)
+        display = self.section("display", DisplayConfig)
+        daemon = self.section("daemon", DaemonConfig)
+        web = self.section("web", WebConfig)
+        case = self.section("case", CaseConfig)
+        voice = self.section("voice", VoiceConfig)
         self.cross_check(pins, reader, display)
         if self.check.problems:
             ordered = sorted(self.check.problems,
@@ -498,25 +523,26 @@ class _Builder:
         think_ms = self.integer(t, s, "think_ms", d.think_ms, 1, 60_000, " ms")
 
         seats: tuple[str, ...] = ()
-        raw_seats = self.get(t, s, "seats", list, [])
+        raw_seats = self.get(t, s, "seats", _LIST, [])
         if raw_seats:
-            if not all(isinstance(x, str) and x.strip() for x in raw_seats):
+            names = [x for x in raw_seats if isinstance(x, str) and x.strip()]
+            if len(names) != len(raw_seats):
                 self.check.fail("seats are colour names (strings)", s, "seats")
-            elif len({x.lower() for x in raw_seats}) != len(raw_seats):
+            elif len({x.lower() for x in names}) != len(names):
                 self.check.fail("a colour is named twice", s, "seats")
-            elif len(raw_seats) != players:
-                self.check.fail(f"{len(raw_seats)} seats named for {players} players",
+            elif len(names) != players:
+                self.check.fail(f"{len(names)} seats named for {players} players",
                                 s, "seats")
             else:
-                seats = tuple(raw_seats)
+                seats = tuple(names)
 
         levels = ["human"] * players
-        raw_levels = self.get(t, s, "levels", list, [])
+        raw_levels = self.get(t, s, "levels", _LIST, [])
         if len(raw_levels) > players:
             self.check.fail(f"{len(raw_levels)} levels for {players} players", s, "levels")
         else:
             for i, level in enumerate(raw_levels):
-                if level not in LEVELS + LEVEL_ALIASES:
+                if not isinstance(level, str) or level not in LEVELS + LEVEL_ALIASES:
                     self.check.fail(f"seat {i + 1}: {level!r} is not one of {_choices(LEVELS)}",
                                     s, "levels")
                 elif game_entry is not None and not game_entry.seats(level):
@@ -528,7 +554,7 @@ class _Builder:
                     levels[i] = level
 
         data: dict[str, str] = {}
-        raw_data = self.get(t, s, "data", dict, {})
+        raw_data = self.get(t, s, "data", _TABLE, {})
         own_roles = tuple(game_entry.facts.data_roles) if game_entry is not None else ()
         for role, value in raw_data.items():
             # any game's role is well formed here (game_rules says which the game has);
@@ -550,7 +576,7 @@ class _Builder:
                     self.check.fail(f"no such file: {path}", s, "data", role)
                 data[role] = str(path)
 
-        options = self.get(t, s, "options", dict, {})
+        options = self.get(t, s, "options", _TABLE, {})
         result = GameConfig(name=name, players=players, variant=variant, seats=seats,
                             levels=tuple(levels), hints=hints, hint_level=hint_level,
                             think_ms=think_ms, data=MappingProxyType(data),
@@ -559,7 +585,7 @@ class _Builder:
             self.game_rules(result, t)
         return result
 
-    def game_rules(self, game: GameConfig, table: dict[str, Any]) -> None:
+    def game_rules(self, game: GameConfig, table: Table) -> None:
         """Check the fields the game's facts define (its registry entry's one record)."""
         try:
             facts = game_facts(game.name)
@@ -592,29 +618,32 @@ class _Builder:
                 self.check.fail(f"expected a value like {_json(default)}, got {value!r}",
                                 s, "options", key)
 
-    def section(self, name: str) -> Any:
-        """A section read field by field from its table in ``FIELDS``: each value checked
-        (a problem names the file, line and field), the default kept for a wrong one."""
+    def section(self, name: str, kind: type[S]) -> S:
+        """Section `name` (of class `kind`, as in ``SECTIONS``) read field by field from its
+        table in ``FIELDS``: each value checked (a problem names the file, line and field),
+        the default kept for a wrong one."""
         table = self.table(name)
-        defaults = SECTIONS[name]()
-        values = self.values = {}
+        defaults = kind()
+        values: dict[str, object] = {}
+        self.values = values
         for key, spec in FIELDS[name].items():
-            default = spec.default(self) if spec.default else getattr(defaults, key)
+            default: object = spec.default(self) if spec.default else getattr(defaults, key)
             values[key] = spec.read(self, table, name, key, default)
-        result = SECTIONS[name](**values)
+        result = kind(**values)
         self.built[name] = result
         self.tables[name] = table
         return result
 
-    def pin_clashes(self, values: PinsConfig, table: dict[str, Any]) -> None:
+    def pin_clashes(self, values: PinsConfig, table: Table) -> None:
         """A pin given in the file that another part already uses (each clash once)."""
         s = "pins"
+        fitted = values.used()
         for i, name in enumerate(PIN_NAMES):
-            number = getattr(values, name)
+            number = fitted.get(name)
             if name not in table or number is None:
                 continue
             clashes = [other for j, other in enumerate(PIN_NAMES) if other != name
-                       and getattr(values, other) == number and (other not in table or j < i)]
+                       and fitted.get(other) == number and (other not in table or j < i)]
             if clashes:
                 self.check.fail(f"GPIO{number} is also used for {' and '.join(clashes)}",
                                 s, name)
@@ -634,7 +663,7 @@ class _Builder:
                 self.check.fail(f"GPIO{number} is the {reserved[number]}", "pins", name)
 
 
-def _same_kind(value: Any, default: Any) -> bool:
+def _same_kind(value: object, default: object) -> bool:
     if isinstance(default, bool) or isinstance(value, bool):
         return isinstance(value, bool) and isinstance(default, bool)
     if isinstance(default, int | float):
@@ -647,7 +676,7 @@ def _same_kind(value: Any, default: Any) -> bool:
 _ADDRESS = re.compile(r"^\s*(0[xX][0-9A-Fa-f]+|\d+)\s*$")
 
 
-def _parse_address(raw: Any) -> int | None:
+def _parse_address(raw: TomlValue) -> int | None:
     if isinstance(raw, bool):
         return None
     if isinstance(raw, int):
@@ -659,36 +688,47 @@ def _parse_address(raw: Any) -> int | None:
 
 # -- the sections' fields -------------------------------------------------------------------
 
-Read = Callable[["_Builder", dict[str, Any], str, str, Any], Any]
-"""(builder, table, section, key, default) -> the checked value (default when wrong)."""
+Read = Callable[["_Builder", Table, str, str, object], object]
+"""(builder, table, section, key, default) -> the checked value (default when wrong).
+The fields of a section differ in kind, so the table passes values as `object`; each
+reader narrows its default with `_as`."""
+Default = Callable[["_Builder"], object]
 
 
 class _Field(Frozen):
     read: Read
-    default: Callable[[_Builder], Any] | None = None
+    default: Default | None = None
     """A default that depends on what was read before (None: the section class's)."""
 
 
+def _as(kind: type[T], value: object) -> T:
+    """A field's default (or a field read before) as the kind its reader reads;
+    TypeError if ``FIELDS`` and the section classes ever disagree."""
+    if isinstance(value, kind):
+        return value
+    raise TypeError(f"expected a {kind.__name__} default, got {value!r}")
+
+
 def _flag() -> _Field:
-    return _Field(lambda b, t, s, k, d: b.get(t, s, k, bool, d))
+    return _Field(lambda b, t, s, k, d: b.get(t, s, k, bool, _as(bool, d)))
 
 
-def _number(low: int, high: int, unit: str = "",
-            default: Callable[[_Builder], Any] | None = None) -> _Field:
-    return _Field(lambda b, t, s, k, d: b.integer(t, s, k, d, low, high, unit), default)
+def _number(low: int, high: int, unit: str = "", default: Default | None = None) -> _Field:
+    return _Field(lambda b, t, s, k, d: b.integer(t, s, k, _as(int, d), low, high, unit),
+                  default)
 
 
 def _pick(options: tuple[str, ...]) -> _Field:
-    return _Field(lambda b, t, s, k, d: b.choice(t, s, k, options, d))
+    return _Field(lambda b, t, s, k, d: b.choice(t, s, k, options, _as(str, d)))
 
 
-def _path(default: Callable[[_Builder], Any] | None = None) -> _Field:
-    return _Field(lambda b, t, s, k, d: b.path(t, s, k, d), default)
+def _path(default: Default | None = None) -> _Field:
+    return _Field(lambda b, t, s, k, d: b.path(t, s, k, _as(Path, d)), default)
 
 
 def _one_of(values: tuple[int, ...], wrong: Callable[[int], str]) -> _Field:
-    def read(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
-        value = b.get(t, s, k, int, d)
+    def read(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+        value = b.get(t, s, k, int, _as(int, d))
         if value not in values:
             b.check.fail(wrong(value), s, k)
             return d
@@ -696,8 +736,8 @@ def _one_of(values: tuple[int, ...], wrong: Callable[[int], str]) -> _Field:
     return _Field(read)
 
 
-def _port(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
-    value = b.get(t, s, k, str, d)
+def _port(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+    value = b.get(t, s, k, str, _as(str, d))
     if not value.strip():
         b.check.fail("empty port", s, k)
         return d
@@ -708,9 +748,9 @@ def _port(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     return value
 
 
-def _baud(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
-    kind = b.values["type"]
-    value = b.get(t, s, k, int, d)
+def _baud(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+    kind = b.value("type", str)
+    value = b.get(t, s, k, int, _as(int, d))
     if value not in BAUD_RATES:
         b.check.fail(f"{value} is not a serial speed ({_choices(BAUD_RATES)})", s, k)
         return d
@@ -719,7 +759,7 @@ def _baud(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     return value
 
 
-def _address(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+def _address(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
     if k not in t:
         return d
     raw = t[k]
@@ -733,8 +773,8 @@ def _address(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     return d
 
 
-def _ip_address(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
-    value = b.get(t, s, k, str, d)
+def _ip_address(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+    value = b.get(t, s, k, str, _as(str, d))
     try:
         ipaddress.ip_address(value)
     except ValueError:
@@ -743,7 +783,7 @@ def _ip_address(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
     return value
 
 
-def _pin(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
+def _pin(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
     if k not in t:
         return d
     value = t[k]
@@ -789,8 +829,8 @@ def _backend_default(b: _Builder) -> str:
     return backend or DEFAULT_PIN_FACTORY
 
 
-def _voice_events(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
-    value = b.get(t, s, k, list, None)
+def _voice_events(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+    value = b.get(t, s, k, _LIST, None)
     if value is None:
         return d
     wrong = [e for e in value if e not in VOICE_EVENTS]
@@ -803,8 +843,8 @@ def _voice_events(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any
 
 
 def _name(what: str, pattern: re.Pattern[str]) -> Read:
-    def read(b: _Builder, t: dict[str, Any], s: str, k: str, d: Any) -> Any:
-        value = b.get(t, s, k, str, d)
+    def read(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+        value = b.get(t, s, k, str, _as(str, d))
         if not pattern.match(value):
             b.check.fail(f"{value!r} is not {what}", s, k)
             return d
@@ -833,10 +873,11 @@ FIELDS: dict[str, dict[str, _Field]] = {
     "reader": {
         "type": _pick(READER_TYPES),
         "port": _Field(_port),
-        "baud": _Field(_baud, lambda b: READER_BAUD[b.values["type"]]),
+        "baud": _Field(_baud, lambda b: READER_BAUD[b.value("type", str)]),
         "removal_ms": _number(50, 10000, " ms"),
-        "removal_misses": _number(0, 100, default=lambda b: READER_MISSES[b.values["type"]]),
-        "cards": _path(lambda b: b.built["state"].directory / "cards.toml"),
+        "removal_misses": _number(0, 100,
+                                  default=lambda b: READER_MISSES[b.value("type", str)]),
+        "cards": _path(lambda b: b.earlier("state", StateConfig).directory / "cards.toml"),
     },
     "display": {
         "address": _Field(_address),
@@ -866,14 +907,14 @@ line); a field's reader records any problem and gives the default instead."""
 
 # -- writing ------------------------------------------------------------------------------
 
-def config_to_dict(config: RigConfig) -> dict[str, dict[str, Any]]:
+def config_to_dict(config: RigConfig) -> dict[str, dict[str, object]]:
     """The config as TOML-ready tables (paths as strings, unfitted pins as false)."""
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, dict[str, object]] = {}
     for name in SECTIONS:
-        section = getattr(config, name)
-        table: dict[str, Any] = {}
+        section: Frozen = getattr(config, name)
+        table: dict[str, object] = {}
         for key in fields(section):
-            value = getattr(section, key)
+            value: object = getattr(section, key)
             if isinstance(value, Path):
                 value = str(value)
             elif isinstance(value, tuple):
@@ -903,7 +944,7 @@ def _key(name: str) -> str:
     return name if _BARE_KEY.match(name) else _json(name)
 
 
-def _value(value: Any, key: str = "") -> str:
+def _value(value: object, key: str = "") -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if key == "address" and isinstance(value, int):
@@ -915,9 +956,11 @@ def _value(value: Any, key: str = "") -> str:
     if isinstance(value, str):
         return _json(value, ensure_ascii=False)
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
+        items: Iterable[object] = value
+        return "[" + ", ".join(_value(v) for v in items) + "]"
     if isinstance(value, Mapping):
-        return "{" + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + "}"
+        table: Mapping[str, object] = value  # keys: TOML's, or a GameConfig mapping's
+        return "{" + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in table.items()) + "}"
     raise TypeError(f"cannot write {value!r} as TOML")
 
 
@@ -925,7 +968,8 @@ def dump_config(config: RigConfig) -> str:
     """TOML text that ``parse_config`` reads back to an equal config."""
     lines: list[str] = []
     for section, table in config_to_dict(config).items():
-        subtables = {k: v for k, v in table.items() if isinstance(v, dict)}
+        subtables: dict[str, Mapping[str, object]] = {
+            k: v for k, v in table.items() if isinstance(v, dict)}
         if lines:
             lines.append("")
         lines.append(f"[{section}]")

@@ -67,7 +67,7 @@ def build_game(
     players: int,
     variant: str | None = None,
     data: Mapping[str, str] | None = None,
-    options: Mapping[str, JSON] | None = None,
+    options: Mapping[str, object] | None = None,
     seats: Sequence[str] | None = None,
 ) -> Game:
     """Build `name` with shipped defaults, overriding any data role with a file path."""
@@ -93,7 +93,7 @@ def build_game(
 
 def _first_fitting_variant(game: gametype.GameEntry, players: int,
                            texts: dict[str, tuple[str, str]],
-                           options: Mapping[str, JSON] | None,
+                           options: Mapping[str, object] | None,
                            seats: Sequence[str] | None) -> Game:
     """The first variant the registry says takes this many players (10-Four's 2 ->
     two-player); when none does, each variant's own refusal, in the game's words."""

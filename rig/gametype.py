@@ -48,10 +48,12 @@ DEFAULT_DATA_PACKAGE = "engine.data"
 
 
 class BuildFunction(Protocol):
-    """A game package's ``build``: the configured game, or ValueError / DataError."""
+    """A game package's ``build``: the configured game, or ValueError / DataError. The
+    options are unchecked (a TOML config's values, the command line's, a journal
+    header's): the game checks each against its default, so they are typed `object`."""
 
     def __call__(self, *, players: int, variant: str, data: Mapping[str, tuple[str, str]],
-                 options: Mapping[str, JSON] | None = None,
+                 options: Mapping[str, object] | None = None,
                  seats: Sequence[str] | None = None) -> Game: ...
 
 

@@ -61,7 +61,7 @@ class BumpemGame:
 
 
 def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],
-          options: Mapping[str, JSON] | None = None,
+          options: Mapping[str, object] | None = None,
           seats: Sequence[str] | None = None) -> BumpemGame:
     """Build a game; DataError for bad data files, ValueError for bad settings."""
     if variant not in VARIANTS:
@@ -93,7 +93,7 @@ def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],
     return BumpemGame(variant, board, tickets, merged, chosen, data)
 
 
-def _options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
+def _options(options: Mapping[str, object] | None) -> dict[str, JSON]:
     merged = dict(OPTIONS)
     for key, value in (options or {}).items():
         if key not in OPTIONS:

@@ -139,6 +139,6 @@ def _card(check: Checker, table: Mapping[str, Any], i: int, band_names: tuple[st
     if not isinstance(copies, int) or isinstance(copies, bool) or copies < 1:
         check.fail(f"copies must be a whole number of 1 or more, got {copies!r}",
                    "card", i, "copies")
-    if len(check.problems) > before:
-        return None
+    if len(check.problems) > before or ident is None or band is None or text is None:
+        return None  # a field require() refused is one of the problems just recorded
     return Card(ident, band, extra, flag, text, copies)

@@ -27,7 +27,7 @@ from engine.tenfour.police import smokey_routes
 from engine.tenfour.state import TenFourState
 
 
-def _check_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
+def _check_options(options: Mapping[str, object] | None) -> dict[str, JSON]:
     merged = dict(OPTIONS)
     for key, value in (options or {}).items():
         if key not in OPTIONS:
@@ -43,7 +43,7 @@ def _check_options(options: Mapping[str, JSON] | None) -> dict[str, JSON]:
 
 
 def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],
-          options: Mapping[str, JSON] | None = None,
+          options: Mapping[str, object] | None = None,
           seats: Sequence[str] | None = None) -> TenFourGame:
     """Build a configured game; DataError for bad files, ValueError for bad settings."""
     if variant not in VARIANTS:

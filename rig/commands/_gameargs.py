@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from rig import gametype, registry
 from rig.controller import Seat
-
-if TYPE_CHECKING:
-    from engine.api import JSON
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -95,7 +91,7 @@ def add_option_flags(parser: argparse.ArgumentParser, game: str) -> None:
                                help=f"{help_text} (default {option.default})")
 
 
-def options_for(args: argparse.Namespace) -> dict[str, JSON]:
+def options_for(args: argparse.Namespace) -> dict[str, bool | int | float | str]:
     """The rule options the command line sets (the game's defaults for the rest): each
     flag's value is a bool, int, float or str, as its option's default is."""
     return {key.removeprefix(OPTION_PREFIX): value for key, value in vars(args).items()

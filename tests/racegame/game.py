@@ -201,7 +201,7 @@ def builder(name: str, variant_players: Mapping[str, tuple[int, ...]],
     as the five-player race, shares the rules)."""
 
     def build(*, players: int, variant: str, data: Mapping[str, tuple[str, str]],
-              options: Mapping[str, JSON] | None = None,
+              options: Mapping[str, object] | None = None,
               seats: Sequence[str] | None = None) -> RaceGame:
         if variant not in variant_players:
             raise ValueError(f"unknown variant {variant!r}")
