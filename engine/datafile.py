@@ -10,15 +10,20 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Collection, Mapping
-from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, overload
 
 from engine.errors import DataError, Problem
 
-if TYPE_CHECKING:  # tomllib's values; only the type checker needs the classes named
-    from datetime import date, datetime, time
+if TYPE_CHECKING:  # only the type checker needs these names
+    class TomlDate(Protocol):
+        """A date, time or date-time as ``tomllib`` gives it (each has ``isoformat``).
+        Named by its shape, so the pure engine names no clock module, not even for the
+        checker; a reader that wants the class narrows with ``isinstance``."""
+
+        def isoformat(self) -> str: ...
 
     TomlValue: TypeAlias = (dict[str, "TomlValue"] | list["TomlValue"] | str | int | float
-                            | bool | datetime | date | time)
+                            | bool | TomlDate)
     """A value ``tomllib`` gives: JSON's kinds without null, with dates and times."""
 
 T = TypeVar("T")
