@@ -90,8 +90,9 @@ def install_hint(name: str) -> str:
     on an installed rig the Pi's own package, then install.sh again (its virtualenv sees
     the system's packages, and it restarts the service and checks it came up)."""
     extra = PIN_FACTORIES[name][2]
-    if in_checkout():
-        return f"pip install -e '.[{extra}]'" if extra else "pip install -e ."
+    if in_checkout():  # this interpreter's own pip: a bare one may be the system's (PEP 668)
+        pip = f"{sys.prefix}/bin/pip"
+        return f"{pip} install -e '.[{extra}]'" if extra else f"{pip} install -e ."
     package = PI_PACKAGES.get(name, "python3-gpiozero")
     return (f"sudo apt install {package}, then run systemd/install.sh again (from your "
             "copy of cb-rig)")

@@ -42,8 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("manifold3d") is None or importlib.util.find_spec(
             "numpy") is None:
-        print("cbrig case: the CAD library (manifold3d, numpy) is missing; install the case "
-              "extra: pip install 'cbrig[case]'", file=sys.stderr)
+        from rig.extras import missing
+
+        print(missing("case", "the CAD library (manifold3d, numpy)", "case"), file=sys.stderr)
         return 2
     from engine.errors import DataError
     from rig.case.layout import choice_from_config, plan
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except FileNotFoundError as exc:
         print(f"cbrig case: no part table at {exc.filename}: run it from a checkout "
-              "(pip install -e '.[case]') or name the table with --parts FILE",
+              "of cb-rig, or name the table with --parts FILE",
               file=sys.stderr)
         return 1
     except (OSError, ValueError) as exc:

@@ -62,8 +62,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"cbrig print: {exc}", file=sys.stderr)
         return 2
     if importlib.util.find_spec("reportlab") is None:
-        print("cbrig print: the PDF library (reportlab) is missing; install the print "
-              "extra: pip install 'cbrig[print]'", file=sys.stderr)
+        from rig.extras import missing
+
+        print(missing("print", "the PDF library (reportlab)", "print"), file=sys.stderr)
         return 2
     from rig.printout.sheets import SHEETS
 
