@@ -5,6 +5,8 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 if "LG_WD" not in os.environ:
     # lgpio (installed with the [pi] extra) leaves its notification FIFO .lgd-nfy0 in
     # the working directory, or in LG_WD: a scratch directory keeps it out of the checkout.
@@ -14,3 +16,15 @@ if "LG_WD" not in os.environ:
 # The rig honours gpiozero's GPIOZERO_PIN_FACTORY where a config names no backend
 # (rig.config): one set in the developer's shell must not change what the tests see.
 os.environ.pop("GPIOZERO_PIN_FACTORY", None)
+
+
+def pytest_configure(config: "pytest.Config") -> None:
+    """Say, before anything runs, what this run may install and cache (issue 38)."""
+    from tests.system_tools import plan
+
+    said = plan()
+    if said and not hasattr(config, "workerinput"):
+        import sys
+        import textwrap
+
+        print(textwrap.fill(said, width=88), file=sys.stderr, flush=True)

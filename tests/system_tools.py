@@ -15,8 +15,56 @@ import threading
 
 import pytest
 
+NO_INSTALL = "CBRIG_TEST_NO_INSTALL"
+"""Set (to anything but "" or "0") to run the suite without installing or caching
+anything on this system: a test whose tool is missing then fails and names the command
+that installs it, exactly as on a machine that is not root."""
+
+TOOLS: dict[str, tuple[str, str]] = {
+    # command -> (Debian package, what the suite uses it for)
+    "chromium": ("chromium", "the browser rig and the phone pages, headless"),
+    "chromedriver": ("chromium-driver", "drives Chromium (selenium)"),
+    "pdftoppm": ("poppler-utils", "printed sheets turned into pictures"),
+    "pdftotext": ("poppler-utils", "printed sheets read back as text"),
+    "tmux": ("tmux", "the terminal emulator on a pseudo-terminal"),
+    "espeak-ng": ("espeak-ng", "the voice's synthesizer"),
+    "sox": ("sox", "the radio effect and sound measurements"),
+    "aplay": ("alsa-utils", "the speaker's real backend"),
+    "shellcheck": ("shellcheck", "the install scripts"),
+    "systemd-analyze": ("systemd", "the unit file's checks"),
+    "setpriv": ("util-linux", "runs the daemon as another user"),
+    "mmdebstrap": ("mmdebstrap", "builds the appliance's Debian root file system"),
+    "arch-test": ("arch-test", "mmdebstrap's foreign-architecture check (arm64 job)"),
+    "systemd-nspawn": ("systemd-container", "boots the appliance under a real systemd"),
+    "qemu-aarch64-static": ("qemu-user-static", "the arm64 job's emulation"),
+    "mount": ("mount", "binfmt_misc for the arm64 job"),
+}
+"""Every Debian package the suite may install, by the command it is wanted for: the
+banner before a run names them (tests/test_system_tools.py holds that every package a
+test asks for is here)."""
+
 _lock = threading.Lock()
 _updated = False
+
+
+def plan() -> str:
+    """What this run may install and cache, said before it starts ("" when nothing)."""
+    if os.environ.get(NO_INSTALL, "") not in ("", "0"):
+        return (f"cbrig tests: {NO_INSTALL} is set: nothing will be installed or cached; "
+                "a test whose tool is missing fails and names the command that installs it.")
+    if os.geteuid() != 0:
+        return ""
+    missing = sorted({package for command, (package, _) in TOOLS.items()
+                      if shutil.which(command) is None})
+    cache = os.environ.get("CBRIG_CI_CACHE", "/var/cache/cbrig-ci")
+    listed = " ".join(missing) if missing else "none (all present)"
+    return (
+        "cbrig tests: running as root, the suite installs the Debian packages it tests "
+        "with when they are missing (apt-get update once, then apt-get install -y "
+        f"--no-install-recommends, with their dependencies); missing now: {listed}. "
+        "The container tests build Debian root file systems and keep them in "
+        f"{cache} (about 240 MB each, reused by later runs; CBRIG_CI_CACHE moves it). "
+        f"To run without changing this system: {NO_INSTALL}=1.")
 
 
 def _apt(*args: str) -> subprocess.CompletedProcess[str]:
@@ -29,6 +77,8 @@ def _apt(*args: str) -> subprocess.CompletedProcess[str]:
 def _install(packages: tuple[str, ...]) -> str:
     """Install `packages`; return "" on success, else why not."""
     global _updated
+    if os.environ.get(NO_INSTALL, "") not in ("", "0"):
+        return f"{NO_INSTALL} is set"
     if os.geteuid() != 0:
         return "not running as root"
     if shutil.which("apt-get") is None:

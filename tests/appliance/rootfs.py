@@ -35,8 +35,22 @@ PASSED_ENVIRONMENT = ("http_proxy", "https_proxy", "no_proxy", "HTTP_PROXY", "HT
                       "NO_PROXY")
 
 
+_scratch_cache: list[Path] = []
+
+
 def cache_dir() -> Path:
-    return Path(os.environ.get("CBRIG_CI_CACHE", "/var/cache/cbrig-ci"))
+    """`$CBRIG_CI_CACHE`, else /var/cache/cbrig-ci; with CBRIG_TEST_NO_INSTALL set, a
+    scratch folder removed when the run ends (nothing is kept on the system)."""
+    if "CBRIG_CI_CACHE" in os.environ:
+        return Path(os.environ["CBRIG_CI_CACHE"])
+    if os.environ.get("CBRIG_TEST_NO_INSTALL", "") not in ("", "0"):
+        if not _scratch_cache:
+            import atexit
+
+            _scratch_cache.append(Path(tempfile.mkdtemp(prefix="cbrig-ci-cache-")))
+            atexit.register(shutil.rmtree, _scratch_cache[0], ignore_errors=True)
+        return _scratch_cache[0]
+    return Path("/var/cache/cbrig-ci")
 
 
 @dataclass(frozen=True)
