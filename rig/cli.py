@@ -30,7 +30,8 @@ what it names), 75 another cbrig runs there."""
 # name -> (module under rig.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "watch a whole game played by itself on the emulated rig"),
-    "emulate": ("emulate", "play on the rig emulated in a terminal (knobs on keys, cards typed)"),
+    "emulate": ("emulate", "play on the rig emulated in a terminal (knobs on keys, cards "
+                "typed), or in a browser with --web"),
     "run": ("run", "the rig itself: the service on the Pi (hardware from the config)"),
     "simulate": ("simulate", "play many games computer against computer and print statistics"),
     "replay": ("replay", "show where a saved game (a journal file) stands"),

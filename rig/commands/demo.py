@@ -83,6 +83,14 @@ def real_pause(seconds: float) -> None:
     threading.Event().wait(seconds)
 
 
+def _unpaced_because(args: argparse.Namespace) -> str:
+    """Why a demo runs without pauses, said on its first line (a piped demo ran unpaced
+    without a word)."""
+    if args.fast or args.delay is not None:
+        return ", no pauses"
+    return ", no pauses (not a terminal: --delay S paces it)"
+
+
 def fitted_pace(gestures: int, animation: float) -> float:
     """The default pace for a game of `gestures` whose spins animate for `animation`
     seconds: the whole game in DEMO_SECONDS, never slower than PACE nor faster than
@@ -126,7 +134,7 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
         print(f"cbrig demo: {exc}", file=sys.stderr)
         return 2
     print(f"{game_entry(args.game).title}: {args.players} players, seed {seed}"
-          + (f", {pace:.2g} s a gesture" if pace else ""))
+          + (f", {pace:.2g} s a gesture" if pace else _unpaced_because(args)))
     holder.append(rig)
     for screen in first:
         show(screen)

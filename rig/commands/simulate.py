@@ -21,9 +21,9 @@ GAME_OPTIONS = True
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=sorted(registry.names()), default=registry.DEFAULT_GAME,
                         help=registry.game_help())
-    parser.add_argument("--players", type=int, default=4,
+    parser.add_argument("--players", type=int, default=3,
                         help=f"how many play, {gametype.count_words(registry.all_player_counts())}"
-                             " (default 4)")
+                             " (default 3, as everywhere)")
     parser.add_argument("--variant", default=None,
                         help="the game's variant (default: the first that fits the players)")
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")

@@ -109,7 +109,7 @@ def serve_desk(rig: DeskRig, host: str, port: int, new: bool = False) -> int:
         print(f"cbrig emulate: cannot start: {exc}", file=sys.stderr)
         desk.server.server_close()
         return 1
-    print(f"The rig is at {desk.url} ({greeting}) Ctrl-C stops it.", flush=True)
+    print(f"Open {desk.url} in a browser.\n({greeting}) Ctrl-C stops the rig.", flush=True)
     try:
         rig.serve()
     finally:

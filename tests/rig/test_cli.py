@@ -91,6 +91,19 @@ def test_demo_plays_a_whole_game_to_the_winner(capsys):
     assert "won." in out
 
 
+def test_an_unwatched_demo_says_it_is_not_paced(capsys):
+    """Piped, the demo plays without pauses: its first line says so, and how to pace it."""
+    assert main(["demo", "--game", "bumpem", "--players", "2", "--seed", "3"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith("no pauses (not a terminal: --delay S paces it)")
+
+
+def test_simulate_plays_three_by_default_as_the_readme_says(capsys):
+    assert main(["simulate", "--game", "bumpem", "--games", "1", "--seed", "1",
+                 "--json"]) == 0
+    assert '"players": 3' in capsys.readouterr().out
+
+
 def test_spins_do_not_depend_on_the_gesture():
     """The outcome comes from the chance source alone: same source, any flick strength,
     the same values; and over many spins every segment turns up about equally."""
