@@ -1,4 +1,5 @@
-"""`cbrig board check FILE` and `cbrig board show FILE --png OUT`: check or draw a board.
+"""`cbrig board check FILE`, `cbrig board show FILE --png OUT` and `cbrig board copy FILE
+DEST`: check, draw or copy a board.
 
 An owner edits a board file to match the physical board; `check` lists every located
 mistake, `show` draws the file so it can be held against the real thing. FILE may be
@@ -35,6 +36,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                       help=registry.game_help())
     show.add_argument("--scale", type=float, default=4.0, metavar="PX_PER_MM",
                       help="pixels per millimetre of the printed board (default 4)")
+    copy = sub.add_parser("copy", help="copy a board file (\"default\": the shipped one) "
+                                       "to edit it for your own board")
+    copy.add_argument("file", help='the board file, or "default" for the shipped board')
+    copy.add_argument("dest", help="the new file (never overwritten)")
+    copy.add_argument("--game", choices=games, default=registry.DEFAULT_GAME,
+                      help=registry.game_help())
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         safe_print(f"cbrig board: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
+    if args.action == "copy":
+        return _copy(text, source, args.dest)
     try:
         board = tools.read(text, source)
     except DataError as exc:
@@ -90,3 +99,19 @@ def draw_png(geometry: BoardGeometry, scale: float = 4.0) -> Any:
     from rig.boardart.pillow import render_png
 
     return render_png(geometry, scale)
+
+
+def _copy(text: str, source: str, dest: str) -> int:
+    """Write the board's text to `dest`: the shipped board lives inside the installed
+    package, where an owner should neither look for it nor edit it."""
+    try:
+        with open(dest, "x", encoding="utf-8") as out:
+            out.write(text)
+    except FileExistsError:
+        safe_print(f"cbrig board: {dest} exists; not overwritten", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        safe_print(f"cbrig board: cannot write {dest}: {exc}", file=sys.stderr)
+        return 2
+    safe_print(f"{source}: copied to {dest}; edit it, then: cbrig board check {dest}")
+    return 0

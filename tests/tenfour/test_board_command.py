@@ -51,3 +51,15 @@ def test_show_draws_a_png(tmp_path: Path) -> None:
 def test_bumpem_boards_dispatch_to_their_own_loader(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["board", "check", "default", "--game", "bumpem"]) == 0
     assert "bumpem_board.toml: OK" in capsys.readouterr().out
+
+
+def test_copy_gives_the_owner_an_editable_copy_that_checks_and_is_never_overwritten(
+        tmp_path, capsys):
+    mine = tmp_path / "myboard.toml"
+    assert main(["board", "copy", "default", str(mine)]) == 0
+    assert main(["board", "check", str(mine)]) == 0
+    assert f"{mine}: OK" in capsys.readouterr().out
+    mine.write_text("# edited\n")
+    assert main(["board", "copy", "default", str(mine)]) == 2
+    assert "exists; not overwritten" in capsys.readouterr().err
+    assert mine.read_text() == "# edited\n"
