@@ -8,8 +8,12 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rig import collector
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 USAGE = """cbrig: the electronic CB rig for the board games 10-Four, Good Buddy and Bump 'Em.
 
@@ -104,15 +108,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.enable()
 
 
-def _command(name: str, args: list[str]) -> int:
+def parse_command(args: list[str]) -> tuple[ModuleType, argparse.Namespace]:
+    """The command module and its parsed arguments, checked as far as the command can
+    without running: raises SystemExit(2) with argparse's message, or ValueError with the
+    command's own. The docs' walk test reads every documented command line through it."""
+    name = args[0]
     module_name, help_text = COMMANDS[name]
-    try:
-        module = importlib.import_module(f"rig.commands.{module_name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"rig.commands.{module_name}":
-            print(f"cbrig {name}: not available in this build", file=sys.stderr)
-            return 2
-        raise
+    module = importlib.import_module(f"rig.commands.{module_name}")
     parser = argparse.ArgumentParser(prog=f"cbrig {name}", description=help_text,
                                      formatter_class=HelpFormatter)
     module.add_arguments(parser)
@@ -123,11 +125,21 @@ def _command(name: str, args: list[str]) -> int:
     parsed = parser.parse_args(args[1:])
     check = getattr(module, "check_arguments", None)
     if check is not None:  # what argparse cannot see alone (a count for the chosen game)
-        try:
-            check(parsed)
-        except ValueError as exc:
-            print(f"cbrig {name}: {exc}", file=sys.stderr)
+        check(parsed)
+    return module, parsed
+
+
+def _command(name: str, args: list[str]) -> int:
+    try:
+        module, parsed = parse_command(args)
+    except ModuleNotFoundError as exc:
+        if exc.name == f"rig.commands.{COMMANDS[name][0]}":
+            print(f"cbrig {name}: not available in this build", file=sys.stderr)
             return 2
+        raise
+    except ValueError as exc:
+        print(f"cbrig {name}: {exc}", file=sys.stderr)
+        return 2
     from rig.commands import EXIT_CONFIG, ConfigRefused
 
     try:

@@ -1,0 +1,222 @@
+"""The README's and docs' shell blocks, walked as a newcomer would (issue 38).
+
+Every ```sh block in README.md, docs/ and wiring/ carries a comment on the line before it
+that says how a newcomer's walk treats it, so the docs cannot drift from the program:
+
+- ``<!-- walk: run -->``: run as written, in order, in one shell, in a fresh copy of the
+  checkout (lines that install from PyPI say so in the comment; pip reaches the package
+  index as the quick start itself does);
+- ``<!-- walk: parse -->``: too long or never-ending to run here (a 1,000-game
+  simulation, the full bench, a server): every ``cbrig`` line is read by the command's
+  own argument parser and checks, every ``python -m`` module must exist, and the rest
+  must be valid shell;
+- ``<!-- walk: suite -->``: the test command itself, which CI runs (.ci/run);
+- ``<!-- walk: pi -->``: for the Raspberry Pi (sudo, install.sh, reboot): valid shell,
+  and every file of this checkout it names exists.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rig.cli import parse_command
+
+ROOT = Path(__file__).resolve().parents[1]
+KINDS = ("run", "parse", "suite", "pi")
+BLOCK = re.compile(r"(?:<!-- walk: (?P<kind>[a-z]+)[^\n]*-->\n)?"
+                   r"^```(?P<lang>sh|bash|shell|console)\n(?P<body>.*?)^```", re.S | re.M)
+
+
+class Block:
+    def __init__(self, path: Path, line: int, kind: str | None, body: str) -> None:
+        self.path, self.line, self.kind, self.body = path, line, kind, body
+
+    @property
+    def where(self) -> str:
+        return f"{self.path.relative_to(ROOT)}:{self.line}"
+
+
+def _documents() -> list[Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
+            *sorted((ROOT / "wiring").glob("*.md"))]
+
+
+def blocks() -> list[Block]:
+    found = []
+    for path in _documents():
+        text = path.read_text(encoding="utf-8")
+        for match in BLOCK.finditer(text):
+            line = text.count("\n", 0, match.start("lang")) + 1
+            found.append(Block(path, line, match.group("kind"), match.group("body")))
+    return found
+
+
+def _commands(body: str) -> list[list[str]]:
+    """The simple commands of a block: continuations joined, comments dropped, split at
+    ``&&``, ``||``, ``;`` and ``|``."""
+    commands: list[list[str]] = []
+    for line in body.replace("\\\n", " ").splitlines():
+        lexer = shlex.shlex(line, posix=True, punctuation_chars=";&|")
+        lexer.whitespace_split = True
+        lexer.commenters = "#"
+        current: list[str] = []
+        for token in lexer:
+            if token and set(token) <= set(";&|"):
+                commands.append(current)
+                current = []
+            else:
+                current.append(token)
+        commands.append(current)
+    return [c for c in commands if c]
+
+
+def _program(command: list[str]) -> list[str]:
+    """The command without what only runs it: VAR=value, ``sudo [-u USER]``, ``nice -n N``."""
+    words = list(command)
+    while words:
+        if re.fullmatch(r"[A-Z_]+=\S*", words[0]):
+            words = words[1:]
+        elif words[0] == "sudo":
+            words = words[3:] if words[1:2] == ["-u"] else words[1:]
+        elif words[0] == "nice":
+            words = words[3:] if words[1:2] == ["-n"] else words[1:]
+        else:
+            break
+    return words
+
+
+def _cbrig_arguments(command: list[str]) -> list[str] | None:
+    """The arguments after ``cbrig`` (or ``python -m rig.cli``), or None."""
+    words = _program(command)
+    if not words:
+        return None
+    if words[0].endswith("cbrig"):
+        return words[1:]
+    if words[0].endswith(("python", "python3")) and words[1:3] == ["-m", "rig.cli"]:
+        return words[3:]
+    return None
+
+
+def _module(command: list[str]) -> str | None:
+    words = _program(command)
+    if words and words[0].endswith(("python", "python3", "python3.11")) and (
+            len(words) > 2 and words[1] == "-m"):
+        return words[2]
+    return None
+
+
+def test_every_shell_block_says_how_the_walk_treats_it() -> None:
+    found = blocks()
+    assert len(found) > 10, "the block pattern no longer finds the docs' shell blocks"
+    unmarked = [b.where for b in found if b.kind not in KINDS]
+    assert not unmarked, (f"mark each block with <!-- walk: {'|'.join(KINDS)} --> on the "
+                          f"line before it: {unmarked}")
+
+
+@pytest.mark.parametrize("block", [b for b in blocks() if b.kind in ("run", "parse", "pi")],
+                         ids=lambda b: b.where)
+def test_every_documented_command_line_is_one_the_program_takes(block: Block) -> None:
+    """Read by the command's own parser and checks, as the program would, without running
+    it: a renamed flag, a removed command or a wrong count fails here (the Pi's commands
+    too: the rig there is this program)."""
+    for command in _commands(block.body):
+        arguments = _cbrig_arguments(command)
+        if arguments is not None:
+            assert arguments, f"{block.where}: a bare cbrig"
+            try:
+                parse_command(arguments)
+            except SystemExit as exc:
+                pytest.fail(f"{block.where}: cbrig {shlex.join(arguments)}: refused "
+                            f"(exit {exc.code})")
+            except ValueError as exc:
+                pytest.fail(f"{block.where}: cbrig {shlex.join(arguments)}: {exc}")
+            continue
+        module = _module(command)
+        if module is not None and module != "pytest":
+            import importlib.util
+
+            assert importlib.util.find_spec(module) is not None, (
+                f"{block.where}: no module {module}")
+        first = _program(command)[0] if _program(command) else ""
+        if first in ("pip", "pip3") or (first.startswith("python")
+                                        and command[1:3] == ["-m", "pip"]):
+            pytest.fail(f"{block.where}: a bare pip installs into the system's Python "
+                        "(refused on Debian 12): use .venv/bin/pip")
+    _valid_shell(block)
+
+
+def _valid_shell(block: Block) -> None:
+    result = subprocess.run(["bash", "-n"], input=block.body, capture_output=True,
+                            text=True, check=False)
+    assert result.returncode == 0, f"{block.where}: {result.stderr}"
+
+
+@pytest.mark.parametrize("block", [b for b in blocks() if b.kind == "pi"],
+                         ids=lambda b: b.where)
+def test_the_pi_s_commands_are_valid_shell_and_name_files_that_exist(block: Block) -> None:
+    _valid_shell(block)
+    for command in _commands(block.body):
+        for word in command:
+            if re.fullmatch(r"(systemd|wiring|docs|rig)/[\w./-]+", word):
+                assert (ROOT / word).exists(), f"{block.where}: {word} is not in the checkout"
+
+
+def test_the_readme_s_test_command_is_the_one_ci_runs() -> None:
+    suites = [b for b in blocks() if b.kind == "suite"]
+    assert [b.path.name for b in suites] == ["README.md"]
+    ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if line.startswith("python3 -m venv")]
+    assert [suites[0].body.strip()] == ci
+
+
+def _fresh_copy(target: Path) -> None:
+    """The checkout as a newcomer's clone has it: the tracked and new files, not the
+    ignored ones (no .venv, no caches), as a git repository of its own."""
+    listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
+                              "--exclude-standard"], cwd=ROOT, capture_output=True,
+                             check=True)
+    for raw in filter(None, listing.stdout.split(b"\0")):
+        source = ROOT / os.fsdecode(raw)
+        if source.is_file():
+            destination = target / os.fsdecode(raw)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, destination)
+    git = ["git", "-c", "user.name=walk", "-c", "user.email=walk@localhost"]
+    for step in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "fresh clone"]):
+        subprocess.run([*git, *step], cwd=target, check=True, capture_output=True)
+
+
+def test_the_run_blocks_run_as_written_in_order_in_a_fresh_clone(tmp_path: Path) -> None:
+    """What a newcomer pastes, in the order the docs give it, from an empty checkout."""
+    clone = tmp_path / "cb-rig"
+    _fresh_copy(clone)
+    script = ["set -euo pipefail"]
+    walked = [b for b in blocks() if b.kind == "run"]
+    for number, block in enumerate(walked):
+        script += [f"echo '=== walk {number}: {block.where}' >&2", block.body]
+    script.append("echo '=== walk done' >&2")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("VIRTUAL_ENV", "PYTHON")) and k != "CBRIG_GAMES"}
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if not p.startswith(sys.prefix))
+    result = subprocess.run(["bash", "-c", "\n".join(script)], cwd=clone, env=env,
+                            capture_output=True, text=True, check=False, timeout=1500)
+    reached = re.findall(r"=== walk (\d+|done)", result.stderr)
+    last = walked[int(reached[-1])].where if reached and reached[-1] != "done" else "?"
+    assert result.returncode == 0 and reached[-1:] == ["done"], (
+        f"the walk stopped in {last} (exit {result.returncode}):\n"
+        f"{result.stdout[-1500:]}\n{result.stderr[-2500:]}")
+    assert "won." in result.stdout  # the quick start's demo played to its winner
+    assert sorted(p.name for p in (clone / "tenfour-print").glob("*.pdf")) == [
+        "tenfour-board.pdf", "tenfour-cards.pdf", "tenfour-pieces.pdf",
+        "tenfour-reference.pdf"]
+    assert (clone / "myboard.toml").is_file()
+    assert list((clone / "cbrig-case").glob("*.stl"))
