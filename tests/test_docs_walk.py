@@ -177,7 +177,7 @@ def test_the_readme_s_test_command_is_the_one_ci_runs() -> None:
     assert [suites[0].body.strip()] == ci
 
 
-def _fresh_copy(target: Path) -> None:
+def fresh_copy(target: Path) -> None:
     """The checkout as a newcomer's clone has it: the tracked and new files, not the
     ignored ones (no .venv, no caches), as a git repository of its own."""
     listing = subprocess.run(["git", "ls-files", "-z", "--cached", "--others",
@@ -194,29 +194,41 @@ def _fresh_copy(target: Path) -> None:
         subprocess.run([*git, *step], cwd=target, check=True, capture_output=True)
 
 
-def test_the_run_blocks_run_as_written_in_order_in_a_fresh_clone(tmp_path: Path) -> None:
-    """What a newcomer pastes, in the order the docs give it, from an empty checkout."""
-    clone = tmp_path / "cb-rig"
-    _fresh_copy(clone)
+def walk_script() -> str:
+    """The run blocks as one bash script, each announced on stderr (so a failure names
+    its block)."""
     script = ["set -euo pipefail"]
-    walked = [b for b in blocks() if b.kind == "run"]
-    for number, block in enumerate(walked):
+    for number, block in enumerate(b for b in blocks() if b.kind == "run"):
         script += [f"echo '=== walk {number}: {block.where}' >&2", block.body]
     script.append("echo '=== walk done' >&2")
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("VIRTUAL_ENV", "PYTHON")) and k != "CBRIG_GAMES"}
-    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
-                                  if not p.startswith(sys.prefix))
-    result = subprocess.run(["bash", "-c", "\n".join(script)], cwd=clone, env=env,
-                            capture_output=True, text=True, check=False, timeout=1500)
-    reached = re.findall(r"=== walk (\d+|done)", result.stderr)
+    return "\n".join(script)
+
+
+def check_walk(returncode: int, stdout: str, stderr: str, clone: Path) -> None:
+    """The walk reached its end, and left what the docs say it makes."""
+    walked = [b for b in blocks() if b.kind == "run"]
+    reached = re.findall(r"=== walk (\d+|done)", stderr)
     last = walked[int(reached[-1])].where if reached and reached[-1] != "done" else "?"
-    assert result.returncode == 0 and reached[-1:] == ["done"], (
-        f"the walk stopped in {last} (exit {result.returncode}):\n"
-        f"{result.stdout[-1500:]}\n{result.stderr[-2500:]}")
-    assert "won." in result.stdout  # the quick start's demo played to its winner
+    assert returncode == 0 and reached[-1:] == ["done"], (
+        f"the walk stopped in {last} (exit {returncode}):\n"
+        f"{stdout[-1500:]}\n{stderr[-2500:]}")
+    assert "won." in stdout  # the quick start's demo played to its winner
     assert sorted(p.name for p in (clone / "tenfour-print").glob("*.pdf")) == [
         "tenfour-board.pdf", "tenfour-cards.pdf", "tenfour-pieces.pdf",
         "tenfour-reference.pdf"]
     assert (clone / "myboard.toml").is_file()
     assert list((clone / "cbrig-case").glob("*.stl"))
+
+
+def test_the_run_blocks_run_as_written_in_order_in_a_fresh_clone(tmp_path: Path) -> None:
+    """What a newcomer pastes, in the order the docs give it, from an empty checkout
+    (on this machine; tests/appliance runs the same walk on a fresh Debian 12)."""
+    clone = tmp_path / "cb-rig"
+    fresh_copy(clone)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("VIRTUAL_ENV", "PYTHON")) and k != "CBRIG_GAMES"}
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
+                                  if not p.startswith(sys.prefix))
+    result = subprocess.run(["bash", "-c", walk_script()], cwd=clone, env=env,
+                            capture_output=True, text=True, check=False, timeout=1500)
+    check_walk(result.returncode, result.stdout, result.stderr, clone)

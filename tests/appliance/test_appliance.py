@@ -385,6 +385,24 @@ def empty_game_journal(directory: Path) -> bytes:
     return path.read_bytes()
 
 
+def test_a_newcomer_walks_the_docs_on_a_fresh_debian_12(machine: Container) -> None:
+    """The README's and docs' run blocks (tests/test_docs_walk.py), as written and in
+    order, by an ordinary user on Debian 12's own Python (PEP 668: no system pip), in a
+    fresh copy of the checkout: the quick start's demo, the print kit, the case."""
+    from tests.test_docs_walk import check_walk, fresh_copy, walk_script
+
+    if machine.run("getent", "passwd", OWNER, check=False).returncode != 0:
+        machine.run("useradd", "--create-home", "--shell", "/bin/bash", OWNER)
+    walk = f"/home/{OWNER}/walk"
+    fresh_copy(machine.path(walk))
+    machine.run("chown", "-R", f"{OWNER}:{OWNER}", walk)
+    result = machine.run("runuser", "-u", OWNER, "--", "bash", "-c",
+                         f"cd {walk} && {walk_script()}", check=False, timeout=1500,
+                         environment={"HOME": f"/home/{OWNER}", "USER": OWNER})
+    print(result.stderr[-1500:])
+    check_walk(result.returncode, result.stdout, result.stderr, machine.path(walk))
+
+
 def test_the_daemon_logs_with_journald_priorities(machine: Container, tmp_path: Path) -> None:
     """The daemon's lines carry their level as journald priorities: a refused journal is
     an error (3), a resumed game is info (6)."""
