@@ -13,15 +13,16 @@ Exit codes of `cbrig run` (systemd shows them in `systemctl status cbrig`):
 * 69 (EX_UNAVAILABLE): the pins, knobs or reader could not be set up (the pin library
   missing, a pin in use, a bad pin factory): nothing a restart mends, so the unit does
   not restart on it (``RestartPreventExitStatus=``); READY=1 was never sent;
-* 73 (EX_CANTCREAT): the state directory, the game in progress or a data file it names
-  exists but cannot be written or read (root-owned after `sudo cbrig run`, read-only
-  file system, missing mount). Nothing was moved: fix what the message names and start
+* 73 (EX_CANTCREAT): the state directory or the game in progress exists but cannot be
+  written (root-owned after `sudo cbrig run`, read-only file system, an immutable
+  journal). Nothing was moved: fix what the message (and the display) names and start
   again, the game resumes where it was;
 * 75 (EX_TEMPFAIL): another cbrig daemon already uses this state directory;
 * 78 (EX_CONFIG): the config file has mistakes (see `rig.commands.run`).
 
 A journal that is itself wrong (damaged before its last line, a header the games do
-not accept, seats or levels that do not fit) is set aside in ``games/damaged-*.jsonl``
+not accept or naming a data file this rig cannot read, seats or levels that do not
+fit) is set aside in ``games/damaged-*.jsonl``
 and the rig starts at the setup menu, saying why: a bad file must not keep the rig down.
 """
 
@@ -363,10 +364,11 @@ class Daemon(Record):
     def _resume(self) -> Controller | None:
         """The game in progress, or None for the setup menu.
 
-        A journal that cannot be used as it is gets set aside (the rig must come up);
-        a healthy one the rig cannot write or whose data files it cannot read refuses
-        the start instead (`StateUnwritable`): moving it would lose the table's game
-        over a permission that one command fixes.
+        A journal that cannot be used as it is gets set aside (the rig must come up),
+        and so does one whose header names a data file the rig cannot read (missing,
+        not a regular file, too large): it is kept whole in games/. Only a healthy one
+        the rig cannot write refuses the start (`StateUnwritable`): moving it would lose
+        the table's game over a permission that one command fixes.
         """
         current = self.config.state.current
         if not os.path.lexists(current):  # a link, even dangling, is set aside below
@@ -381,9 +383,10 @@ class Daemon(Record):
         except JournalWriteError as exc:
             raise StateUnwritable(_fix_advice(current, exc)) from exc
         except DataFileUnreadable as exc:
-            raise StateUnwritable(f"{exc}; the game in progress {current} was left in "
-                                  "place: restore the file (or move the journal away)"
-                                  ) from exc
+            # the header names a file this rig cannot read (gone, a device, a FIFO, too
+            # big): kept whole in games/ to restore by hand, and the table plays on
+            self._refuse_journal(current, str(exc), "data file unreadable")
+            return None
         except (JournalError, ReplayError) as exc:
             self._refuse_journal(current, str(exc), "a link, not a file"
                                  if current.is_symlink() else "damaged file")
