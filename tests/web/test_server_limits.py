@@ -31,7 +31,8 @@ WAIT = 20.0
 def small_server() -> Iterator[tuple[RigServer, list[object]]]:
     posted: list[object] = []
     server = RigServer(("127.0.0.1", 0), Hub(), posted.append, max_connections=4,
-                       per_client=2, idle_seconds=2.0)
+                       per_client=2, idle_seconds=2.0, request_seconds=2.0,
+                       stalled_seconds=3600.0)  # none gives way (test_server_lockout's)
     thread = threading.Thread(target=server.serve_forever)
     thread.start()
     yield server, posted
