@@ -117,16 +117,34 @@ def test_dribbling_hosts_holding_every_place_give_way_to_a_phone(board) -> None:
         sock.close()
 
 
-def test_a_request_just_begun_is_not_taken_for_a_stalled_one(board) -> None:
-    """Only a connection that has sent no whole request for a while gives way: a phone
-    whose request is on its way is never the one closed."""
-    server, _ = board
+def test_a_host_gives_way_only_to_one_that_holds_fewer(board) -> None:
+    """A place goes from a host holding more to one holding fewer, never the other way:
+    8 hosts holding one each (the table's phones, say) keep theirs, and dribbling
+    hosts cannot take each other's places in turn to keep every one fresh."""
+    server, clock = board
     held = [_connect(server, f"127.0.0.{30 + i}") for i in range(8)]
     for sock in held:
         sock.sendall(b"G")
     assert server.wait_for(lambda: server.open_connections == 8, WAIT)
-    # no time has passed on the server's clock: none is stalled, the newcomer waits
+    clock.now += 5.0
     assert _get(server, "/board", "127.0.0.40").startswith(b"HTTP/1.1 503")
+    assert server.evicted == 0
+    for sock in held:
+        sock.close()
+
+
+def test_a_phone_is_served_even_while_every_held_request_is_fresh(board) -> None:
+    """The dribbling hosts' connections all just reopened (none stalled yet): a phone
+    still takes one of theirs rather than wait for them to age."""
+    server, _ = board
+    held = []
+    for host in ("127.0.0.11", "127.0.0.12", "127.0.0.13"):
+        for _ in range(3):
+            sock = _connect(server, host)
+            sock.sendall(b"G")
+            held.append(sock)
+    assert server.wait_for(lambda: server.open_connections == 8, WAIT)
+    assert _get(server, "/board", "127.0.0.20").startswith(b"HTTP/1.1 200")
     for sock in held:
         sock.close()
 
