@@ -152,8 +152,8 @@ def attack(name: str, seconds: float, hosts: list[str], per_host: int, opening: 
             f"{len(streamed)}/{len(events)} event streams opened "
             f"(max {max(streamed) if streamed else float('nan'):.3f} s to the first event); "
             f"attacker connections opened {attacker.opened}, closed by the server "
-            f"{attacker.closed}; server: {getattr(server, 'evicted', 0)} gave way, {server.refused} "
-            f"answered 503")
+            f"{attacker.closed}; server: {getattr(server, 'evicted', 0)} gave way, "
+            f"{server.refused} answered 503")
 
 
 def main() -> None:
