@@ -101,3 +101,19 @@ def test_a_header_naming_what_is_no_data_file_sets_the_game_aside(tmp_path, name
         assert "Old game set aside" in daemon.app.screen().plain()
     finally:
         daemon.stop()
+
+
+def test_cbrig_run_comes_up_when_the_header_names_dev_zero(tmp_path: Path) -> None:
+    """The process as systemd runs it: READY (not exit 73, not 4.5 GB read), the
+    game set aside and why in the log."""
+    from rig.config import load_config
+    from tests.daemon.helpers import start_daemon, up_then_stop, write_config
+
+    config_path = write_config(tmp_path, game="tenfour", players=3)
+    current = _journal_in_progress(load_config(config_path))
+    _edit_header(current, _set("game", "data", "bands", "source", value="/dev/zero"))
+    daemon = start_daemon(config_path, None)
+    err = up_then_stop(daemon)
+    assert daemon.returncode == 0, err
+    assert "/dev/zero is a character device, not a data file" in err
+    assert "set aside" in err and "rig up" in err
