@@ -946,11 +946,20 @@ def _filing_fix(games: Path, exc: OSError) -> str:
 
 
 def load_card_map(path: Path) -> dict[str, str]:
-    """Enrolled tags (tag -> card id) from the cards file; none if it does not exist."""
+    """Enrolled tags (tag -> card id) from the cards file; none if it does not exist.
+    Read like a data file (a regular file of a bounded size, looked at before it is
+    opened): a FIFO or a device there must not hold up the start."""
     from engine.datafile import parse_toml
     from engine.errors import DataError
+    from rig.datafiles import data_file_problem
     from rig.statedir import read_state_text
 
+    problem = data_file_problem(path)
+    if problem == "no such file":
+        return {}
+    if problem is not None:
+        log.error("cannot read the card map %s: %s; no cards are enrolled", path, problem)
+        return {}
     try:
         data, _ = parse_toml(read_state_text(path), str(path))
     except FileNotFoundError:

@@ -117,3 +117,20 @@ def test_cbrig_run_comes_up_when_the_header_names_dev_zero(tmp_path: Path) -> No
     assert daemon.returncode == 0, err
     assert "/dev/zero is a character device, not a data file" in err
     assert "set aside" in err and "rig up" in err
+
+
+def test_a_fifo_or_device_as_the_card_map_does_not_hold_up_the_start(tmp_path: Path,
+                                                                    caplog: Any) -> None:
+    """The card map is read before READY too: a FIFO there blocked the start for ever."""
+    config = _config(tmp_path)
+    config.state.directory.mkdir(parents=True)
+    os.mkfifo(config.reader.cards)
+    daemon = Daemon(config=config, notifier=Quiet())
+    try:
+        with _FifoGuard(str(config.reader.cards)) as guard:
+            daemon.start()
+        assert not guard.had_to_unblock, "the start blocked on the FIFO"
+        assert daemon.cards == {}
+        assert "is a FIFO, not a data file" in caplog.text
+    finally:
+        daemon.stop()
