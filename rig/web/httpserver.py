@@ -392,7 +392,7 @@ class RigServer(ThreadingHTTPServer):
         with self._changed:
             room = self._clients.get(client, 0) < self.per_client
             if room and sum(self._clients.values()) >= self.max_connections:
-                victim = self._giving_way(self._clients.get(client, 0))
+                victim = self._giving_way(client)
                 room = victim is not None
                 if victim is not None:
                     self._vacate(victim)
@@ -425,30 +425,33 @@ class RigServer(ThreadingHTTPServer):
             self._release(request)
             raise
 
-    def _giving_way(self, mine: int) -> Place | None:
-        """The place a newcomer whose host holds `mine` places takes when all are held
-        (the lock held), first found of:
+    def _giving_way(self, client: str) -> Place | None:
+        """The place a newcomer from host `client` takes when all are held (the lock
+        held), first found of:
 
         1. a stream whose page has gone;
         2. a connection that has sent no whole request for `stalled_seconds`, of a host
            holding at least two more places than the newcomer's (so hosts that stall
            cannot take each other's places in turn: a host only gives way to one that
            stays below it, and a phone, holding none, always finds one);
-        3. an event stream of a host holding more places than the newcomer's (its page
-           reconnects by itself);
+        3. an event stream of another host holding as many places as the newcomer's or
+           more (its page reconnects by itself; a phone whose page is still open may
+           open its stream);
         4. a request still coming, as in 2 but not yet stalled (every place was just
            reopened: a phone must not wait for them to age).
 
         Of those, the one of the host holding the most places, its oldest. None when
-        every place is answering a request or held by a host holding no more than the
-        newcomer's (then it has its share)."""
+        every place is answering a request, is the newcomer's host's own stream, or is
+        a request of a host not holding two places more (the newcomer has its share)."""
         now = self.clock()
         places = [p for p in self._places.values() if not p.evicted]
         held = self._clients
+        mine = held.get(client, 0)
         gone = [p for p in places if p.state == "stream" and _peer_left(p.sock)]
         coming = [p for p in places if p.state == "request" and held.get(p.key, 0) >= mine + 2]
         stalled = [p for p in coming if now - p.since >= self.stalled_seconds]
-        streams = [p for p in places if p.state == "stream" and held.get(p.key, 0) > mine]
+        streams = [p for p in places if p.state == "stream" and p.key != client
+                   and held.get(p.key, 0) >= mine]
         for candidates in (gone, stalled, streams, coming):
             if candidates:
                 return min(candidates, key=lambda p: (-self._clients.get(p.key, 0), p.since))

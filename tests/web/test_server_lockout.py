@@ -214,3 +214,18 @@ def test_a_64_shares_one_hosts_places(board) -> None:
         for _ours, theirs in pairs:
             theirs.close()
     assert server.wait_for(lambda: server.open_connections == 0, WAIT)
+
+
+def test_a_phone_whose_page_is_open_still_gets_its_stream(board) -> None:
+    """Every other place a stream of a host holding one: a phone holding one place (its
+    page's kept-alive connection) may still open its own stream."""
+    server, _ = board
+    page = _connect(server, "127.0.0.80")
+    page.sendall(b"GET /board HTTP/1.1\r\nHost: rig\r\n\r\n")
+    assert page.recv(4096).startswith(b"HTTP/1.1 200")  # kept alive: still its place
+    streams = [_stream(server, f"127.0.0.{90 + i}") for i in range(7)]
+    assert server.wait_for(lambda: server.open_connections == 8, WAIT)
+    own = _stream(server, "127.0.0.80")
+    assert _ends(streams[0]), "the oldest stream gave way"
+    for sock in [page, own, *streams[1:]]:
+        sock.close()
