@@ -35,6 +35,7 @@ from hardware.pins import (
     PIN_FACTORIES,
 )
 from rig import gametype, registry
+from rig.datafiles import data_file_problem
 from rig.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
 
@@ -572,8 +573,9 @@ class _Builder:
                 path = self.resolve(value, s, "data", role)
                 if path is None:
                     continue
-                if not path.is_file():
-                    self.check.fail(f"no such file: {path}", s, "data", role)
+                problem = data_file_problem(path)
+                if problem is not None:
+                    self.check.fail(f"{problem}: {path}", s, "data", role)
                 data[role] = str(path)
 
         options = self.get(t, s, "options", _TABLE, {})

@@ -13,15 +13,16 @@ Exit codes of `cbrig run` (systemd shows them in `systemctl status cbrig`):
 * 69 (EX_UNAVAILABLE): the pins, knobs or reader could not be set up (the pin library
   missing, a pin in use, a bad pin factory): nothing a restart mends, so the unit does
   not restart on it (``RestartPreventExitStatus=``); READY=1 was never sent;
-* 73 (EX_CANTCREAT): the state directory, the game in progress or a data file it names
-  exists but cannot be written or read (root-owned after `sudo cbrig run`, read-only
-  file system, missing mount). Nothing was moved: fix what the message names and start
+* 73 (EX_CANTCREAT): the state directory or the game in progress exists but cannot be
+  written (root-owned after `sudo cbrig run`, read-only file system, an immutable
+  journal). Nothing was moved: fix what the message (and the display) names and start
   again, the game resumes where it was;
 * 75 (EX_TEMPFAIL): another cbrig daemon already uses this state directory;
 * 78 (EX_CONFIG): the config file has mistakes (see `rig.commands.run`).
 
 A journal that is itself wrong (damaged before its last line, a header the games do
-not accept, seats or levels that do not fit) is set aside in ``games/damaged-*.jsonl``
+not accept or naming a data file this rig cannot read, seats or levels that do not
+fit) is set aside in ``games/damaged-*.jsonl``
 and the rig starts at the setup menu, saying why: a bad file must not keep the rig down.
 """
 
@@ -82,9 +83,15 @@ class StartRefused(Exception):
 
     exit_code = EXIT_FAILED
     short = "Cannot start."
-    """A few words for the display (the log has the whole message)."""
+    """A few words for the display (the log has the whole message): the cause and its
+    fix when known (`short` given), else the kind of failure."""
     drawn = True
     """Say it on the display (not when the display is another daemon's)."""
+
+    def __init__(self, message: str = "", short: str | None = None) -> None:
+        super().__init__(message)
+        if short:
+            self.short = short
 
 
 class StateBusy(StartRefused):
@@ -227,7 +234,8 @@ class Daemon(Record):
             make_private_dir(state.directory)
         except OSError as exc:
             raise StateUnwritable(f"cannot make the state directory {state.directory}: "
-                                  f"{exc.strerror or exc}") from exc
+                                  f"{exc.strerror or exc}",
+                                  _cause_words(exc, "State dir")) from exc
         self.lock_fd = lock_state_directory(state.directory)
         self.cards = load_card_map(self.config.reader.cards)
         resumed = self._resume()
@@ -363,10 +371,11 @@ class Daemon(Record):
     def _resume(self) -> Controller | None:
         """The game in progress, or None for the setup menu.
 
-        A journal that cannot be used as it is gets set aside (the rig must come up);
-        a healthy one the rig cannot write or whose data files it cannot read refuses
-        the start instead (`StateUnwritable`): moving it would lose the table's game
-        over a permission that one command fixes.
+        A journal that cannot be used as it is gets set aside (the rig must come up),
+        and so does one whose header names a data file the rig cannot read (missing,
+        not a regular file, too large): it is kept whole in games/. Only a healthy one
+        the rig cannot write refuses the start (`StateUnwritable`): moving it would lose
+        the table's game over a permission that one command fixes.
         """
         current = self.config.state.current
         if not os.path.lexists(current):  # a link, even dangling, is set aside below
@@ -379,11 +388,13 @@ class Daemon(Record):
         try:
             session = Session.resume(current)
         except JournalWriteError as exc:
-            raise StateUnwritable(_fix_advice(current, exc)) from exc
+            raise StateUnwritable(_fix_advice(current, exc),
+                                  _cause_words(exc, "Journal", current)) from exc
         except DataFileUnreadable as exc:
-            raise StateUnwritable(f"{exc}; the game in progress {current} was left in "
-                                  "place: restore the file (or move the journal away)"
-                                  ) from exc
+            # the header names a file this rig cannot read (gone, a device, a FIFO, too
+            # big): kept whole in games/ to restore by hand, and the table plays on
+            self._refuse_journal(current, str(exc), "data file unreadable")
+            return None
         except (JournalError, ReplayError) as exc:
             self._refuse_journal(current, str(exc), "a link, not a file"
                                  if current.is_symlink() else "damaged file")
@@ -399,7 +410,8 @@ class Daemon(Record):
                 return None
             controller = self._controller(session, levels, hints=hints)
         except JournalWriteError as exc:
-            raise StateUnwritable(_fix_advice(current, exc)) from exc
+            raise StateUnwritable(_fix_advice(current, exc),
+                                  _cause_words(exc, "Journal", current)) from exc
         except (HeaderError, ValueError) as exc:
             session.close()
             self._refuse_journal(current, str(exc), "unknown seats")
@@ -781,7 +793,7 @@ def refused_screen(refused: StartRefused) -> Screen:
     """What stays on the OLED when the daemon could not start: what kind of failure,
     and where the whole message is (no knob works now, so it must fit one screen)."""
     return Screen(title="CB RIG", big="NO START", alert=True,
-                  lines=(refused.short, "See the log:", "journalctl -u cbrig"),
+                  lines=(refused.short, "journalctl -u cbrig"),
                   footer=f"exit status {refused.exit_code}")
 
 
@@ -825,7 +837,8 @@ def lock_state_directory(directory: Path) -> int:
         fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as exc:
         raise StateUnwritable(f"cannot open the state directory {directory}: "
-                              f"{exc.strerror or exc}") from exc
+                              f"{exc.strerror or exc}",
+                              _cause_words(exc, "State dir")) from exc
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
@@ -845,11 +858,62 @@ def _user() -> str:
         return str(os.geteuid())
 
 
-def _fix_advice(current: Path, exc: OSError) -> str:
-    """What to tell a person whose healthy journal the rig cannot write: the fix that
-    matches the error (a chown for a permission, a remount for a read-only mount)."""
+FS_IMMUTABLE_FL = 0x10
+FS_APPEND_FL = 0x20
+
+
+def _locked_flag(path: Path) -> str:
+    """"immutable" or "append-only" when `path` carries that file attribute (``chattr
+    +i``/``+a``: even root may not open it for writing, and no chown mends it), else ""."""
+    import fcntl
+    import struct
+    import sys
+
+    size = struct.calcsize("l")  # FS_IOC_GETFLAGS is _IOR('f', 1, long)
+    request = 0x80006601 | (size << 16)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return ""
+    try:
+        flags = int.from_bytes(fcntl.ioctl(fd, request, bytes(size))[:4], sys.byteorder)
+    except OSError:  # a file system without attributes
+        return ""
+    finally:
+        os.close(fd)
+    if flags & FS_IMMUTABLE_FL:
+        return "immutable"
+    return "append-only" if flags & FS_APPEND_FL else ""
+
+
+def _cause_words(exc: OSError, what: str, path: Path | None = None) -> str:
+    """The cause of an unwritable state file and its fix, in the few words the refused
+    start's screen has room for (the log has the whole message)."""
     import errno
 
+    if exc.errno == errno.EPERM and path is not None:
+        flag = _locked_flag(path)
+        if flag:
+            return f"{what} {flag}: chattr -{flag[0]}"
+    return {errno.EACCES: f"{what} not writable: chown",
+            errno.EPERM: f"{what} not writable: chown",
+            errno.EROFS: "Disk is read-only: remount it",
+            errno.ENOSPC: "The disk is full: free space",
+            errno.EDQUOT: "Disk quota used up: free space",
+            errno.EIO: "Disk read/write error: check it",
+            errno.ENOTDIR: f"{what}: not a directory"}.get(exc.errno or -1, "")
+
+
+def _fix_advice(current: Path, exc: OSError) -> str:
+    """What to tell a person whose healthy journal the rig cannot write: the fix that
+    matches the error (a chown for a permission, a remount for a read-only mount, a
+    chattr for an immutable file)."""
+    import errno
+
+    flag = _locked_flag(current) if exc.errno == errno.EPERM else ""
+    if flag:
+        return (f"{exc}; the file is {flag} (chattr +{flag[0]}); the game in progress was "
+                f"left in place. Fix: sudo chattr -{flag[0]} {current}, then start again")
     if exc.errno in (errno.EACCES, errno.EPERM):
         fix = f"sudo chown {_user()}: {current} (and its directory)"
     elif exc.errno == errno.EROFS:
@@ -882,11 +946,20 @@ def _filing_fix(games: Path, exc: OSError) -> str:
 
 
 def load_card_map(path: Path) -> dict[str, str]:
-    """Enrolled tags (tag -> card id) from the cards file; none if it does not exist."""
+    """Enrolled tags (tag -> card id) from the cards file; none if it does not exist.
+    Read like a data file (a regular file of a bounded size, looked at before it is
+    opened): a FIFO or a device there must not hold up the start."""
     from engine.datafile import parse_toml
     from engine.errors import DataError
+    from rig.datafiles import data_file_problem
     from rig.statedir import read_state_text
 
+    problem = data_file_problem(path)
+    if problem == "no such file":
+        return {}
+    if problem is not None:
+        log.error("cannot read the card map %s: %s; no cards are enrolled", path, problem)
+        return {}
     try:
         data, _ = parse_toml(read_state_text(path), str(path))
     except FileNotFoundError:

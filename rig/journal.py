@@ -181,6 +181,21 @@ def _space_needed(exc: OSError, directory: Path, needed: int, what: str) -> str:
     return f" ({what} {-(-needed // 1024)} KiB{free}: free some space)"
 
 
+def _write_all(fd: int, data: bytes, offset: int | None = None) -> None:
+    """Write all of `data` (at `offset`, else at the file position). A short write is
+    not an error in itself: the rest is written, and when the disk cannot take it the
+    kernel says why (ENOSPC for a full disk, where 1-63 KiB free used to be reported as
+    a failing SD card). A write that takes nothing and says nothing counts as full."""
+    view = memoryview(data)
+    done = 0
+    while done < len(view):
+        chunk = view[done:]
+        written = os.write(fd, chunk) if offset is None else os.pwrite(fd, chunk, offset + done)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, f"nothing written after {done} of {len(view)} bytes")
+        done += written
+
+
 def _make_private(fd: int) -> None:
     """Narrow an open file to ``FILE_MODE`` if others may read it (never widen it)."""
     mode = os.fstat(fd).st_mode & 0o777
@@ -589,10 +604,7 @@ class Journal:
             raise JournalWriteError(_describe_os_error("create", path, exc), exc.errno) from exc
         allocated = _rounded_up(len(line) + 1)
         try:
-            data = line + bytes(allocated - len(line))
-            written = os.write(fd, data)
-            if written != len(data):
-                raise OSError(errno.EIO, f"short write ({written} of {len(data)} bytes)")
+            _write_all(fd, line + bytes(allocated - len(line)))
             os.fsync(fd)
             fsync_directory(path.parent)
         except OSError as exc:
@@ -704,9 +716,7 @@ class Journal:
         try:
             if self._size + len(line) >= self._allocated:
                 self._extend(self._size + len(line) + 1)
-            written = os.pwrite(fd, line, self._size)
-            if written != len(line):
-                raise OSError(errno.ENOSPC, f"short write ({written} of {len(line)} bytes)")
+            _write_all(fd, line, self._size)
         except OSError as exc:
             message = _describe_os_error("write to", self.path, exc) + _space_needed(
                 exc, self.path.parent, max(len(line), _rounded_up(self._size + len(line) + 1)
@@ -743,10 +753,7 @@ class Journal:
         end, then a full fsync (the size changed). Rare: once a ``PREALLOCATE``."""
         assert self._fd is not None
         allocated = _rounded_up(needed)
-        zeros = bytes(allocated - self._allocated)
-        written = os.pwrite(self._fd, zeros, self._allocated)
-        if written != len(zeros):
-            raise OSError(errno.ENOSPC, f"short write ({written} of {len(zeros)} bytes)")
+        _write_all(self._fd, bytes(allocated - self._allocated), self._allocated)
         os.fsync(self._fd)
         self._allocated = allocated
 

@@ -12,27 +12,44 @@ a site whose DNS name was re-pointed at this machine (DNS rebinding) sends its o
 so it is answered 421 and never reaches the rig.
 
 A flood of connections must not knock the game over (the live board may listen on the
-table's whole network): connections are capped in all and per client address, the ones
-past a cap are answered 503 at once and closed, an idle one is closed after
-`idle_seconds`, and while fewer than `fd_reserve` file descriptors are free the server
-does not accept at all, so the journal, the serial port and the I2C bus can always be
-opened. The accept loop waits in `select` (and, when held back, on a condition): it never
-polls, so a flood costs CPU only per connection made.
+table's whole network), and a handful of hosts must not lock the phones out of it:
+
+* connections are capped in all and per host (an IPv4 address; an IPv6 host is its
+  whole /64, which it can pick source addresses from: `client_key`);
+* a whole request (its line, headers and body) must arrive within `request_seconds` of
+  the server starting to wait for it, however it is dribbled (`_DeadlineReader`), and
+  an answer that cannot be sent in `idle_seconds` is dropped;
+* when every place is taken, a newcomer is served in place of a connection that has
+  sent no whole request for `stalled_seconds`, else of the oldest event stream (of the
+  host holding the most places first): the page's EventSource reconnects by itself, so
+  held places are recycled and a new phone is never locked out; only when neither
+  exists (every place busy answering, or requests just begun) is it answered 503;
+* an event stream looks at its socket every `heartbeat_seconds` and writes a comment
+  when there is nothing to say: a page that closed lets go of its place within that,
+  and a host that vanished within the kernel's `USER_TIMEOUT_MS` of unacknowledged data;
+* while fewer than `fd_reserve` file descriptors are free the server does not accept at
+  all, so the journal, the serial port and the I2C bus can always be opened.
+
+The accept loop waits in `select` (and, when held back, on a condition): it never polls,
+so a flood costs CPU only per connection made.
 """
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import io
 import ipaddress
 import json
 import logging
 import os
 import re
+import select
 import selectors
 import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -41,7 +58,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
-from rig.web.hub import Hub
+from rig.web.hub import Hub, Mailbox
 
 log = logging.getLogger(__name__)
 
@@ -54,17 +71,28 @@ PAGES = ("/desk", "/board")
 DESK = re.compile(r"\s*<!-- desk -->.*?<!-- /desk -->", re.S)
 KNOBS = ("hi", "lo")
 MAX_BODY = 512
-KEEPALIVE_SECONDS = 15.0
+HEARTBEAT_SECONDS = 2.0
+"""An event stream with nothing to send looks at its socket this often and writes a
+comment: a page that left frees its place within this, not at the next frame."""
 READER = "emulated"
 MAX_CONNECTIONS = 32
 """Open connections in all: a table's phones hold one event stream each, plus a few
 short requests; a thread each."""
 PER_CLIENT = 12
-"""Open connections from one address: a browser opens at most 6 to a host, so two
-browsers on one machine fit, and one flooding address cannot take every place."""
+"""Open connections from one host (see `client_key`): a browser opens at most 6 to a
+host, so two browsers on one machine fit, and one flooding host cannot take every place."""
+REQUEST_SECONDS = 10.0
+"""A whole request (line, headers, body) must arrive within this long, counted from when
+the server starts waiting for it (a kept-alive connection waiting for its next request
+too), not per read: a header dribbled a byte every few seconds is closed here."""
 IDLE_SECONDS = 20.0
-"""A connection that sends nothing (or cannot take what is sent) for this long is closed;
-an event stream sends a keep-alive every KEEPALIVE_SECONDS, so a live page never idles."""
+"""An answer or an event that cannot be sent for this long closes the connection."""
+STALLED_SECONDS = 2.0
+"""A connection that has sent no whole request for this long gives way to a newcomer
+when every place is taken (a phone's request takes milliseconds)."""
+USER_TIMEOUT_MS = 8000
+"""TCP_USER_TIMEOUT of a connection: data unacknowledged this long (the phone left the
+network without closing) ends it, so a vanished host's stream frees its place."""
 FD_RESERVE = 64
 """File descriptors always left free for the game: journal, directory syncs, archive,
 serial port, I2C bus, GPIO chip, lazily imported modules."""
@@ -193,6 +221,39 @@ def events_for(body: Any) -> list[object]:
     raise InputError("type is one of turn, spin, press, hold, tap")
 
 
+def client_key(address: str) -> str:
+    """The host a client address counts as, for the per-host cap: an IPv4 address as
+    it is (also when a dual-stack listener reports it as ``::ffff:a.b.c.d``); an IPv6
+    address as its /64, since a host on an IPv6 network may take any source address of
+    its prefix (privacy addresses, or one per connection if it likes)."""
+    ip = _ip(address)
+    if ip is None:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        if ip.is_loopback:
+            return str(ip)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
+
+
+class Place:
+    """One accepted connection's place: whose it is, since when it waits for what."""
+
+    __slots__ = ("box", "evicted", "key", "since", "sock", "state")
+
+    def __init__(self, sock: Any, key: str, since: float) -> None:
+        self.sock = sock
+        self.key = key
+        self.since = since
+        self.state = "request"
+        """"request": waiting for a whole request; "answer": answering one; "stream":
+        an open /events stream."""
+        self.box: Mailbox | None = None
+        self.evicted = False
+
+
 class RigServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
@@ -201,7 +262,9 @@ class RigServer(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], hub: Hub, post: Post | None,
                  sounds: Sounds | None = None, *, max_connections: int = MAX_CONNECTIONS,
                  per_client: int = PER_CLIENT, idle_seconds: float = IDLE_SECONDS,
-                 fd_reserve: int = FD_RESERVE) -> None:
+                 fd_reserve: int = FD_RESERVE, request_seconds: float = REQUEST_SECONDS,
+                 stalled_seconds: float = STALLED_SECONDS,
+                 heartbeat_seconds: float = HEARTBEAT_SECONDS) -> None:
         if _ip(address[0]) is not None and ":" in address[0]:
             self.address_family = socket.AF_INET6
         self._wake_r, self._wake_w = socket.socketpair()  # before: a failed bind closes
@@ -215,13 +278,21 @@ class RigServer(ThreadingHTTPServer):
         self.max_connections = max_connections
         self.per_client = per_client
         self.idle_seconds = idle_seconds
+        self.request_seconds = request_seconds
+        self.stalled_seconds = stalled_seconds
+        self.heartbeat_seconds = heartbeat_seconds
+        self.clock: Callable[[], float] = time.monotonic
+        """How long a connection has waited, to choose the one that gives way."""
         self.fd_reserve = fd_reserve
         self.recheck_seconds = RECHECK_SECONDS
         self.stopping = False
-        self.loops = self.accepted = self.refused = self.paused = 0
+        self.loops = self.accepted = self.refused = self.paused = self.evicted = 0
         """Turns of the accept loop and what each did (tests count them: no spinning)."""
         self._changed = threading.Condition()
         self._clients: dict[str, int] = {}
+        """Places held per host (`client_key`)."""
+        self._places: dict[Any, Place] = {}
+        """Each open connection's place, by its socket."""
         self._serving = False
         self._holding = False
         self._done = threading.Event()
@@ -314,17 +385,32 @@ class RigServer(ThreadingHTTPServer):
             self.shutdown_request(request)
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        """A thread for the connection, or 503 and close when a cap is reached."""
-        client = str(client_address[0])
+        """A thread for the connection, or 503 and close when its host has its share
+        or every place is taken and none can give way (see `_giving_way`)."""
+        client = client_key(str(client_address[0]))
+        victim = None
         with self._changed:
-            room = (sum(self._clients.values()) < self.max_connections
-                    and self._clients.get(client, 0) < self.per_client)
+            room = self._clients.get(client, 0) < self.per_client
+            if room and sum(self._clients.values()) >= self.max_connections:
+                victim = self._giving_way(client)
+                room = victim is not None
+                if victim is not None:
+                    self._vacate(victim)
+                    self.evicted += 1
             if room:
                 self._clients[client] = self._clients.get(client, 0) + 1
+                self._places[request] = Place(request, client, self.clock())
                 self.accepted += 1
             else:
                 self.refused += 1
             self._changed.notify_all()
+        if victim is not None:
+            log.debug("web: %s gives its place (%s) to a newcomer", victim.key, victim.state)
+            _end(victim)
+        if room:
+            with contextlib.suppress(OSError):  # a TCP socket (not a test's socket pair)
+                request.setsockopt(socket.IPPROTO_TCP, socket.TCP_USER_TIMEOUT,
+                                   USER_TIMEOUT_MS)
         if not room:
             request.setblocking(False)  # an empty send buffer takes it; never wait here
             with contextlib.suppress(OSError):
@@ -336,21 +422,77 @@ class RigServer(ThreadingHTTPServer):
         try:
             thread.start()
         except BaseException:  # no thread to be had: the place is free again
-            self._release(client)
+            self._release(request)
             raise
+
+    def _giving_way(self, client: str) -> Place | None:
+        """The place a newcomer from host `client` takes when all are held (the lock
+        held), first found of:
+
+        1. a stream whose page has gone;
+        2. a connection that has sent no whole request for `stalled_seconds`, of a host
+           holding at least two more places than the newcomer's (so hosts that stall
+           cannot take each other's places in turn: a host only gives way to one that
+           stays below it, and a phone, holding none, always finds one);
+        3. an event stream of another host holding as many places as the newcomer's or
+           more (its page reconnects by itself; a phone whose page is still open may
+           open its stream);
+        4. a request still coming, as in 2 but not yet stalled (every place was just
+           reopened: a phone must not wait for them to age).
+
+        Of those, the one of the host holding the most places, its oldest. None when
+        every place is answering a request, is the newcomer's host's own stream, or is
+        a request of a host not holding two places more (the newcomer has its share)."""
+        now = self.clock()
+        places = [p for p in self._places.values() if not p.evicted]
+        held = self._clients
+        mine = held.get(client, 0)
+        gone = [p for p in places if p.state == "stream" and _peer_left(p.sock)]
+        coming = [p for p in places if p.state == "request" and held.get(p.key, 0) >= mine + 2]
+        stalled = [p for p in coming if now - p.since >= self.stalled_seconds]
+        streams = [p for p in places if p.state == "stream" and p.key != client
+                   and held.get(p.key, 0) >= mine]
+        for candidates in (gone, stalled, streams, coming):
+            if candidates:
+                return min(candidates, key=lambda p: (-self._clients.get(p.key, 0), p.since))
+        return None
+
+    def _vacate(self, place: Place) -> None:
+        """Count `place` as free now (the lock held); its thread ends on its own."""
+        place.evicted = True
+        self._forget(place.key)
+
+    def _forget(self, client: str) -> None:
+        self._clients[client] -= 1
+        if not self._clients[client]:
+            del self._clients[client]
+
+    def place_of(self, request: Any) -> Place | None:
+        with self._changed:
+            return self._places.get(request)
+
+    def mark(self, place: Place | None, state: str, box: Mailbox | None = None) -> None:
+        """`place` now waits for a request, answers one, or streams events."""
+        if place is None:
+            return
+        with self._changed:
+            place.state, place.since, place.box = state, self.clock(), box
+        if place.evicted and box is not None:
+            box.close()  # it gave way meanwhile: the stream must not start
 
     def _connection(self, request: Any, client_address: Any) -> None:
         try:
             self.process_request_thread(request, client_address)
         finally:
-            self._release(str(client_address[0]))
+            self._release(request)
 
-    def _release(self, client: str) -> None:
-        """A connection of `client` is over: its place is free (and the loop is told)."""
+    def _release(self, request: Any) -> None:
+        """A connection is over: its place is free (and the loop is told); one that gave
+        way was counted free when it did."""
         with self._changed:
-            self._clients[client] -= 1
-            if not self._clients[client]:
-                del self._clients[client]
+            place = self._places.pop(request, None)
+            if place is not None and not place.evicted:
+                self._forget(place.key)
             self._changed.notify_all()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
@@ -385,13 +527,83 @@ class RigServer(ThreadingHTTPServer):
         self.server_close()
 
 
+def _peer_left(sock: Any) -> bool:
+    """Whether the other end of `sock` has closed it or it has failed (no waiting): an
+    event stream never reads, so its socket is readable only when the page went."""
+    try:
+        poller = select.poll()
+        poller.register(sock, select.POLLIN | getattr(select, "POLLRDHUP", 0))
+        events = poller.poll(0)
+    except (OSError, ValueError):
+        return True  # closed already
+    if not events:
+        return False
+    flags = events[0][1]
+    if flags & (select.POLLHUP | select.POLLERR | select.POLLNVAL
+                | getattr(select, "POLLRDHUP", 0)):
+        return True
+    try:  # readable: the end of the stream, or bytes a page should not send
+        return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b"")
+    except BlockingIOError:
+        return False
+    except OSError:
+        return True
+
+
+def _end(place: Place) -> None:
+    """End a connection that gave way: its stream's mailbox closed, its socket shut, so
+    whatever its thread waits on returns now (the thread then closes the socket)."""
+    if place.box is not None:
+        place.box.close()
+    with contextlib.suppress(OSError):
+        place.sock.shutdown(socket.SHUT_RDWR)
+
+
+class _DeadlineReader(io.RawIOBase):
+    """The request side of a connection, under one deadline for the whole request: each
+    read may wait only for what is left of it (a per-read timeout let a header dribbled
+    a byte every few seconds hold its place for ever)."""
+
+    def __init__(self, handler: Handler) -> None:
+        super().__init__()
+        self.handler = handler
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        handler = self.handler
+        left = handler.deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"no whole request in {handler.server.request_seconds:g} s")
+        sock = handler.connection
+        sock.settimeout(left)
+        try:
+            return int(sock.recv_into(buffer))
+        finally:
+            with contextlib.suppress(OSError):
+                sock.settimeout(handler.server.idle_seconds)  # for the answer's writes
+
+
 class Handler(BaseHTTPRequestHandler):
     server: RigServer
     protocol_version = "HTTP/1.1"
+    deadline = 0.0
+    """When the request being read must be whole (time.monotonic)."""
+    place: Place | None = None
 
     def setup(self) -> None:
         super().setup()
-        self.connection.settimeout(self.server.idle_seconds)  # each read and write
+        self.connection.settimeout(self.server.idle_seconds)  # each write
+        self.rfile.close()  # the plain reader: reads go through the deadline instead
+        self.rfile = io.BufferedReader(_DeadlineReader(self))
+        self.place = self.server.place_of(self.connection)
+
+    def handle_one_request(self) -> None:
+        """One request, which must arrive whole within `request_seconds` from now."""
+        self.deadline = time.monotonic() + self.server.request_seconds
+        self.server.mark(self.place, "request")
+        super().handle_one_request()
 
     def _misdirected(self) -> bool:
         """Answer 421 to a Host that is not the served address (see host_allowed)."""
@@ -402,6 +614,7 @@ class Handler(BaseHTTPRequestHandler):
         return True
 
     def do_GET(self) -> None:
+        self.server.mark(self.place, "answer")
         if self._misdirected():
             return
         path = urlsplit(self.path).path
@@ -452,7 +665,9 @@ class Handler(BaseHTTPRequestHandler):
             self._fail(exc.status, str(exc))
             return
         try:
-            events = events_for(json.loads(self.rfile.read(length)))
+            body = self.rfile.read(length)
+            self.server.mark(self.place, "answer")
+            events = events_for(json.loads(body))
         except (InputError, ValueError) as exc:
             self._fail(HTTPStatus.BAD_REQUEST, str(exc))
             return
@@ -468,9 +683,12 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.close_connection = True
         box = self.server.hub.subscribe()
+        self.server.mark(self.place, "stream", box)
         try:
             while not box.closed and not self.server.stopping:
-                items = box.take(KEEPALIVE_SECONDS)
+                items = box.take(self.server.heartbeat_seconds)
+                if _peer_left(self.connection):
+                    break  # the page went: its place is free now, not at the next write
                 chunk = "".join(_sse(topic, data) for topic, data in items) or ": idle\n\n"
                 self.wfile.write(chunk.encode())
                 self.wfile.flush()

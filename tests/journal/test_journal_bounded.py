@@ -159,3 +159,81 @@ def test_garbage_lines_after_the_journal_are_not_read_whole(tmp_path: Path):
     assert f":{len(ACTIONS) + 2}: damaged line" in str(error)
     assert peak < BOUND, f"{peak} bytes allocated"
     assert path.read_bytes() == good + garbage
+
+
+class _NearlyFullDisk:
+    """A disk with `free` bytes left, as the kernel treats it: a write larger than what
+    is left writes what fits and returns that count (a short write); the next one
+    fails with ENOSPC. Removing the file (the only one written) gives its bytes back."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, directory: Path, free: int) -> None:
+        import errno
+
+        from rig import journal as journal_module
+
+        self.free = free
+        self.taken = 0
+        real_write, real_pwrite, real_statvfs = os.write, os.pwrite, os.statvfs
+        real_unlink = os.unlink
+        disk = self
+
+        class Stat:
+            f_frsize = 1024
+
+            @property
+            def f_bavail(self) -> int:
+                return disk.free // 1024
+
+        def take(data: bytes) -> bytes:
+            if disk.free == 0:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            fits = bytes(data[:disk.free])
+            disk.free -= len(fits)
+            disk.taken += len(fits)
+            return fits
+
+        def unlink(path: str) -> None:
+            real_unlink(path)
+            disk.free, disk.taken = disk.free + disk.taken, 0
+
+        monkeypatch.setattr(journal_module.os, "write",
+                            lambda fd, data: real_write(fd, take(data)))
+        monkeypatch.setattr(journal_module.os, "pwrite",
+                            lambda fd, data, at: real_pwrite(fd, take(data), at))
+        monkeypatch.setattr(journal_module.os, "unlink", unlink)
+        monkeypatch.setattr(journal_module.os, "statvfs",
+                            lambda p: Stat() if Path(p) == directory else real_statvfs(p))
+
+
+@pytest.mark.parametrize("free_kib", [1, 40, 63])
+def test_a_short_write_of_the_preallocation_is_a_full_disk_not_a_failing_card(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, free_kib: int) -> None:
+    """1-63 KiB free: the 64 KiB preallocation got a short write, which was reported as
+    "input/output error (failing SD card or disk?)": owners would replace a good card."""
+    import errno
+
+    from rig.journal import JournalWriteError
+
+    _NearlyFullDisk(monkeypatch, tmp_path, free_kib * 1024)
+    with pytest.raises(JournalWriteError) as caught:
+        Journal.create(tmp_path / "current.jsonl", HEADER)
+    message = str(caught.value)
+    assert "the disk is full" in message and "input/output" not in message
+    assert "SD card" not in message
+    assert f"the disk is full (a new game needs 64 KiB, {free_kib} KiB free" in message
+    assert caught.value.errno == errno.ENOSPC
+    assert not (tmp_path / "current.jsonl").exists()
+
+
+def test_a_short_write_while_extending_the_tail_is_a_full_disk(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rig.journal import PREALLOCATE, JournalWriteError
+
+    with Journal.create(tmp_path / "current.jsonl", HEADER) as journal:
+        disk = _NearlyFullDisk(monkeypatch, tmp_path, 10 * 1024)
+        with pytest.raises(JournalWriteError) as caught:
+            while True:  # bounded: the tail is extended within PREALLOCATE bytes
+                journal.append({"kind": "note", "text": "x" * 1000})
+                assert journal.size < 2 * PREALLOCATE
+        assert "the disk is full" in str(caught.value)
+        assert disk.free == 0

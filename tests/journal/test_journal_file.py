@@ -601,8 +601,14 @@ def test_failed_rollback_marks_the_journal_unusable_and_reopen_repairs(
     journal = Journal.create(path, HEADER)
     journal.append(ACTIONS[0])
     real_pwrite = os.pwrite
+    calls = []
 
     def half(fd: int, data: bytes, offset: int) -> int:
+        """A disk that fills up mid-line: 10 bytes go, then ENOSPC (a short write is
+        followed by the kernel's reason when the rest is written)."""
+        calls.append(offset)
+        if len(calls) > 1:
+            raise OSError(errno.ENOSPC, "No space left on device")
         return real_pwrite(fd, data[:10], offset)
 
     def no_truncate(fd: int, size: int) -> None:

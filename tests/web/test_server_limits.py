@@ -31,7 +31,7 @@ WAIT = 20.0
 def small_server() -> Iterator[tuple[RigServer, list[object]]]:
     posted: list[object] = []
     server = RigServer(("127.0.0.1", 0), Hub(), posted.append, max_connections=4,
-                       per_client=2, idle_seconds=2.0)
+                       per_client=2, idle_seconds=2.0, request_seconds=2.0)
     thread = threading.Thread(target=server.serve_forever)
     thread.start()
     yield server, posted
@@ -75,8 +75,12 @@ def test_idle_connections_past_the_caps_are_refused_and_the_rest_time_out(small_
     # other clients (phones) still get the board while one client holds its share
     held = [_connect(server, "127.0.0.1") for _ in range(2)]
     assert _get(server, "/board", "127.0.0.2").startswith(b"HTTP/1.1 200")
-    assert server.wait_for(lambda: server.open_connections == 2, WAIT)
-    held += [_connect(server, "127.0.0.3") for _ in range(2)]  # the whole cap now held
+    for sock in held[1:]:
+        sock.close()
+    assert server.wait_for(lambda: server.open_connections == 1, WAIT)
+    # the whole cap held, one place a host: none has more than its share to give way
+    held += [_connect(server, f"127.0.0.{i}") for i in (3, 5, 6)]
+    assert server.wait_for(lambda: server.open_connections == 4, WAIT)
     assert _get(server, "/board", "127.0.0.4").startswith(b"HTTP/1.1 503")
     for sock in held:
         sock.close()
