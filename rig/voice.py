@@ -220,7 +220,10 @@ class Synthesizer:
         return Clip(RADIO_RATE, beep + tail.pcm)
 
     def transmission(self, text: str, volume: float) -> Transmission:
-        """The clips of one utterance, made lazily on the speaker's worker."""
+        """The clips of one utterance, made lazily on the speaker's worker. Without a
+        synthesizer it fails at once: no squelch burst on a device opened for nothing."""
+        if self.espeak is None:
+            return Transmission(text, [self._unable], volume)
         parts: list[Callable[[], Clip]] = [partial(self.clip, s) for s in sentences(text)]
         if self.effect == "radio":
             parts = [self.squelch, *parts, self.roger_beep]
@@ -230,6 +233,9 @@ class Synthesizer:
         """The whole transmission as one clip (the browser plays it as one WAV)."""
         clips = [make() for make in self.transmission(text, 1.0).clips]
         return Clip(clips[0].rate, b"".join(c.pcm for c in clips))
+
+    def _unable(self) -> Clip:
+        raise ClipError(self.problem())
 
     # -- the tools ---------------------------------------------------------------------
     def _render(self, text: str, effect: str, low: bool = False) -> Clip:
@@ -464,9 +470,7 @@ def build_narrator(settings: VoiceSettings, cache: Path | None, game: Callable[[
                       on_recovered=on_recovered)
     problem = synthesizer.problem()
     if problem:
-        log.warning("voice: %s; the game goes on silently", problem)
-        if on_fault is not None:
-            on_fault(problem)
+        speaker.fault(problem)  # one line and "no sound", not one more a transmission
     elif settings.effect == "radio" and synthesizer.sox is None:
         log.warning("voice: sox is not installed (apt-get install sox): the plain voice, "
                     "without the radio effect")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import stat
 import threading
 from collections.abc import Callable
@@ -270,3 +271,41 @@ def test_a_fault_known_before_any_sound_is_said_once(caplog: pytest.LogCaptureFi
             assert speaker.idle.wait(5)
     speaker.close()
     assert len(faults) == 1 and len(fault_lines(caplog)) == 1
+
+
+# -- the synthesizer missing, through the whole voice ------------------------------------
+
+
+def test_no_synthesizer_is_one_line_no_aplay_and_no_leak(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """espeak-ng missing (sox and aplay there, as stubs): 1,000 transmissions are one
+    "no sound" line, start no playback process (no squelch burst without a voice), and
+    leave no child process or descriptor behind."""
+    from rig.voice import VoiceSettings, build_narrator
+
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    started = tmp_path / "aplay-started"
+    cat, head = shutil.which("cat"), shutil.which("head")
+    aplay = stub(tools, "aplay", f"echo x >> {started}\nexec {cat} >/dev/null")
+    stub(tools, "sox", f"exec {head} -c 3200 /dev/zero")
+    monkeypatch.setenv("PATH", str(tools))
+    faults: list[str] = []
+    before_fds = open_fds()
+    with caplog.at_level(logging.INFO):
+        narrator = build_narrator(VoiceSettings(), tmp_path / "voice", lambda: "tenfour",
+                                  on_fault=faults.append,
+                                  backend=AplayBackend(command=aplay))
+        speaker, synthesizer = narrator.speaker, narrator.synthesizer
+        assert speaker is not None and synthesizer is not None
+        for n in range(1000):
+            speaker.say(synthesizer.transmission(f"Red truck {n}.", 0.8))
+            assert speaker.idle.wait(10)
+        narrator.close()
+    assert faults == ["espeak-ng is not installed (apt-get install espeak-ng)"]
+    assert fault_lines(caplog, "espeak-ng") == [
+        "voice: no sound (espeak-ng is not installed (apt-get install espeak-ng)); "
+        "the game goes on silently"]
+    assert not started.exists(), "a playback process was started with nothing to say"
+    assert children() == [] and open_fds() <= before_fds
