@@ -455,6 +455,9 @@ class Daemon(Record):
         from rig.session import Session
 
         game = self._build_game(choice)
+        from rig.voicecache import give_way
+
+        give_way(self.config.state.directory / "voice")  # clips go before a game is refused
         created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         session = Session.start(game, self.config.state.current,
                                 {"created": created, "levels": list(choice.levels),
