@@ -407,8 +407,15 @@ class Speaker:
             self._faulty = True
         log.warning("voice: no sound (%s); the game goes on silently", message,
                     exc_info=bug)
+        self._tell_backend(False, message)
         if self.on_fault is not None:
             self.on_fault(message)
+
+    def _tell_backend(self, ok: bool, message: str) -> None:
+        """A backend that shows the sound's state itself (the browser rig's page: its
+        banner) is told too."""
+        tell: Callable[[bool, str], None] = getattr(self.backend, "sound_status", _no_status)
+        tell(ok, message)
 
     def _recovered(self) -> None:
         with self._told:
@@ -416,8 +423,13 @@ class Speaker:
                 return
             self._faulty = False
         log.info("voice: sound is back")
+        self._tell_backend(True, "")
         if self.on_recovered is not None:
             self.on_recovered()
+
+
+def _no_status(ok: bool, message: str) -> None:
+    """A backend that shows nothing of the sound's state (aplay: the OLED does)."""
 
 
 def _reap(stream: Stream) -> None:

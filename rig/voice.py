@@ -425,6 +425,16 @@ def sound_card_present(devices: Path = Path("/dev/snd")) -> bool:
         return False
 
 
+def voice_note(narrator: Narrator, backend: Backend | None, device: str) -> str:
+    """Where the voice is heard, in one sentence (the desk's greeting), or that it
+    cannot play and why: never "speaking" without a synthesizer."""
+    problem = narrator.synthesizer.problem() if narrator.synthesizer is not None else ""
+    if problem:
+        return f"Voice: cannot play: {problem}."
+    note: str = getattr(backend, "note", "")
+    return note or f"Voice: speaking on the {device} sound output."
+
+
 def _device(settings: VoiceSettings, backend: Backend | None) -> Backend:
     """``backend``, or aplay on the configured ALSA device."""
     from hardware.speaker import AplayBackend
@@ -484,5 +494,6 @@ __all__ = [
     "pcm_of_wav",
     "sentences",
     "speak_test",
+    "voice_note",
     "wav_bytes",
 ]
