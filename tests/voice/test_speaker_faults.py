@@ -309,3 +309,65 @@ def test_no_synthesizer_is_one_line_no_aplay_and_no_leak(
         "the game goes on silently"]
     assert not started.exists(), "a playback process was started with nothing to say"
     assert children() == [] and open_fds() <= before_fds
+
+
+def test_a_broken_device_over_a_games_worth_is_one_line(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """aplay that takes the samples and fails at the end (ALSA's words on stderr), over
+    300 transmissions of which a third are cut mid-way as at table speed: one "no
+    sound" line, no "sound is back", no process left."""
+    aplay = stub(tmp_path, "aplay", "cat >/dev/null\n"
+                 "echo 'aplay: main:831: audio open error: Device or resource busy' >&2\n"
+                 "exit 1")
+    faults: list[str] = []
+    back: list[bool] = []
+    speaker = Speaker(AplayBackend(command=aplay), on_fault=faults.append,
+                      on_recovered=lambda: back.append(True))
+    with caplog.at_level(logging.INFO):
+        for n in range(100):
+            speaker.say(Transmission(f"whole {n}", fixed(tone(0.05))))
+            assert speaker.idle.wait(10)
+            speaker.say(Transmission(f"quick {n}", fixed(tone(0.05))))
+            speaker.say(Transmission(f"newer {n}", fixed(tone(0.05))))  # may cut it
+            assert speaker.idle.wait(10)
+            release, started = threading.Event(), threading.Event()
+
+            def held(release: threading.Event = release,
+                     started: threading.Event = started) -> Clip:
+                started.set()
+                release.wait(10)
+                return tone(0.01)
+
+            speaker.say(Transmission(f"cut {n}", [partial(_same, tone(0.05)), held]))
+            assert started.wait(10)
+            speaker.stop()
+            release.set()
+            assert speaker.idle.wait(10)
+    speaker.close()
+    assert faults == ["aplay: main:831: audio open error: Device or resource busy"]
+    assert back == []
+    assert len(fault_lines(caplog)) == 1 and fault_lines(caplog, "sound is back") == []
+    assert children() == []
+
+
+@pytest.mark.parametrize("sox", [True, False], ids=["plain", "no sox"])
+def test_the_plain_voice_plays_through_the_speaker(sox: bool) -> None:
+    """The issue's case with the real synthesizer: effect "plain" (or "radio" without
+    sox: the plain fallback), espeak-ng's 22,050 Hz, at 80 %: played whole."""
+    from rig.voice import Synthesizer, VoiceSettings
+    from tests.system_tools import require_commands
+
+    require_commands({"espeak-ng": "espeak-ng"})
+    synthesizer = Synthesizer(VoiceSettings(effect="plain" if sox else "radio"), None)
+    if not sox:
+        synthesizer.sox = None
+    assert synthesizer.effect == "plain"
+    backend = MockBackend()
+    faults: list[str] = []
+    speaker = Speaker(backend, on_fault=faults.append)
+    speaker.say(synthesizer.transmission("Red: take a ticket. Press for a ticket.", 0.8))
+    assert speaker.idle.wait(30), "the speaker's thread died"
+    speaker.close()
+    assert faults == []
+    [played] = backend.played
+    assert played.rate == 22050 and played.finished and played.seconds > 1.0
