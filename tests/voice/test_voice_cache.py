@@ -241,3 +241,24 @@ def test_a_linked_voice_directory_is_not_followed(tmp_path: Path,
     lines = [r.getMessage() for r in caplog.records if "voice cache" in r.getMessage()]
     assert len(lines) == 1 and "is a symbolic link" in lines[0], lines
     assert (state / "voice").is_symlink()
+
+
+def test_a_fifo_or_a_link_at_a_clips_name_is_not_read_through(tmp_path: Path) -> None:
+    """A FIFO would block a reader forever; a link would be read (and written) through:
+    both are replaced by the clip, and what the link named is left as it was."""
+    target = tmp_path / "someone's file"
+    target.write_bytes(b"precious")
+    cache = tmp_path / "voice"
+    cache.mkdir()
+    os.mkfifo(clip_file(cache, "Ten-four."))
+    clip_file(cache, "Roger.").symlink_to(target)
+    synthesizer = Counted(cache)
+    assert synthesizer.clip("Ten-four.") == sound("Ten-four.")
+    assert synthesizer.clip("Roger.") == sound("Roger.")
+    assert synthesizer.made == ["Ten-four.", "Roger."]
+    assert target.read_bytes() == b"precious"
+    for text in ("Ten-four.", "Roger."):
+        path = clip_file(cache, text)
+        assert path.is_file() and not path.is_symlink()
+    again = Counted(cache)
+    assert again.clip("Roger.") == sound("Roger.") and again.made == []
