@@ -226,8 +226,7 @@ class ClipCache:
             if not self._room(fd, len(data)):
                 return
             tmp = f".{key}.{os.getpid()}.{threading.get_ident()}.tmp"
-            handle = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                             | os.O_CLOEXEC, 0o600, dir_fd=fd)
+            handle = _create(tmp, fd)
             try:
                 view = memoryview(data)
                 while view:
@@ -324,6 +323,18 @@ class ClipCache:
 
 _MAX_BYTES = 44 + 8 + 16 + int(MAX_SECONDS * max(RATES) * 2)
 """The largest plausible clip file; anything bigger is not read."""
+
+
+def _create(name: str, directory: int) -> int:
+    """A new file of our own (``O_EXCL``, no link followed); one already there under
+    the name (planted, or left by a crash of a process with our pid) is unlinked first:
+    the name goes, never what it points at."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        return os.open(name, flags, 0o600, dir_fd=directory)
+    except FileExistsError:
+        os.unlink(name, dir_fd=directory)
+        return os.open(name, flags, 0o600, dir_fd=directory)
 
 
 def _read_all(fd: int, size: int) -> bytes:
