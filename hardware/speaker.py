@@ -118,11 +118,19 @@ class _AplayStream:
         os.set_blocking(self.fd, False)
         self.rate = rate
         self.slack = slack
+        self.name = os.path.basename(command[0])
         self.ends = time.monotonic()
         """When the device would have played all it was given, in real time."""
         self.aborted = False
+        self.closed = False
+        """The process reaped and its pipes closed: nothing more is written (the
+        descriptor's number may already belong to another file)."""
 
     def write(self, pcm: bytes) -> None:
+        if self.closed:
+            if self.aborted:
+                return
+            raise DeviceError(f"{self.name} ended before the clip did")
         now = time.monotonic()
         self.ends = max(self.ends, now) + len(pcm) / 2 / self.rate
         deadline = self.ends + self.slack
@@ -134,8 +142,8 @@ class _AplayStream:
                 left = left[os.write(self.fd, left):]
             except BlockingIOError:
                 pass
-            except OSError as exc:  # EPIPE: aplay ended (a fault, or killed by a cut)
-                self._failed(exc)
+            except OSError:  # EPIPE: aplay ended (a fault, or killed by a cut)
+                self._failed(early=True)
                 return
             if left:
                 wait = deadline - time.monotonic()
@@ -151,7 +159,7 @@ class _AplayStream:
             self.process.wait(timeout=max(0.0, self.ends + self.slack - time.monotonic()))
         except subprocess.TimeoutExpired:
             self._hung("did not finish playing")
-        self._failed(None)
+        self._failed()
 
     def _hung(self, what: str) -> None:
         self.abort()
@@ -159,18 +167,22 @@ class _AplayStream:
         raise DeviceError(f"the sound device {what} within {self.slack:.0f} s of the "
                           f"clip's end (a hung device?)")
 
-    def _failed(self, exc: Exception | None) -> None:
-        """Raise DeviceError with aplay's own words when it ended badly (not cut); the
-        process is reaped and its pipes closed either way."""
-        code = self.process.wait() if exc is not None else self.process.returncode
+    def _failed(self, early: bool = False) -> None:
+        """Raise DeviceError with aplay's own words when it ended badly, or ``early``
+        (before all the samples were written), unless it was cut; the process is
+        reaped and its pipes closed either way."""
+        code = self.process.wait()
         words = b""
-        if not self.aborted and code != 0 and self.process.stderr is not None:
+        if not self.aborted and not self.closed and code != 0 \
+                and self.process.stderr is not None:
             words = self.process.stderr.read()
         self._reap()
-        if self.aborted or code == 0:
+        if self.aborted or (code == 0 and not early):
             return
         lines = words.decode(errors="replace").strip().splitlines()
-        raise DeviceError(lines[-1] if lines else f"aplay exited with {code}")
+        raise DeviceError(lines[-1] if lines else
+                          f"{self.name} exited with {code} before the clip ended"
+                          if early else f"{self.name} exited with {code}")
 
     def _reap(self) -> None:
         for pipe in (self.process.stdin, self.process.stderr):
@@ -178,6 +190,7 @@ class _AplayStream:
                 with contextlib.suppress(OSError):
                     pipe.close()
         self.process.wait()
+        self.closed = True
 
     def abort(self) -> None:
         self.aborted = True

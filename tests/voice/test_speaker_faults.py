@@ -371,3 +371,18 @@ def test_the_plain_voice_plays_through_the_speaker(sox: bool) -> None:
     assert faults == []
     [played] = backend.played
     assert played.rate == 22050 and played.finished and played.seconds > 1.0
+
+
+def test_aplay_ending_before_the_clip_is_a_fault(tmp_path: Path) -> None:
+    """aplay gone at once and "successfully" (a wrong build, a wrapper that gave up):
+    the samples did not play, so it is a fault, not silence taken for sound."""
+    aplay = stub(tmp_path, "aplay", "exit 0")
+    faults: list[str] = []
+    back: list[bool] = []
+    speaker = Speaker(AplayBackend(command=aplay), on_fault=faults.append,
+                      on_recovered=lambda: back.append(True))
+    speaker.say(Transmission("gone", fixed(tone(0.5), tone(3.0))))
+    assert speaker.idle.wait(30)
+    speaker.close()
+    assert faults == ["aplay exited with 0 before the clip ended"] and back == []
+    assert children() == []
