@@ -194,6 +194,8 @@ class Synthesizer:
             return None
 
         def run() -> None:
+            if self.store is not None and not self.store.usable():
+                return  # nothing would be kept: rendering ahead is wasted work
             for text in texts:
                 for sentence in sentences(text):
                     try:

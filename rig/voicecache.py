@@ -175,6 +175,10 @@ class ClipCache:
             self._off = why
             log.warning("voice cache off: %s; phrases are made again each time", why)
 
+    def usable(self) -> bool:
+        """Whether clips can be kept (opens the directory on first use)."""
+        return self._dir() is not None
+
     @property
     def off(self) -> str:
         return self._off

@@ -262,3 +262,16 @@ def test_a_fifo_or_a_link_at_a_clips_name_is_not_read_through(tmp_path: Path) ->
         assert path.is_file() and not path.is_symlink()
     again = Counted(cache)
     assert again.clip("Roger.") == sound("Roger.") and again.made == []
+
+
+def test_nothing_is_rendered_ahead_without_a_cache_to_keep_it(tmp_path: Path) -> None:
+    """With the cache refused (a link), rendering a game's cards ahead would be work
+    thrown away on the Pi's CPU at every START."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "voice").symlink_to(elsewhere)
+    synthesizer = Counted(tmp_path / "voice")
+    ahead = synthesizer.warm(["Red: draw a Mike card.", "Blue truck caught."])
+    assert ahead is not None
+    ahead.join(10)
+    assert synthesizer.made == [] and list(elsewhere.iterdir()) == []
