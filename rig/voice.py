@@ -454,6 +454,9 @@ def build_narrator(settings: VoiceSettings, cache: Path | None, game: Callable[[
     synthesizer = Synthesizer(settings, cache)
     speaker = Speaker(_device(settings, backend), on_fault=on_fault,
                       on_recovered=on_recovered)
+    if synthesizer.store is not None:  # stale temporaries go, the clips are counted
+        threading.Thread(target=synthesizer.store.prepare, name="voice-cache",
+                         daemon=True).start()
     problem = synthesizer.problem()
     if problem:
         speaker.fault(problem)  # one line and "no sound", not one more a transmission

@@ -275,3 +275,28 @@ def test_nothing_is_rendered_ahead_without_a_cache_to_keep_it(tmp_path: Path) ->
     assert ahead is not None
     ahead.join(10)
     assert synthesizer.made == [] and list(elsewhere.iterdir()) == []
+
+
+def test_the_rig_tidies_the_cache_at_start(tmp_path: Path) -> None:
+    """build_narrator prepares the cache on a thread of its own (off the speaker's
+    worker, so the first sentence does not wait for the scan): stale temporaries go and
+    the clips are counted."""
+    import threading
+
+    from hardware.speaker import MockBackend
+    from rig.voice import build_narrator
+
+    cache = tmp_path / "voice"
+    Counted(cache).clip("Ten-four.")
+    stale = cache / ".0123abcd.999.1.tmp"
+    stale.write_bytes(b"RIFF half a clip")
+    os.utime(stale, (1_000_000, 1_000_000))
+    narrator = build_narrator(VoiceSettings(effect="plain"), cache, lambda: "tenfour",
+                              backend=MockBackend())
+    [tidying] = [t for t in threading.enumerate() if t.name == "voice-cache"] or [None]
+    if tidying is not None:
+        tidying.join(10)
+    narrator.close()
+    assert not stale.exists()
+    assert narrator.synthesizer is not None and narrator.synthesizer.store is not None
+    assert narrator.synthesizer.store._total == clip_file(cache, "Ten-four.").stat().st_size
