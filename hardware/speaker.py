@@ -8,16 +8,21 @@ hear the old prompt out); one waiting and not yet started is simply replaced.
 
 Backends: :class:`AplayBackend` pipes raw PCM into ``aplay`` (alsa-utils) on the ALSA
 device configured; :class:`MockBackend` records what was played (tests, emulators) and
-can pace itself like a real device. A fault (no device, a device that vanished, a clip
-that cannot be made) is reported once through ``on_fault`` and the transmission is
-dropped: the game goes on silently, and the next transmission tries again (a device
-plugged back in is used again, reported through ``on_recovered``).
+can pace itself like a real device. A fault (no device, a device that vanished or hangs,
+a clip that cannot be made, any error on the worker) is reported once through
+``on_fault`` and the transmission is dropped: the game goes on silently, and the next
+transmission tries again. Only a transmission played to its end (not one cut by a newer
+one) says the sound is back (``on_recovered``): a broken device that takes the first
+samples of each prompt before failing is not "back" between them. No playback process
+outlives its transmission: one cut, failed or abandoned is killed and reaped.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import select
 import subprocess
 import threading
 import time
@@ -33,6 +38,13 @@ log = logging.getLogger(__name__)
 CHUNK_MS = 250
 """Samples go to the device a quarter second at a time: the first sound waits only for
 the first chunk's volume scaling, and a cut is seen between chunks."""
+
+
+def chunk_bytes(rate: int) -> int:
+    """``CHUNK_MS`` of mono 16-bit samples at ``rate``, in whole samples: a quarter
+    second at espeak-ng's 22,050 Hz is 5,512.5 samples, and half a sample cut off
+    would shift every later sample by a byte (noise, and audioop refuses it)."""
+    return max(2, rate * CHUNK_MS // 1000 * 2)
 
 
 class Clip(Frozen):
@@ -81,40 +93,104 @@ class DeviceError(OSError):
     """The sound device refused or vanished."""
 
 
+SLACK = 4.0
+"""Seconds a device may lag behind the samples it was given before it counts as hung:
+opening the card (a USB card waking, an I2S amplifier's power-up) and ALSA's buffer."""
+
+
 class _AplayStream:
-    def __init__(self, command: list[str]) -> None:
+    """One ``aplay`` process fed through a non-blocking pipe, so that a device that
+    stops taking samples is found by a deadline instead of blocking the worker forever.
+
+    The deadline follows the sound: a device plays in real time, so the samples given
+    so far must be taken (and, after :meth:`finish`, played) by the moment they would
+    have ended, plus ``slack``."""
+
+    def __init__(self, command: list[str], rate: int, slack: float) -> None:
         try:
             self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
                                             stdout=subprocess.DEVNULL,
                                             stderr=subprocess.PIPE)
         except OSError as exc:
             raise DeviceError(f"cannot start {command[0]}: {exc.strerror or exc}") from exc
+        assert self.process.stdin is not None
+        self.fd = self.process.stdin.fileno()
+        os.set_blocking(self.fd, False)
+        self.rate = rate
+        self.slack = slack
+        self.name = os.path.basename(command[0])
+        self.ends = time.monotonic()
+        """When the device would have played all it was given, in real time."""
         self.aborted = False
+        self.closed = False
+        """The process reaped and its pipes closed: nothing more is written (the
+        descriptor's number may already belong to another file)."""
 
     def write(self, pcm: bytes) -> None:
-        assert self.process.stdin is not None
-        try:
-            self.process.stdin.write(pcm)
-        except (BrokenPipeError, ValueError) as exc:
-            self._failed(exc)
+        if self.closed:
+            if self.aborted:
+                return
+            raise DeviceError(f"{self.name} ended before the clip did")
+        now = time.monotonic()
+        self.ends = max(self.ends, now) + len(pcm) / 2 / self.rate
+        deadline = self.ends + self.slack
+        left = memoryview(pcm)
+        poller = select.poll()
+        poller.register(self.fd, select.POLLOUT)
+        while left and not self.aborted:
+            try:
+                left = left[os.write(self.fd, left):]
+            except BlockingIOError:
+                pass
+            except OSError:  # EPIPE: aplay ended (a fault, or killed by a cut)
+                self._failed(early=True)
+                return
+            if left:
+                wait = deadline - time.monotonic()
+                if wait <= 0:
+                    self._hung("did not take the samples")
+                poller.poll(max(1, int(wait * 1000)))
 
     def finish(self) -> None:
         assert self.process.stdin is not None
-        try:
+        with contextlib.suppress(OSError):
             self.process.stdin.close()
-        except BrokenPipeError as exc:
-            self._failed(exc)
-        self.process.wait()
-        self._failed(None)
+        try:
+            self.process.wait(timeout=max(0.0, self.ends + self.slack - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self._hung("did not finish playing")
+        self._failed()
 
-    def _failed(self, exc: Exception | None) -> None:
-        """Raise DeviceError with aplay's own words when it ended badly (not cut)."""
-        code = self.process.wait() if exc is not None else self.process.returncode
-        if self.aborted or code == 0:
+    def _hung(self, what: str) -> None:
+        self.abort()
+        self._reap()
+        raise DeviceError(f"the sound device {what} within {self.slack:.0f} s of the "
+                          f"clip's end (a hung device?)")
+
+    def _failed(self, early: bool = False) -> None:
+        """Raise DeviceError with aplay's own words when it ended badly, or ``early``
+        (before all the samples were written), unless it was cut; the process is
+        reaped and its pipes closed either way."""
+        code = self.process.wait()
+        words = b""
+        if not self.aborted and not self.closed and code != 0 \
+                and self.process.stderr is not None:
+            words = self.process.stderr.read()
+        self._reap()
+        if self.aborted or (code == 0 and not early):
             return
-        assert self.process.stderr is not None
-        words = self.process.stderr.read().decode(errors="replace").strip().splitlines()
-        raise DeviceError(words[-1] if words else f"aplay exited with {code}")
+        lines = words.decode(errors="replace").strip().splitlines()
+        raise DeviceError(lines[-1] if lines else
+                          f"{self.name} exited with {code} before the clip ended"
+                          if early else f"{self.name} exited with {code}")
+
+    def _reap(self) -> None:
+        for pipe in (self.process.stdin, self.process.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        self.process.wait()
+        self.closed = True
 
     def abort(self) -> None:
         self.aborted = True
@@ -123,15 +199,18 @@ class _AplayStream:
 
 
 class AplayBackend:
-    """Plays through ``aplay`` on an ALSA device ("default", "plughw:1,0", ...)."""
+    """Plays through ``aplay`` on an ALSA device ("default", "plughw:1,0", ...);
+    ``slack``: how far a device may lag before it counts as hung (``SLACK``)."""
 
-    def __init__(self, device: str = "default", command: str = "aplay") -> None:
+    def __init__(self, device: str = "default", command: str = "aplay",
+                 slack: float = SLACK) -> None:
         self.device = device
         self.command = command
+        self.slack = slack
 
     def open(self, rate: int, label: str) -> Stream:
         return _AplayStream([self.command, "-q", "-D", self.device, "-t", "raw",
-                             "-f", "S16_LE", "-c", "1", "-r", str(rate)])
+                             "-f", "S16_LE", "-c", "1", "-r", str(rate)], rate, self.slack)
 
 
 class Played(Record):
@@ -213,15 +292,17 @@ _mul = _c_scaler()
 
 
 def scaled(pcm: bytes, volume: float) -> bytes:
-    """The samples at ``volume`` (0..1): full volume is the clip as it is."""
+    """The samples at ``volume`` (0..1): full volume is the clip as it is. A stray odd
+    byte at the end (half a sample) is passed on as it is, never refused."""
     if volume >= 0.999:
         return pcm
-    if _mul is not None:
-        return _mul(pcm, 2, max(0.0, volume))
-    samples = array("h")
-    samples.frombytes(pcm)
+    whole, odd = pcm[: len(pcm) // 2 * 2], pcm[len(pcm) // 2 * 2:]
     factor = max(0.0, volume)
-    return array("h", [int(s * factor) for s in samples]).tobytes()
+    if _mul is not None:
+        return _mul(whole, 2, factor) + odd
+    samples = array("h")
+    samples.frombytes(whole)
+    return array("h", [int(s * factor) for s in samples]).tobytes() + odd
 
 
 class Speaker:
@@ -244,6 +325,8 @@ class Speaker:
         """Counts `say` and `stop`: a transmission plays while its number is current."""
         self._closed = False
         self._faulty = False
+        self._told = threading.Lock()
+        """Guards ``_faulty``: a fault known at start is said from another thread."""
         self._mailbox: Mailbox[tuple[int, Transmission]] = Mailbox()
         self.idle = self._mailbox.idle
         """Set while nothing is playing or waiting (tests wait on it, never sleep)."""
@@ -277,20 +360,31 @@ class Speaker:
         self._thread.join(timeout=2.0)
 
     # -- the worker ----------------------------------------------------------------------
+    def fault(self, message: str) -> None:
+        """A fault known before any sound (the synthesizer missing at start): said as
+        the worker would say it, once, and not again for each transmission."""
+        self._fault(message)
+
     def _work(self, posted: tuple[int, Transmission]) -> None:
         generation, transmission = posted
         try:
-            self._play(transmission, generation)
+            played = self._play(transmission, generation)
         except (ClipError, OSError) as exc:
             self._fault(str(exc))
+        except Exception as exc:  # a bug must never leave a silently dead thread
+            self._fault(f"{type(exc).__name__}: {exc}", exc)
         else:
-            self._recovered()
+            if played:
+                self._recovered()
 
     def _current(self, generation: int) -> bool:
         return generation == self._generation and not self._closed
 
-    def _play(self, transmission: Transmission, generation: int) -> None:
+    def _play(self, transmission: Transmission, generation: int) -> bool:
+        """Play ``transmission``; True when it played to its end (not cut). A stream
+        that did not finish is aborted and reaped here, whatever happened."""
         stream: Stream | None = None
+        finished = False
         try:
             for make in transmission.clips:
                 clip = make()
@@ -300,37 +394,64 @@ class Speaker:
                         self.on_sound(transmission, self.clock())
                 with self._lock:
                     if not self._current(generation):
-                        stream.abort()
-                        return
+                        return False
                     self._stream = stream
-                step = clip.rate * 2 * CHUNK_MS // 1000
+                step = chunk_bytes(clip.rate)
                 for start in range(0, len(clip.pcm), step):
                     if not self._current(generation):
-                        return  # cut: the stream was aborted by `say` or `stop`
+                        return False  # cut: the stream was aborted by `say` or `stop`
                     stream.write(scaled(clip.pcm[start:start + step], transmission.volume))
-            if stream is not None:
-                stream.finish()
+            if stream is None:
+                return False
+            stream.finish()
+            finished = True
+            return self._current(generation)
         finally:
             with self._lock:
                 if self._stream is stream:
                     self._stream = None
+            if stream is not None and not finished:
+                _reap(stream)
 
-    def _fault(self, message: str) -> None:
-        if self._faulty:
-            return
-        self._faulty = True
-        log.warning("voice: no sound (%s); the game goes on silently", message)
+    def _fault(self, message: str, bug: Exception | None = None) -> None:
+        with self._told:
+            if self._faulty:
+                return
+            self._faulty = True
+        log.warning("voice: no sound (%s); the game goes on silently", message,
+                    exc_info=bug)
+        self._tell_backend(False, message)
         if self.on_fault is not None:
             self.on_fault(message)
 
+    def _tell_backend(self, ok: bool, message: str) -> None:
+        """A backend that shows the sound's state itself (the browser rig's page: its
+        banner) is told too."""
+        tell: Callable[[bool, str], None] = getattr(self.backend, "sound_status", _no_status)
+        tell(ok, message)
+
     def _recovered(self) -> None:
-        if not self._faulty:
-            return
-        self._faulty = False
+        with self._told:
+            if not self._faulty:
+                return
+            self._faulty = False
         log.info("voice: sound is back")
+        self._tell_backend(True, "")
         if self.on_recovered is not None:
             self.on_recovered()
 
 
+def _no_status(ok: bool, message: str) -> None:
+    """A backend that shows nothing of the sound's state (aplay: the OLED does)."""
+
+
+def _reap(stream: Stream) -> None:
+    """End a stream that will not be finished (cut, failed, abandoned): its process
+    killed and waited for, its pipes closed. Its own complaint is no news then."""
+    stream.abort()
+    with contextlib.suppress(Exception):
+        stream.finish()
+
+
 __all__ = ["AplayBackend", "Backend", "Clip", "ClipError", "DeviceError", "MockBackend",
-           "Played", "Speaker", "Stream", "Transmission", "scaled"]
+           "Played", "Speaker", "Stream", "Transmission", "chunk_bytes", "scaled"]

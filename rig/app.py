@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias, assert_never
 
-from hardware.events import KnobLongPress, KnobTurn
+from hardware.events import KnobLongPress, KnobTurn, SoundStatus
 from rig.screen import Part, Screen, page_count
 from rig.setup_menu import SetupChoice, SetupMenu
 from valueclass import Frozen, replace
@@ -67,6 +67,9 @@ class App:
         """Builds the "Enrol cards" screen for the menu's game; None: no reader."""
         self.voice = voice
         """Voice on/off and volume on the setup menu (None: no voice rows)."""
+        self.sound_ok = True
+        """The voice's last word (a SoundStatus), kept across the menu: a fault told
+        before a game (no synthesizer, at start) is shown by every game after it."""
         self.stage: Stage = InGame(controller) if controller else self._new_menu()
         self.error = ""
         self.error_page = 0
@@ -82,7 +85,8 @@ class App:
         return self.stage.menu if isinstance(self.stage, AtMenu) else None
 
     def play(self, controller: Controller) -> None:
-        """Into a game started elsewhere (the daemon's autoplay)."""
+        """Into a game (started here, resumed, or the daemon's autoplay)."""
+        controller.sound_ok = self.sound_ok
         self.stage = InGame(controller)
 
     def to_menu(self) -> None:
@@ -94,6 +98,8 @@ class App:
                                 else (), voice=self.voice))
 
     def handle(self, event: object) -> None:
+        if isinstance(event, SoundStatus):
+            self.sound_ok = event.ok
         stage = self.stage
         if isinstance(stage, InGame):
             self._handle_game(stage.controller, event)
@@ -142,7 +148,7 @@ class App:
                 log.error("cannot start a game (%s): %s", choice, exc, exc_info=not isinstance(
                     exc, OSError | ValueError | JournalError))
                 return
-            self.stage = InGame(controller)
+            self.play(controller)
             self.error = ""
 
     def _abandoned(self, controller: Controller) -> None:

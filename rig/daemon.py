@@ -275,7 +275,7 @@ class Daemon(Record):
         """After READY: the voice (rig.voice), saying from the screen shown now on. No
         sound card at all on the default device is a rig built without sound: silent,
         said once in the log; any other fault is logged and noted on the screen."""
-        from rig.voice import build_narrator, sound_card_present
+        from rig.voice import build_narrator, sound_card_present, voice_note
 
         settings = self.config.voice
         if self.sound_backend is None and settings.device == "default" \
@@ -299,8 +299,7 @@ class Daemon(Record):
         loop.on_frame = self._speak
         if app.controller is not None:  # a resumed game: its phrases rendered ahead
             self.narrator.warm(app.controller.session.game, game())
-        self.voice_note = getattr(self.sound_backend, "note", "") or \
-            f"Voice: speaking on the {settings.device} sound output."
+        self.voice_note = voice_note(self.narrator, self.sound_backend, settings.device)
         self._speak(app.screen())
 
     def _speak(self, screen: Screen) -> None:
@@ -467,6 +466,9 @@ class Daemon(Record):
         from rig.session import Session
 
         game = self._build_game(choice)
+        from rig.voicecache import give_way
+
+        give_way(self.config.state.directory / "voice")  # clips go before a game is refused
         created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         session = Session.start(game, self.config.state.current,
                                 {"created": created, "levels": list(choice.levels),

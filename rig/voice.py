@@ -5,8 +5,9 @@ and handed to the speaker (RULINGS G6).
   docs/VOICE.md) and, for the radio effect, passes it through sox: saturation, then a
   300-3,000 Hz band; the squelch burst and the roger beep are made the same way. Each
   sentence is rendered once into ``<state>/voice/`` as a WAV keyed by (text, voice,
-  effect) and read back after that; a cache that cannot be written (a full disk) is
-  logged once and the rig goes on rendering in memory.
+  effect) and read back after that (rig.voicecache: checked when read, made again when
+  damaged, capped, giving way on a short disk); a cache that cannot be written (a full
+  disk, a link) is logged once and the rig goes on rendering in memory.
 - :class:`Narrator` turns each frame into a transmission: the screen's utterance
   (:mod:`rig.speech`), said once, a newer one cutting a stale one; the event loop only
   calls :meth:`Narrator.frame`, which never waits for audio (the speaker's worker
@@ -17,12 +18,10 @@ and handed to the speaker (RULINGS G6).
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import logging
 import math
-import os
 import re
 import shutil
 import subprocess
@@ -39,6 +38,7 @@ from rig.config import VOICE_EFFECTS as EFFECTS
 from rig.config import VoiceConfig
 from rig.screen import Screen
 from rig.speech import Utterance, utterance, vocabulary_for
+from rig.voicecache import ClipCache
 from rig.voicecontrol import VoiceControl
 
 log = logging.getLogger(__name__)
@@ -148,8 +148,8 @@ class Synthesizer:
         self.nice = shutil.which("nice")
         """Renders ahead (`warm`) run under nice: the table's own phrases come first."""
         self.cache = cache
-        self._cache_ok = True
-        self._lock = threading.Lock()
+        self.store = ClipCache(cache) if cache is not None else None
+        """The clips on disk (rig.voicecache); None: made each time."""
         self.renders = 0
         """Clips synthesized (not read from the cache): the bench and tests count them."""
         self.espeak = shutil.which(SYNTHESIZER)
@@ -194,6 +194,8 @@ class Synthesizer:
             return None
 
         def run() -> None:
+            if self.store is not None and not self.store.usable():
+                return  # nothing would be kept: rendering ahead is wasted work
             for text in texts:
                 for sentence in sentences(text):
                     try:
@@ -220,7 +222,10 @@ class Synthesizer:
         return Clip(RADIO_RATE, beep + tail.pcm)
 
     def transmission(self, text: str, volume: float) -> Transmission:
-        """The clips of one utterance, made lazily on the speaker's worker."""
+        """The clips of one utterance, made lazily on the speaker's worker. Without a
+        synthesizer it fails at once: no squelch burst on a device opened for nothing."""
+        if self.espeak is None:
+            return Transmission(text, [self._unable], volume)
         parts: list[Callable[[], Clip]] = [partial(self.clip, s) for s in sentences(text)]
         if self.effect == "radio":
             parts = [self.squelch, *parts, self.roger_beep]
@@ -230,6 +235,9 @@ class Synthesizer:
         """The whole transmission as one clip (the browser plays it as one WAV)."""
         clips = [make() for make in self.transmission(text, 1.0).clips]
         return Clip(clips[0].rate, b"".join(c.pcm for c in clips))
+
+    def _unable(self) -> Clip:
+        raise ClipError(self.problem())
 
     # -- the tools ---------------------------------------------------------------------
     def _render(self, text: str, effect: str, low: bool = False) -> Clip:
@@ -279,42 +287,16 @@ class Synthesizer:
         return clip
 
     # -- the cache ---------------------------------------------------------------------
-    def _path(self, key: str) -> Path | None:
-        return None if self.cache is None else self.cache / f"{key}.wav"
-
     def _read(self, key: str) -> Clip | None:
-        path = self._path(key)
-        if path is None:
-            return None
-        from rig.statedir import read_state_bytes
-
-        try:
-            return pcm_of_wav(read_state_bytes(path))  # never through a link
-        except (OSError, ClipError):
-            return None  # not cached yet, or a torn file: made again
+        """The clip cached under ``key``; None when not cached, or damaged (made again)."""
+        found = self.store.get(key) if self.store is not None else None
+        return None if found is None else Clip(*found)
 
     def _write(self, key: str, clip: Clip) -> None:
-        """Atomically (a temporary file renamed), so a reader never sees half a clip; a
-        cache that cannot be written is said once and the voice goes on without it."""
-        path = self._path(key)
-        if path is None or not self._cache_ok:
-            return
-        tmp = path.with_name(f".{key}.{threading.get_ident()}.tmp")
-        from rig.statedir import create_new
-
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with os.fdopen(create_new(tmp), "wb") as handle:  # no link written through
-                handle.write(wav_bytes(clip))
-            os.replace(tmp, path)
-        except OSError as exc:
-            with self._lock:
-                if self._cache_ok:
-                    self._cache_ok = False
-                    log.warning("voice cache off: cannot write %s (%s); phrases are "
-                                "made again each time", path.parent, exc.strerror or exc)
-            with contextlib.suppress(OSError):
-                tmp.unlink()
+        """Whole or not at all (rig.voicecache); a cache that cannot be written is said
+        once and the voice goes on without it."""
+        if self.store is not None:
+            self.store.put(key, clip.rate, clip.pcm)
 
     def cached(self, text: str) -> bool:
         """Whether every sentence of ``text`` is in the cache already."""
@@ -445,6 +427,16 @@ def sound_card_present(devices: Path = Path("/dev/snd")) -> bool:
         return False
 
 
+def voice_note(narrator: Narrator, backend: Backend | None, device: str) -> str:
+    """Where the voice is heard, in one sentence (the desk's greeting), or that it
+    cannot play and why: never "speaking" without a synthesizer."""
+    problem = narrator.synthesizer.problem() if narrator.synthesizer is not None else ""
+    if problem:
+        return f"Voice: cannot play: {problem}."
+    note: str = getattr(backend, "note", "")
+    return note or f"Voice: speaking on the {device} sound output."
+
+
 def _device(settings: VoiceSettings, backend: Backend | None) -> Backend:
     """``backend``, or aplay on the configured ALSA device."""
     from hardware.speaker import AplayBackend
@@ -462,11 +454,12 @@ def build_narrator(settings: VoiceSettings, cache: Path | None, game: Callable[[
     synthesizer = Synthesizer(settings, cache)
     speaker = Speaker(_device(settings, backend), on_fault=on_fault,
                       on_recovered=on_recovered)
+    if synthesizer.store is not None:  # stale temporaries go, the clips are counted
+        threading.Thread(target=synthesizer.store.prepare, name="voice-cache",
+                         daemon=True).start()
     problem = synthesizer.problem()
     if problem:
-        log.warning("voice: %s; the game goes on silently", problem)
-        if on_fault is not None:
-            on_fault(problem)
+        speaker.fault(problem)  # one line and "no sound", not one more a transmission
     elif settings.effect == "radio" and synthesizer.sox is None:
         log.warning("voice: sox is not installed (apt-get install sox): the plain voice, "
                     "without the radio effect")
@@ -506,5 +499,6 @@ __all__ = [
     "pcm_of_wav",
     "sentences",
     "speak_test",
+    "voice_note",
     "wav_bytes",
 ]

@@ -302,6 +302,14 @@ function setupMute() {
   });
 }
 
+// The rig's word on the voice: why it cannot play, shown beside the mute switch.
+function voiceState(state) {
+  const el = $("#voice-state");
+  if (!el) return;
+  el.hidden = state.ok;
+  el.textContent = state.ok ? "" : `The voice cannot play: ${state.why}.`;
+}
+
 function connect() {
   const events = new EventSource("/events");
   events.addEventListener("frame", (e) => drawFrame(e.data));
@@ -311,6 +319,7 @@ function connect() {
   events.addEventListener("screen", (e) => { const el = $("#screen"); if (el) el.textContent = e.data; });
   events.addEventListener("buzz", (e) => buzz(JSON.parse(e.data)));
   events.addEventListener("voice", (e) => speak(JSON.parse(e.data)));
+  events.addEventListener("voicestate", (e) => voiceState(JSON.parse(e.data)));
   events.addEventListener("open", () => { document.body.dataset.connected = "yes"; });
   events.addEventListener("error", () => { document.body.dataset.connected = "no"; });
 }

@@ -4,7 +4,9 @@
 clips are made, becomes one WAV kept in memory under its hash and announced to the open
 pages as a "voice" event with its URL (``/voice/<hash>.wav``, served by rig.web.httpserver).
 A newer transmission is a newer event: the page stops the old one and plays the new,
-unless its mute switch is on. Only the last few WAVs are kept.
+unless its mute switch is on. Only the last few WAVs are kept. When the voice cannot
+play (no synthesizer, a failed effect) the pages are told why ("voicestate", shown in a
+banner beside the mute switch) and the desk's greeting says so instead of "plays".
 """
 
 from __future__ import annotations
@@ -21,15 +23,28 @@ KEEP = 16
 """WAVs kept for pages to fetch (a page fetches at once; a few for slow ones)."""
 
 
-class WebSound:
-    note = "Voice: plays in the page (its mute switch silences it)."
+PLAYS = "Voice: plays in the page (its mute switch silences it)."
 
+
+class WebSound:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        self.problem = ""
+        """Why the voice cannot play ("" while it can), as the speaker said it."""
         self._wavs: OrderedDict[str, bytes] = OrderedDict()
         self._lock = threading.Lock()
         self.published = 0
         """Transmissions announced to the pages (tests wait on the hub, and count)."""
+
+    @property
+    def note(self) -> str:
+        """Where the voice is heard, or why not (the desk's greeting)."""
+        return f"Voice: cannot play: {self.problem}." if self.problem else PLAYS
+
+    def sound_status(self, ok: bool, message: str) -> None:
+        """The speaker's word on the sound (hardware.speaker): the pages show it."""
+        self.problem = "" if ok else message
+        self.hub.publish("voicestate", json.dumps({"ok": ok, "why": self.problem}))
 
     def open(self, rate: int, label: str) -> Stream:
         return _WebStream(self, rate, label)

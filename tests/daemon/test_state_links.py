@@ -147,7 +147,7 @@ def test_the_voice_cache_follows_no_link(tmp_path):
     or a cached clip that links elsewhere is neither written through nor read."""
     import threading
 
-    from rig.voice import Clip, Synthesizer, VoiceSettings, cache_key, wav_bytes
+    from rig.voice import Clip, Synthesizer, VoiceSettings, cache_key, pcm_of_wav
 
     victim = tmp_path / "victim"
     victim.write_text("precious\n")
@@ -155,11 +155,11 @@ def test_the_voice_cache_follows_no_link(tmp_path):
     cache.mkdir()
     speech = Synthesizer(VoiceSettings(), cache)  # only its cache is used here
     key = cache_key("Ten-four.", "en", "none")
-    (cache / f".{key}.{threading.get_ident()}.tmp").symlink_to(victim)
-    clip = Clip(8000, b"\0\1" * 100)
+    (cache / f".{key}.{os.getpid()}.{threading.get_ident()}.tmp").symlink_to(victim)
+    clip = Clip(8000, b"\0\1" * 400)
     speech._write(key, clip)
     assert victim.read_text() == "precious\n"
-    assert (cache / f"{key}.wav").read_bytes() == wav_bytes(clip)
+    assert pcm_of_wav((cache / f"{key}.wav").read_bytes()) == clip
     other = cache_key("Breaker one-nine.", "en", "none")
     (cache / f"{other}.wav").symlink_to(cache / f"{key}.wav")
     assert speech._read(other) is None, "a linked clip is not read"
