@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 SECTION_NAMES = ("calibration", "engine", "input_to_frame", "frame_render", "bus", "daemon",
-                 "voice")
+                 "voice", "voice_pace")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

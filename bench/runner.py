@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import bench.voice_pace as voice_pace
 from bench import bus, calibration, daemon, engine_speed, frames, latency, progress, voice
 from bench.machine import machine_info, pin_to_one_core
 from bench.stats import rnd
@@ -81,6 +82,7 @@ SECTIONS: tuple[tuple[str, Callable[..., dict[str, Any]], str], ...] = (
     ("bus", bus.measure, bus.METHOD),
     ("daemon", daemon.measure, daemon.METHOD),
     ("voice", voice.measure, voice.METHOD),
+    ("voice_pace", voice_pace.measure, voice_pace.METHOD),
 )
 
 CPU_FIGURES: dict[str, tuple[str, ...]] = {
@@ -316,6 +318,7 @@ def summary(report: dict[str, Any]) -> str:
                              f"({block['share_of_full_frame_p50']:.0%} of a frame), "
                              f"{block['ms_p50']['400kHz']} ms at 400 kHz")
     lines += voice.summary_lines(report)
+    lines += voice_pace.summary_lines(report)
     for key, check in report.get("targets", {}).items():
         lines.append(target_line(key, check))
     return "\n".join(lines)
