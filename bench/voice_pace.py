@@ -133,8 +133,31 @@ class _Said:
         return self.heard is None
 
 
-def _turn_of(state: Any) -> tuple[Any, ...]:
-    return (getattr(state, "turns", None), getattr(state, "turn", None))
+class _Turns:
+    """Counts the turns: each change of the engine's ``turn`` (and 10-Four's ``turns``),
+    looked at as each frame is shown (so a frame belongs to the turn it shows)."""
+
+    def __init__(self, state: Any) -> None:
+        self.key = self._key(state)
+        self.count = 0
+
+    @staticmethod
+    def _key(state: Any) -> tuple[Any, ...]:
+        return (getattr(state, "turns", None), getattr(state, "turn", None))
+
+    def seen(self, state: Any) -> int:
+        key = self._key(state)
+        if key != self.key:
+            self.key = key
+            self.count += 1
+        return self.count
+
+
+class _Shown:
+    """When the frame being said was shown, and in which turn."""
+
+    at = 0.0
+    turn = 0
 
 
 def _groups(game: str, players: int, seed: int, count: int) -> list[list[Any]]:
@@ -199,7 +222,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     by_transmission: dict[int, _Said] = {}
     lock = threading.Lock()
     rig = new_emulated_rig(game, players, seed=seed)
-    turn = {"key": _turn_of(rig.session.state), "count": 0}
+    turns = _Turns(rig.session.state)
 
     def on_sound(transmission: Any, when: float) -> None:
         with lock:
@@ -208,7 +231,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
                 record.first_sound = when
                 record.heard = device.opened[-1]
 
-    shown = {"at": 0.0}
+    shown = _Shown()
 
     class Recording(Synthesizer):
         """The synthesizer, noting each transmission the narrator hands over."""
@@ -216,7 +239,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
         def transmission(self, text: str, *args: Any, **kwargs: Any) -> Any:
             made = super().transmission(text, *args, **kwargs)
             with lock:
-                record = _Said(text, shown["at"], turn["count"])
+                record = _Said(text, shown.at, shown.turn)
                 said.append(record)
                 by_transmission[id(made)] = record
             return made
@@ -226,13 +249,13 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
             if said and said[-1].text == utterance.text and not said[-1].kind:
                 said[-1].kind = utterance.kind
 
-    shown_at: dict[int, float] = {}
+    shown_at: dict[int, tuple[float, int]] = {}
 
     class Timed(Narrator):
         """The narrator, knowing when the frame it works on was shown."""
 
         def frame(self, screen: Any, game: str | None = None) -> Any:
-            shown["at"] = shown_at.pop(id(screen), clock())
+            shown.at, shown.turn = shown_at.pop(id(screen), (clock(), turns.count))
             return super().frame(screen, game)
 
     speaker = Speaker(device, on_sound=on_sound, clock=clock)
@@ -240,7 +263,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     narrator.on_say = on_say
 
     def on_frame(screen: Any) -> None:
-        shown_at[id(screen)] = clock()
+        shown_at[id(screen)] = (clock(), turns.seen(rig.session.state))
         narrator.post(screen)
 
     rig.pause = lambda seconds: clock.sleep_until(clock() + seconds)
@@ -251,10 +274,6 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
         for gesture in gestures:
             rig.loop.step(gesture)
         rig.settle()
-        key = _turn_of(rig.session.state)
-        if key != turn["key"]:
-            turn["key"] = key
-            turn["count"] += 1
     narrator.idle.wait(30)
     speaker.idle.wait(120)
     narrator.close()
@@ -264,7 +283,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     for record in said:
         record.lead = lead
         record.full = sum(synthesizer.clip(s).seconds for s in sentences(record.text))
-    return said, turn["count"] + 1
+    return said, turns.count + 1
 
 
 def _kinds(said: list[_Said]) -> dict[str, Any]:
@@ -335,6 +354,8 @@ def measure(quick: bool) -> dict[str, Any]:
                 turns = 0
                 for seed in seeds:
                     got, counted = _play(game, players, seed, count, pace, cache)
+                    for record in got:
+                        record.turn += turns  # each game's turns after the last's
                     said += got
                     turns += counted
                 out[f"{game}@{pace:g}s"] = _summary(said, turns)
