@@ -3,8 +3,13 @@
 :class:`WebSound` is a speaker backend (hardware.speaker): each transmission, once its
 clips are made, becomes one WAV kept in memory under its hash and announced to the open
 pages as a "voice" event with its URL (``/voice/<hash>.wav``, served by rig.web.httpserver).
-A newer transmission is a newer event: the page stops the old one and plays the new,
-unless its mute switch is on. Only the last few WAVs are kept.
+The page keeps the speaker's priorities (hardware.speaker): each event says whether the
+clip ``must`` be heard whole (a card, a move, an alert, the winner), and the page plays
+such clips to the end, one after another; a routine clip (a prompt) is cut or dropped
+by any newer event, dropped once it waited longer than the speaker's ROUTINE_LAG, and a
+"stale" event (the table acted: a screen with nothing to say) cuts and drops routine
+clips, or every clip when the voice was switched off. The mute switch silences all.
+Only the last few WAVs are kept.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ import json
 import threading
 from collections import OrderedDict
 
-from hardware.speaker import Clip, Stream
+from hardware.speaker import ROUTINE_LAG, Clip, Stream
 from rig.web.hub import Hub
 
 KEEP = 16
@@ -34,11 +39,16 @@ class WebSound:
     def open(self, rate: int, label: str) -> Stream:
         return _WebStream(self, rate, label)
 
+    def stale(self, everything: bool) -> None:
+        """Routine clips (or every clip) the page holds are out of date."""
+        self.hub.publish("voice", json.dumps({"stale": "all" if everything else "routine"}),
+                         keep=False)
+
     def wav(self, key: str) -> bytes | None:
         with self._lock:
             return self._wavs.get(key)
 
-    def _finished(self, clip: Clip, label: str) -> None:
+    def _finished(self, clip: Clip, label: str, must_hear: bool) -> None:
         from rig.voice import wav_bytes
 
         data = wav_bytes(clip)
@@ -50,7 +60,9 @@ class WebSound:
                 self._wavs.popitem(last=False)
             self.published += 1
         self.hub.publish("voice", json.dumps({"url": f"/voice/{key}.wav", "text": label,
-                                              "seconds": round(clip.seconds, 2)}),
+                                              "seconds": round(clip.seconds, 2),
+                                              "must": must_hear,
+                                              "lag": ROUTINE_LAG}),
                          keep=False)
 
 
@@ -61,13 +73,17 @@ class _WebStream:
         self.label = label
         self.pcm = bytearray()
         self.aborted = False
+        self.must_hear = False
+
+    def mark(self, must_hear: bool) -> None:
+        self.must_hear = must_hear
 
     def write(self, pcm: bytes) -> None:
         self.pcm.extend(pcm)
 
     def finish(self) -> None:
         if not self.aborted:
-            self.sound._finished(Clip(self.rate, bytes(self.pcm)), self.label)
+            self.sound._finished(Clip(self.rate, bytes(self.pcm)), self.label, self.must_hear)
 
     def abort(self) -> None:
         self.aborted = True
