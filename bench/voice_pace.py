@@ -121,6 +121,9 @@ class _Said:
         """Seconds of squelch before the first word."""
         self.first_sound: float | None = None
         self.heard: _Heard | None = None
+        self.clips: object = None
+        """The transmission's clips: the speaker's transmission is known by them (the
+        narrator may hand over a copy with its priority)."""
 
     @property
     def lost(self) -> bool:
@@ -226,7 +229,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
 
     def on_sound(transmission: Any, when: float) -> None:
         with lock:
-            record = by_transmission.get(id(transmission))
+            record = by_transmission.get(id(transmission.clips))
             if record is not None and record.first_sound is None:
                 record.first_sound = when
                 record.heard = device.opened[-1]
@@ -241,7 +244,8 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
             with lock:
                 record = _Said(text, shown.at, shown.turn)
                 said.append(record)
-                by_transmission[id(made)] = record
+                record.clips = made.clips  # kept: the id stays this transmission's
+                by_transmission[id(made.clips)] = record
             return made
 
     def on_say(utterance: Any) -> None:
