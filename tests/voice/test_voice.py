@@ -159,7 +159,7 @@ def test_each_moment_is_said_once() -> None:
     voice.speaker.close()
     texts = [u.text if u else None for u in said]
     assert texts == ["Red: draw a Mike card.", None, "Spin the high knob.", None, None, None,
-                     "Red truck at Red one: seven ahead to Red eight.", None]
+                     "Red truck: seven ahead to Red eight.", None]
 
 
 def test_a_silent_moment_cuts_the_stale_prompt() -> None:
@@ -218,7 +218,7 @@ def test_the_demo_narrates(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     said = [line for line in out.splitlines() if line.startswith("(voice)")]
     assert said[0] == '(voice) "Red: spin for start."'
-    assert '(voice) "Red truck at Red one: five ahead to Red six."' in said
+    assert '(voice) "Red truck: five ahead to Red six."' in said
     assert said[-1].startswith('(voice) "Ten-four') and "wins" in said[-1]
     assert out.count("(voice: ") <= 1
 

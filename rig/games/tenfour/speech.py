@@ -7,9 +7,10 @@ knobs are the HI and LO bands ("high knob", "high band"). The slang decorates, a
 the screen: "Breaker one-nine!" once before a card that calls the police (it stands for
 the card's own "BREAK ONE NINE!", which is not said a second time); it never replaces
 the instruction. A card that names its band ("Spin the Lo-Band.") is read in full and
-the knob to flick is not said again. The police options (which Smokey or the Bear, and
-where) are read out so that a listener can choose. Everything else is the screen's own
-words.
+the knob to flick is not said again. A truck's move is said without the space it
+starts from (each colour has one truck: "Red truck: three ahead to Red four"). The
+police options (which Smokey or the Bear, and where) are read out so that a listener
+can choose. Everything else is the screen's own words.
 
 One module, self-contained beyond the generic :mod:`rig.speech`, so that it can move
 into the game's own folder as it is.
@@ -27,9 +28,12 @@ from rig.speech import Vocabulary, number_words, said_as
 _INITIALS = {colour[0].upper(): colour.capitalize() for colour in COLOURS}
 _LETTERS = "".join(_INITIALS)
 _CODE = re.compile(rf"\b([{_LETTERS}])(\d{{1,3}})\b")
-_SHORT_CUT = re.compile(rf"\b(?:short cut )?([{_LETTERS}]\d{{1,3}})-([{_LETTERS}]\d{{1,3}})\b")
+_SHORT_CUT = re.compile(
+    rf"\b(?:(?:the )?short cut )?([{_LETTERS}]\d{{1,3}})-([{_LETTERS}]\d{{1,3}})\b( (?:on)?to )?")
 _FLICK = re.compile(r"^\w+: flick the (HI|LO) knob \((?:Hi|Lo)-Band\)(?:, move spin \+(\d+))?$")
 _EXTRA = re.compile(r"move (\d+) extra spaces?")
+_FROM = re.compile(rf"^(\w+ truck) at [{_LETTERS}]\d{{1,3}}(?=: \d+ ahead)")
+"""A truck's move from where it stands ("Red truck at R1: 3 ahead to R4")."""
 
 POLICE = ("Smokey", "Bear")
 """The police pieces: a result that moves one is a police move."""
@@ -37,6 +41,13 @@ BREAKER = "Breaker one-nine!"
 """Said once before a card that calls the police."""
 BREAK = "Break one nine!"
 """The card's own call, as said: the breaker stands for it."""
+
+
+def _short_cut(match: re.Match[str]) -> str:
+    """"by the short cut R16-G2 to G3": "by the short cut between R16 and G2, to G3" (a
+    pause before where it ends, so the ends of the short cut are not heard as stops)."""
+    onward = f",{match.group(3)}" if match.group(3) else ""
+    return f"the short cut between {match.group(1)} and {match.group(2)}{onward}"
 
 
 def _code(match: re.Match[str]) -> str:
@@ -55,6 +66,12 @@ class TenFourVocabulary(Vocabulary):
         ("BREAK 1-9", "break one nine"),
     )
     WINNER_TITLES = frozenset({"10-4, WINNER!"})
+
+    def said_line(self, text: str) -> str:
+        """A truck's move is said without the place it starts from: each colour has one
+        truck, so "Red truck" names it, and the table hears how far and where to ("Red
+        truck: three ahead to Red four")."""
+        return _FROM.sub(r"\1", text)
 
     def result_kind(self, text: str) -> str:
         """A Smokey or the Bear moved (or placed: "Red puts Smokey 1 ...") is a police
@@ -99,7 +116,7 @@ class TenFourVocabulary(Vocabulary):
     def places(self, text: str) -> str:
         """"B13": "Blue thirteen"; "short cut R16-G2": "the short cut between Red
         sixteen and Green two"."""
-        text = _SHORT_CUT.sub(r"the short cut between \1 and \2", text)
+        text = _SHORT_CUT.sub(_short_cut, text)
         return _CODE.sub(_code, text)
 
 
