@@ -315,6 +315,19 @@ function playNextVoice() {
   }
 }
 
+// Each event repeats the last few voice messages, numbered: act on the ones not seen yet
+// (the hub keeps only a topic's newest event for a page busy elsewhere); a page that
+// connects late acts on the newest only.
+let voiceSeen = null;
+
+function voiceEvents(data) {
+  const events = data.events || [];
+  if (voiceSeen === null && events.length) voiceSeen = events[events.length - 1].seq - 1;
+  for (const message of events) {
+    if (message.seq > voiceSeen) { voiceSeen = message.seq; speak(message); }
+  }
+}
+
 function speak(message) {
   if (message.stale) { dropVoices(message.stale === "all"); playNextVoice(); return; }
   rig.voices.push(message.text);
@@ -343,7 +356,7 @@ function connect() {
   events.addEventListener("cards", (e) => setCards(JSON.parse(e.data)));
   events.addEventListener("screen", (e) => { const el = $("#screen"); if (el) el.textContent = e.data; });
   events.addEventListener("buzz", (e) => buzz(JSON.parse(e.data)));
-  events.addEventListener("voice", (e) => speak(JSON.parse(e.data)));
+  events.addEventListener("voice", (e) => voiceEvents(JSON.parse(e.data)));
   events.addEventListener("open", () => { document.body.dataset.connected = "yes"; });
   events.addEventListener("error", () => { document.body.dataset.connected = "no"; });
 }

@@ -10,6 +10,12 @@ by any newer event, dropped once it waited longer than the speaker's ROUTINE_LAG
 "stale" event (the table acted: a screen with nothing to say) cuts and drops routine
 clips, or every clip when the voice was switched off. The mute switch silences all.
 Only the last few WAVs are kept.
+
+The hub keeps only the newest event of a topic for a page that has not taken it yet,
+so two voice events close together would lose the first (a move result overtaken by
+the next prompt). So each "voice" event carries the last `RECENT` voice messages, each
+numbered (``seq``), and the page acts on those it has not seen; a page that connects
+late acts on the newest only.
 """
 
 from __future__ import annotations
@@ -17,11 +23,13 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 
 from hardware.speaker import ROUTINE_LAG, Clip, Stream
 from rig.web.hub import Hub
 
+RECENT = 8
+"""Voice messages repeated in each event (more than come between two of a page's reads)."""
 KEEP = 16
 """WAVs kept for pages to fetch (a page fetches at once; a few for slow ones)."""
 
@@ -35,14 +43,23 @@ class WebSound:
         self._lock = threading.Lock()
         self.published = 0
         """Transmissions announced to the pages (tests wait on the hub, and count)."""
+        self._recent: deque[dict[str, object]] = deque(maxlen=RECENT)
+        self._seq = 0
 
     def open(self, rate: int, label: str) -> Stream:
         return _WebStream(self, rate, label)
 
     def stale(self, everything: bool) -> None:
         """Routine clips (or every clip) the page holds are out of date."""
-        self.hub.publish("voice", json.dumps({"stale": "all" if everything else "routine"}),
-                         keep=False)
+        self._announce({"stale": "all" if everything else "routine"})
+
+    def _announce(self, message: dict[str, object]) -> None:
+        with self._lock:
+            self._seq += 1
+            self._recent.append({"seq": self._seq, **message})
+            data = json.dumps({"events": list(self._recent)})
+            # published under the lock: the pages get the events in their order
+            self.hub.publish("voice", data, keep=False)
 
     def wav(self, key: str) -> bytes | None:
         with self._lock:
@@ -59,11 +76,9 @@ class WebSound:
             while len(self._wavs) > KEEP:
                 self._wavs.popitem(last=False)
             self.published += 1
-        self.hub.publish("voice", json.dumps({"url": f"/voice/{key}.wav", "text": label,
-                                              "seconds": round(clip.seconds, 2),
-                                              "must": must_hear,
-                                              "lag": ROUTINE_LAG}),
-                         keep=False)
+        self._announce({"url": f"/voice/{key}.wav", "text": label,
+                        "seconds": round(clip.seconds, 2), "must": must_hear,
+                        "lag": ROUTINE_LAG})
 
 
 class _WebStream:

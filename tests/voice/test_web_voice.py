@@ -37,7 +37,10 @@ def voice_events(web: WebDesk, box: object, count: int) -> list[dict[str, object
     while len(found) < count:
         items = box.take(20)  # type: ignore[attr-defined]
         assert items, "no voice event"
-        found += [json.loads(data) for topic, data in items if topic == "voice"]
+        for topic, data in items:
+            if topic == "voice":
+                seen = {int(str(e["seq"])) for e in found}
+                found += [e for e in json.loads(data)["events"] if e["seq"] not in seen]
     return found
 
 
