@@ -19,8 +19,9 @@ lost words (started and cut before their last word, or never started: `dropped`,
 is the intended fate of a routine prompt the table already acted on, and a loss for
 everything else), and the lag behind the screen (from the frame being shown to the
 utterance's first sound). Per game: the speech offered per turn (the full length of
-every utterance handed to the speaker, summed per turn: median and mean), the speech
-heard per turn, the words per turn, and one whole turn's words as an example.
+every utterance handed to the speaker, summed per turn: median and mean; and the same with
+the radio's squelch and roger beep, on the air), the speech heard per turn, the words
+per turn, and one whole turn's words as an example.
 A turn is counted each time the engine's ``turn`` (the seat to play; 10-Four also counts
 ``turns``) changes.
 """
@@ -119,6 +120,8 @@ class _Said:
         """Seconds of speech in it (without the radio's squelch and roger beep)."""
         self.lead = 0.0
         """Seconds of squelch before the first word."""
+        self.tail = 0.0
+        """Seconds of roger beep after the last."""
         self.first_sound: float | None = None
         self.heard: _Heard | None = None
         self.clips: object = None
@@ -281,11 +284,14 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     narrator.idle.wait(30)
     speaker.idle.wait(120)
     narrator.close()
-    lead = synthesizer.squelch().seconds if synthesizer.effect == "radio" else 0.0
+    radio = synthesizer.effect == "radio"
+    lead = synthesizer.squelch().seconds if radio else 0.0
+    tail = synthesizer.roger_beep().seconds if radio else 0.0
     from rig.voice import sentences
 
     for record in said:
         record.lead = lead
+        record.tail = tail
         record.full = sum(synthesizer.clip(s).seconds for s in sentences(record.text))
     return said, turns.count + 1
 
@@ -316,6 +322,7 @@ def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
     for record in said:
         per_turn[record.turn].append(record)
     offered = [sum(r.full for r in rs) for rs in per_turn.values()]
+    on_air = [sum(r.lead + r.full + r.tail for r in rs) for rs in per_turn.values()]
     words = [sum(len(r.text.split()) for r in rs) for rs in per_turn.values()]
     heard = sum(r.heard.seconds for r in said if r.heard is not None)
     lags = [r.first_sound - r.shown for r in said if r.first_sound is not None]
@@ -334,6 +341,7 @@ def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
         "lag_s_max": rnd(max(lags, default=0.0)),
         "speech_s_per_turn_p50": rnd(percentile(offered, 50)),
         "speech_s_per_turn_mean": rnd(sum(offered) / max(1, len(offered))),
+        "on_air_s_per_turn_p50": rnd(percentile(on_air, 50)),
         "heard_s_per_turn_mean": rnd(heard / max(1, turns)),
         "words_per_turn_p50": rnd(percentile(words, 50)),
         "kinds": _kinds(said),
@@ -381,7 +389,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      f"all cut {run['lost_words']}/{run['utterances']}, dropped "
                      f"{run['dropped']}, lag p50 {run['lag_s_p50']} s p95 "
                      f"{run['lag_s_p95']} s max {run['lag_s_max']} s, speech a turn p50 "
-                     f"{run['speech_s_per_turn_p50']} s ({run['words_per_turn_p50']} words),"
+                     f"{run['speech_s_per_turn_p50']} s ({run['words_per_turn_p50']} words; "
+                     f"{run['on_air_s_per_turn_p50']} s on the air with squelch and beep),"
                      f" heard a turn {run['heard_s_per_turn_mean']} s")
         for kind, k in run["kinds"].items():
             lines.append(f"      {kind:<8} {k['handed']:>4} said, cut {k['cut']:>3}, dropped "
