@@ -373,6 +373,7 @@ class Narrator:
         self.game = game
         self.control = control or VoiceControl(settings.enabled, settings.volume)
         self._last: Utterance | None = None
+        self._silenced = False
         self.said: list[Utterance] = []
         """Every utterance handed to the speaker, in order (the demo prints them)."""
         self.on_say: Callable[[Utterance], None] | None = None
@@ -417,6 +418,12 @@ class Narrator:
         """The frame now shown: say its utterance if it is new; a screen with nothing
         to say (the spin, a menu) means the table acted: a routine prompt still playing
         yields (must-hear speech goes on). Returns what was said."""
+        if not self.control.enabled:  # switched off: nothing goes on being said
+            if not self._silenced and self.speaker is not None:
+                self.speaker.silence()
+            self._silenced = True
+            return None
+        self._silenced = False
         name = self.game() if game is None else game
         said = utterance(screen, vocabulary_for(name))
         if said is None:
@@ -428,10 +435,6 @@ class Narrator:
             return None  # the same moment redrawn (a page, a cursor, a refusal fading)
         if said.kind != "refusal":
             self._last = said
-        if not self.control.enabled:
-            if self.speaker is not None:
-                self.speaker.silence()
-            return None
         if said.kind not in self.settings.events:
             self._stop()
             return None

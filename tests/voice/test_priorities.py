@@ -261,6 +261,19 @@ def test_the_narrator_says_every_screen_posted_in_order() -> None:
                                  "Red truck: seven ahead to Red eight."]
 
 
+def test_switching_the_voice_off_cuts_even_a_must_hear_moment() -> None:
+    device = GatedDevice()
+    voice = Narrator(VoiceSettings(), Tones(), Speaker(device), lambda: "tenfour")
+    voice.frame(MOVED)
+    device.wait_on_air()
+    voice.control.toggle()  # the setup menu: voice off
+    voice.frame(PROMPT)
+    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    voice.close()
+    [move] = device.heard
+    assert move.cut and move.samples == 0
+
+
 def test_the_page_is_told_the_priorities() -> None:
     """The browser plays the WAVs itself: each event says whether it must be heard
     whole, and a stop or the voice switched off is an event too."""
