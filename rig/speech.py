@@ -37,7 +37,7 @@ EVENTS = ("turn", "card", "move", "police", "alert", "winner", "refusal")
 """The kinds of utterance, which the ``[voice] events`` setting picks from:
 
 - turn: whose turn it is and what to do (draw, spin, choose), with the news before it;
-- card: the Mike card drawn, read aloud with its printed text, and what to spin;
+- card: the card drawn, read aloud with its printed text, and what to do with it;
 - move: the result of a move (where the piece goes);
 - police: a move of a piece no player owns (the game says which: 10-Four's police);
 - alert: a catch, a bump, a slide, a zoom, a reshuffle;
@@ -145,6 +145,11 @@ class Vocabulary:
     def _caps(self, match: re.Match[str]) -> str:
         word = match.group(0)
         return word if word in self.KEEP_CAPS else word.lower()
+
+    def said_line(self, text: str) -> str:
+        """A result or alert line as it is said: the game may leave out what the
+        listener knows already (the base says it all)."""
+        return text
 
     def result_kind(self, text: str) -> str:
         """The kind of a result screen whose first line is ``text``: "move", or
@@ -346,7 +351,7 @@ def _once(lines: list[str]) -> list[str]:
 
 def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> Utterance:
     """A result or alert screen (titled with the mover, or the alert's headline)."""
-    lines = [Part(text) for text in _once([p.text for p in parts])]
+    lines = [Part(vocabulary.said_line(text)) for text in _once([p.text for p in parts])]
     if screen.alert:
         kind = "winner" if screen.title in vocabulary.WINNER_TITLES else "alert"
         headline = _sentence(vocabulary.words(screen.title))
