@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
-from itertools import pairwise
 
 from rig.screen import Part, Screen
 from valueclass import Frozen, set_field
@@ -146,9 +145,10 @@ class Vocabulary:
         word = match.group(0)
         return word if word in self.KEEP_CAPS else word.lower()
 
-    def said_line(self, text: str) -> str:
-        """A result or alert line as it is said: the game may leave out what the
-        listener knows already (the base says it all)."""
+    def said_line(self, text: str, before: str) -> str:
+        """A result or alert line as it is said, after the line ``before`` it ("" for
+        the first): the game may leave out what the listener knows already (the base
+        says it all)."""
         return text
 
     def result_kind(self, text: str) -> str:
@@ -335,23 +335,32 @@ _SUBJECT = re.compile(r"^(?P<piece>\w+(?: \w+)?) at (?P<place>[A-Z]\d+) (?=[a-z]
 """A line that starts with its piece and place ("Blue truck at Y9 caught by ...")."""
 
 
-def _once(lines: list[str]) -> list[str]:
+def _once(lines: list[str], vocabulary: Vocabulary) -> list[str]:
     """Each line after the first without the piece and place it starts with when the
     line before named that piece and ended on that place ("... six ahead to Y9. Blue
-    truck at Y9 caught by Smokey 1": "... to Y9. Caught by Smokey 1")."""
-    out = lines[:1]
-    for before, line in pairwise(lines):
+    truck at Y9 caught by Smokey 1": "... to Y9. Caught by Smokey 1"); a line left saying
+    only what the line before said ("..., slides to T46" then "slides on the oil to T46")
+    is not said; then as the game says each line (`Vocabulary.said_line`)."""
+    out: list[str] = []
+    for before, line in zip(["", *lines], lines, strict=False):
+        said = line
         match = _SUBJECT.match(line)
         if match and match["piece"] in before and (
                 f"to {match['place']}" in before or before.endswith(f"at {match['place']}")):
-            line = _upper_first(line[match.end():])
-        out.append(line)
+            said = line[match.end():]
+            verb, _, rest = said.partition(" ")
+            if f"{verb} to {rest.rsplit(' ', 1)[-1]}" in before:
+                continue  # "slides on the oil to T46" after ", slides to T46"
+            said = _upper_first(said)
+        said = vocabulary.said_line(said, before)
+        if said:
+            out.append(said)
     return out
 
 
 def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> Utterance:
     """A result or alert screen (titled with the mover, or the alert's headline)."""
-    lines = [Part(vocabulary.said_line(text)) for text in _once([p.text for p in parts])]
+    lines = [Part(text) for text in _once([p.text for p in parts], vocabulary)]
     if screen.alert:
         kind = "winner" if screen.title in vocabulary.WINNER_TITLES else "alert"
         headline = _sentence(vocabulary.words(screen.title))

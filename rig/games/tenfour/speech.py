@@ -67,7 +67,7 @@ class TenFourVocabulary(Vocabulary):
     )
     WINNER_TITLES = frozenset({"10-4, WINNER!"})
 
-    def said_line(self, text: str) -> str:
+    def said_line(self, text: str, before: str) -> str:
         """A truck's move is said without the place it starts from: each colour has one
         truck, so "Red truck" names it, and the table hears how far and where to ("Red
         truck: three ahead to Red four")."""
