@@ -309,7 +309,10 @@ function playNextVoice() {
       playNextVoice();
     };
     audio.addEventListener("playing", () => { rig.heard = next.text; });
-    audio.addEventListener("ended", () => { rig.whole = (rig.whole || 0) + 1; done(); });
+    audio.addEventListener("ended", () => {
+      rig.wholes = [...(rig.wholes || []), next.text];  // heard to the end (tests read it)
+      done();
+    });
     audio.addEventListener("error", done);
     audio.play().catch(done);  // before any click the browser may refuse: silent
   }
