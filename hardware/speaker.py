@@ -311,12 +311,6 @@ class Speaker:
             self._cut_locked()
         self._stale(everything=True)
 
-    @property
-    def waiting(self) -> int:
-        """Transmissions handed over and not started yet."""
-        with self._lock:
-            return len(self._waiting)
-
     def _drop_routine_locked(self) -> None:
         kept = deque(w for w in self._waiting if w[0].must_hear)
         self.dropped += len(self._waiting) - len(kept)
