@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 SECTION_NAMES = ("calibration", "engine", "input_to_frame", "frame_render", "bus", "daemon",
-                 "voice")
+                 "voice", "voice_pace")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -16,7 +16,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--only", action="append", choices=SECTION_NAMES, default=None,
                         help="run only this section (repeatable); no target check "
-                             "(the calibration always runs)")
+                             "(the calibration always runs); voice_pace (the voice at "
+                             "the table's pace, minutes) runs only when named")
     parser.add_argument("--journal-dir", type=Path, default=None,
                         help="where the input-to-frame journal goes (default: the temp "
                              "dir; put it on the filesystem the rig's state lives on)")

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import bench.voice_pace as voice_pace
 from bench import bus, calibration, daemon, engine_speed, frames, latency, progress, voice
 from bench.machine import machine_info, pin_to_one_core
 from bench.stats import rnd
@@ -82,6 +83,11 @@ SECTIONS: tuple[tuple[str, Callable[..., dict[str, Any]], str], ...] = (
     ("daemon", daemon.measure, daemon.METHOD),
     ("voice", voice.measure, voice.METHOD),
 )
+ASKED_ONLY: tuple[tuple[str, Callable[..., dict[str, Any]], str], ...] = (
+    ("voice_pace", voice_pace.measure, voice_pace.METHOD),
+)
+"""Sections run only when named with --only: the voice at table pace plays whole
+stretches of games in (scaled) real time, minutes, and gates nothing."""
 
 CPU_FIGURES: dict[str, tuple[str, ...]] = {
     # report key -> path to a CPU figure in ms (or s), for the calibration ratios
@@ -234,6 +240,8 @@ def run(quick: bool = False, only: list[str] | None = None,
     runs: list[tuple[str, float]] = []
     chosen = [(name, measure, method) for name, measure, method in SECTIONS
               if not only or name in only]
+    chosen += [(name, measure, method) for name, measure, method in ASKED_ONLY
+               if only and name in only]
     progress.say(f"{report['mode']} run, {len(chosen)} section(s), pinned to CPU {pinned}")
     first_rounds: list[float] = []
     for number, (name, measure, method) in enumerate(chosen, 1):
@@ -316,6 +324,7 @@ def summary(report: dict[str, Any]) -> str:
                              f"({block['share_of_full_frame_p50']:.0%} of a frame), "
                              f"{block['ms_p50']['400kHz']} ms at 400 kHz")
     lines += voice.summary_lines(report)
+    lines += voice_pace.summary_lines(report)
     for key, check in report.get("targets", {}).items():
         lines.append(target_line(key, check))
     return "\n".join(lines)

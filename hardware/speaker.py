@@ -1,10 +1,16 @@
-"""The rig's loudspeaker: plays transmissions on a worker thread, newest first.
+"""The rig's loudspeaker: plays transmissions on a worker thread, like a radio channel
+with priorities (RULINGS G6).
 
 The event loop only hands over a :class:`Transmission` (:meth:`Speaker.say`) and goes
 on: synthesis (the transmission's clips are made lazily, on the worker) and playback
-never hold up a frame or an input. A newer transmission cuts the one playing (its
-playback process is killed, RULINGS G6: the player who already turned the knob does not
-hear the old prompt out); one waiting and not yet started is simply replaced.
+never hold up a frame or an input. What the table must hear (``must_hear``: a card read
+aloud, a move, a police move, an alert, the winner) is never cut by what follows: a
+newer transmission waits for it to end. A routine one (a prompt, a refusal) yields: a
+newer transmission, or :meth:`Speaker.stop` (the table acted: a screen with nothing to
+say), cuts it while it plays and drops it while it waits, and one that has waited
+longer than `ROUTINE_LAG` behind must-hear speech is dropped (its screen has shown it
+that long), so the voice never runs far behind the screen. :meth:`Speaker.silence`
+cuts everything (the voice switched off, the rig closing).
 
 Backends: :class:`AplayBackend` pipes raw PCM into ``aplay`` (alsa-utils) on the ALSA
 device configured; :class:`MockBackend` records what was played (tests, emulators) and
@@ -27,14 +33,17 @@ import subprocess
 import threading
 import time
 from array import array
+from collections import deque
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
-from hardware.mailbox import Mailbox, start_worker
 from valueclass import Frozen, Record, field
 
 log = logging.getLogger(__name__)
 
+ROUTINE_LAG = 3.0
+"""Seconds a routine transmission may wait behind must-hear speech before it is dropped
+as stale (the screen has shown its words all that time)."""
 CHUNK_MS = 250
 """Samples go to the device a quarter second at a time: the first sound waits only for
 the first chunk's volume scaling, and a cut is seen between chunks."""
@@ -72,6 +81,8 @@ class Transmission(Frozen):
     clips: Sequence[Callable[[], Clip]]
     volume: float = 1.0
     """0..1, applied to the samples (an I2S amplifier has no mixer of its own)."""
+    must_hear: bool = False
+    """Said to the end, never cut by what follows (see the module doc)."""
 
 
 class Stream(Protocol):
@@ -87,6 +98,22 @@ class Stream(Protocol):
 class Backend(Protocol):
     def open(self, rate: int, label: str) -> Stream:
         """A stream for one transmission (``label``: what it says, for records)."""
+
+
+@runtime_checkable
+class RelayStream(Protocol):
+    """A stream whose sound plays later and elsewhere (the browser's page): told whether
+    the transmission must be heard whole, so that the far end keeps the same priorities."""
+
+    def mark(self, must_hear: bool) -> None: ...
+
+
+@runtime_checkable
+class RelayBackend(Protocol):
+    """A backend whose far end queues what it plays: told when routine speech went
+    stale (`Speaker.stop`), or everything did (`Speaker.silence`)."""
+
+    def stale(self, everything: bool) -> None: ...
 
 
 class DeviceError(OSError):
@@ -306,7 +333,7 @@ def scaled(pcm: bytes, volume: float) -> bytes:
 
 
 class Speaker:
-    """The worker that plays transmissions, the newest first (see the module doc)."""
+    """The worker that plays transmissions by their priority (see the module doc)."""
 
     def __init__(self, backend: Backend, on_fault: Callable[[str], None] | None = None,
                  on_recovered: Callable[[], None] | None = None,
@@ -320,43 +347,76 @@ class Speaker:
         the device (the bench measures frame-to-first-sound with it)."""
         self.clock = clock
         self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
         self._stream: Stream | None = None
-        self._generation = 0
-        """Counts `say` and `stop`: a transmission plays while its number is current."""
+        self._playing: Transmission | None = None
+        self._cut = False
+        """Set when the transmission playing was cut: the worker stops writing it."""
+        self._waiting: deque[tuple[Transmission, float]] = deque()
+        """Must-hear transmissions in order, then at most one routine one (the newest),
+        each with the clock when it was handed over."""
         self._closed = False
         self._faulty = False
         self._told = threading.Lock()
         """Guards ``_faulty``: a fault known at start is said from another thread."""
-        self._mailbox: Mailbox[tuple[int, Transmission]] = Mailbox()
-        self.idle = self._mailbox.idle
+        self.dropped = 0
+        """Routine transmissions dropped unstarted (stale), for tests and the bench."""
+        self.idle = threading.Event()
         """Set while nothing is playing or waiting (tests wait on it, never sleep)."""
-        self._thread = start_worker(self._mailbox, self._work, "speaker")
+        self.idle.set()
+        self._thread = threading.Thread(target=self._serve, name="speaker", daemon=True)
+        self._thread.start()
 
     # -- the loop's side: never blocks on audio ---------------------------------------
     def say(self, transmission: Transmission) -> None:
-        """Play ``transmission`` next, cutting whatever plays now."""
+        """Play ``transmission`` after any must-hear speech playing or waiting; routine
+        speech playing or waiting is stale now and yields to it."""
         with self._lock:
-            self._generation += 1
-            self._mailbox.post((self._generation, transmission))
-            self._cut_locked()
+            if self._closed:
+                return
+            self._drop_routine_locked()
+            self._waiting.append((transmission, self.clock()))
+            self.idle.clear()
+            self._wake.notify()
 
     def stop(self) -> None:
-        """Cut what plays now and drop what waits (a new moment with nothing to say)."""
+        """The table acted (a new moment with nothing to say): routine speech playing is
+        cut and routine speech waiting dropped; must-hear speech goes on."""
         with self._lock:
-            self._generation += 1
-            self._mailbox.clear()
+            self._drop_routine_locked()
+        self._stale(everything=False)
+
+    def silence(self) -> None:
+        """Cut what plays and drop what waits, whatever it is (the voice switched off)."""
+        with self._lock:
+            self.dropped += len(self._waiting)
+            self._waiting.clear()
+            self._cut_locked()
+        self._stale(everything=True)
+
+    def _drop_routine_locked(self) -> None:
+        kept = deque(w for w in self._waiting if w[0].must_hear)
+        self.dropped += len(self._waiting) - len(kept)
+        self._waiting = kept
+        if self._playing is not None and not self._playing.must_hear:
             self._cut_locked()
 
     def _cut_locked(self) -> None:
+        self._cut = self._playing is not None
         if self._stream is not None:
             self._stream.abort()
             self._stream = None
 
+    def _stale(self, everything: bool) -> None:
+        if isinstance(self.backend, RelayBackend):
+            self.backend.stale(everything)
+
     def close(self) -> None:
         with self._lock:
             self._closed = True
+            self._waiting.clear()
             self._cut_locked()
-        self._mailbox.close()
+            self._wake.notify()
         self._thread.join(timeout=2.0)
 
     # -- the worker ----------------------------------------------------------------------
@@ -365,10 +425,31 @@ class Speaker:
         the worker would say it, once, and not again for each transmission."""
         self._fault(message)
 
-    def _work(self, posted: tuple[int, Transmission]) -> None:
-        generation, transmission = posted
+    def _next(self) -> Transmission | None:
+        """The next transmission to play, waiting for one; None once closed. A routine
+        one that waited longer than `ROUTINE_LAG` is dropped as stale."""
+        with self._lock:
+            while True:
+                while not self._waiting and not self._closed:
+                    self.idle.set()
+                    self._wake.wait()
+                if self._closed:
+                    self.idle.set()
+                    return None
+                transmission, handed = self._waiting.popleft()
+                if transmission.must_hear or self.clock() - handed <= ROUTINE_LAG:
+                    self._playing = transmission
+                    self._cut = False
+                    return transmission
+                self.dropped += 1
+
+    def _serve(self) -> None:
+        while (transmission := self._next()) is not None:
+            self._work(transmission)
+
+    def _work(self, transmission: Transmission) -> None:
         try:
-            played = self._play(transmission, generation)
+            played = self._play(transmission)
         except (ClipError, OSError) as exc:
             self._fault(str(exc))
         except Exception as exc:  # a bug must never leave a silently dead thread
@@ -376,11 +457,14 @@ class Speaker:
         else:
             if played:
                 self._recovered()
+        finally:
+            with self._lock:
+                self._playing = None
 
-    def _current(self, generation: int) -> bool:
-        return generation == self._generation and not self._closed
+    def _current(self) -> bool:
+        return not self._cut and not self._closed
 
-    def _play(self, transmission: Transmission, generation: int) -> bool:
+    def _play(self, transmission: Transmission) -> bool:
         """Play ``transmission``; True when it played to its end (not cut). A stream
         that did not finish is aborted and reaped here, whatever happened."""
         stream: Stream | None = None
@@ -390,22 +474,24 @@ class Speaker:
                 clip = make()
                 if stream is None:
                     stream = self.backend.open(clip.rate, transmission.key)  # off the lock
+                    if isinstance(stream, RelayStream):
+                        stream.mark(transmission.must_hear)
                     if self.on_sound is not None:
                         self.on_sound(transmission, self.clock())
                 with self._lock:
-                    if not self._current(generation):
+                    if not self._current():
                         return False
                     self._stream = stream
                 step = chunk_bytes(clip.rate)
                 for start in range(0, len(clip.pcm), step):
-                    if not self._current(generation):
+                    if not self._current():
                         return False  # cut: the stream was aborted by `say` or `stop`
                     stream.write(scaled(clip.pcm[start:start + step], transmission.volume))
             if stream is None:
                 return False
             stream.finish()
             finished = True
-            return self._current(generation)
+            return self._current()
         finally:
             with self._lock:
                 if self._stream is stream:
@@ -453,5 +539,6 @@ def _reap(stream: Stream) -> None:
         stream.finish()
 
 
-__all__ = ["AplayBackend", "Backend", "Clip", "ClipError", "DeviceError", "MockBackend",
-           "Played", "Speaker", "Stream", "Transmission", "chunk_bytes", "scaled"]
+__all__ = ["ROUTINE_LAG", "AplayBackend", "Backend", "Clip", "ClipError", "DeviceError",
+           "MockBackend", "Played", "RelayBackend", "RelayStream", "Speaker", "Stream",
+           "Transmission", "chunk_bytes", "scaled"]

@@ -9,9 +9,11 @@ and handed to the speaker (RULINGS G6).
   damaged, capped, giving way on a short disk); a cache that cannot be written (a full
   disk, a link) is logged once and the rig goes on rendering in memory.
 - :class:`Narrator` turns each frame into a transmission: the screen's utterance
-  (:mod:`rig.speech`), said once, a newer one cutting a stale one; the event loop only
-  calls :meth:`Narrator.frame`, which never waits for audio (the speaker's worker
-  synthesizes and plays).
+  (:mod:`rig.speech`), said once, with its priority (`MUST_HEAR`): a card, a move, a
+  police move, an alert and the winner are said to the end; a prompt or a refusal yields
+  to what follows and is dropped once the table has acted on it (hardware.speaker). The
+  event loop only calls :meth:`Narrator.post`, which never waits for audio (the
+  narrator's thread works out the words, the speaker's worker synthesizes and plays).
 - A missing synthesizer, effect or device is one log line and a note on the screen
   ("no sound"); the game goes on silently.
 """
@@ -28,6 +30,7 @@ import subprocess
 import threading
 import wave
 from array import array
+from collections import deque
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -37,7 +40,7 @@ from hardware.speaker import Backend, Clip, ClipError, Speaker, Transmission
 from rig.config import VOICE_EFFECTS as EFFECTS
 from rig.config import VoiceConfig
 from rig.screen import Screen
-from rig.speech import Utterance, utterance, vocabulary_for
+from rig.speech import MUST_HEAR, Utterance, utterance, vocabulary_for
 from rig.voicecache import ClipCache
 from rig.voicecontrol import VoiceControl
 
@@ -336,9 +339,10 @@ def _run(command: list[str], data: bytes | None = None) -> bytes:
 
 
 class Narrator:
-    """Speaks each frame's utterance once (see the module doc). The event loop calls
-    :meth:`post`, which only hands the screen over: the narrator's own thread works out
-    what to say (:meth:`frame`, which a demo may call directly) and tells the speaker."""
+    """Speaks each frame's utterance once, by its priority (see the module doc). The
+    event loop calls :meth:`post`, which only hands the screen over: the narrator's own
+    thread works out what to say (:meth:`frame`, which a demo may call directly) and
+    tells the speaker."""
 
     def __init__(self, settings: VoiceSettings, synthesizer: Synthesizer | None,
                  speaker: Speaker | None, game: Callable[[], str],
@@ -351,28 +355,38 @@ class Narrator:
         self.game = game
         self.control = control or VoiceControl(settings.enabled, settings.volume)
         self._last: Utterance | None = None
+        self._silenced = False
         self.said: list[Utterance] = []
         """Every utterance handed to the speaker, in order (the demo prints them)."""
         self.on_say: Callable[[Utterance], None] | None = None
-        self._inbox: Mailbox[tuple[Screen, str]] = Mailbox()
+        self._pending: deque[tuple[Screen, str]] = deque()
+        """Screens posted and not looked at yet, in order: every one is looked at (a
+        must-hear moment shown briefly is still said)."""
+        self._pending_lock = threading.Lock()
+        self._inbox: Mailbox[bool] = Mailbox()
         self._thread: threading.Thread | None = None
         self.idle = self._inbox.idle
         """Set while no posted screen waits (tests and the bench wait on it)."""
 
     def post(self, screen: Screen) -> None:
-        """The frame just shown, handed over (the loop's thread never waits here): a
-        newer screen replaces one not yet looked at, as it would cut it anyway."""
+        """The frame just shown, handed over (the loop's thread never waits here)."""
         game = self.game()
         if self._thread is None:  # only the loop's thread posts
-            self._thread = start_worker(self._inbox, self._say_frame, "narrator")
-        self._inbox.post((screen, game))
+            self._thread = start_worker(self._inbox, self._drain, "narrator")
+        with self._pending_lock:
+            self._pending.append((screen, game))
+        self._inbox.post(True)
 
-    def _say_frame(self, posted: tuple[Screen, str]) -> None:
-        screen, game = posted
-        try:
-            self.frame(screen, game)
-        except Exception:  # the voice must never take the rig down
-            log.exception("voice: cannot say a frame")
+    def _drain(self, _: bool) -> None:
+        while True:
+            with self._pending_lock:
+                if not self._pending:
+                    return
+                screen, game = self._pending.popleft()
+            try:
+                self.frame(screen, game)
+            except Exception:  # the voice must never take the rig down
+                log.exception("voice: cannot say a frame")
 
     def close(self) -> None:
         """Stop the narrator's thread and the speaker."""
@@ -384,7 +398,14 @@ class Narrator:
 
     def frame(self, screen: Screen, game: str | None = None) -> Utterance | None:
         """The frame now shown: say its utterance if it is new; a screen with nothing
-        to say (the spin, a menu) cuts what was being said. Returns what was said."""
+        to say (the spin, a menu) means the table acted: a routine prompt still playing
+        yields (must-hear speech goes on). Returns what was said."""
+        if not self.control.enabled:  # switched off: nothing goes on being said
+            if not self._silenced and self.speaker is not None:
+                self.speaker.silence()
+            self._silenced = True
+            return None
+        self._silenced = False
         name = self.game() if game is None else game
         said = utterance(screen, vocabulary_for(name))
         if said is None:
@@ -396,12 +417,13 @@ class Narrator:
             return None  # the same moment redrawn (a page, a cursor, a refusal fading)
         if said.kind != "refusal":
             self._last = said
-        if not self.control.enabled or said.kind not in self.settings.events:
+        if said.kind not in self.settings.events:
             self._stop()
             return None
         if self.speaker is not None and self.synthesizer is not None:
-            self.speaker.say(self.synthesizer.transmission(said.text,
-                                                           self.control.volume / 100))
+            made = self.synthesizer.transmission(said.text, self.control.volume / 100)
+            self.speaker.say(Transmission(made.key, made.clips, made.volume,
+                                          must_hear=said.kind in MUST_HEAR))
         self.said.append(said)
         if self.on_say is not None:
             self.on_say(said)

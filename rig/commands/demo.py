@@ -136,16 +136,19 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     print(f"{game_entry(args.game).title}: {args.players} players, seed {seed}"
           + (f", {pace:.2g} s a gesture" if pace else _unpaced_because(args)))
     holder.append(rig)
-    for screen in first:
-        show(screen)
-    if pace:
-        rig.pause = pause or real_pause
 
     def heard() -> None:
-        """A narrated demo lets each line be heard (and a recorded one, recorded)."""
+        """A narrated demo lets each line be heard before the next gesture (and a
+        recorded one, recorded): its pace is the voice's, so nothing is cut."""
         if narrate is not None and narrate.speaker is not None and (
                 not args.fast or recorder is not None):
             narrate.speaker.idle.wait(60)
+
+    for screen in first:
+        show(screen)
+    heard()  # the first prompt too, before the first gesture
+    if pace:
+        rig.pause = pause or real_pause
 
     gestures = _play(rig, seed, pace, lambda text: print(f"$ {text}"), after=heard)
     state = rig.session.state

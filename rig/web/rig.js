@@ -274,22 +274,71 @@ function buzz(pattern) {
 
 // ---------------------------------------------------------------- wiring
 // ----------------------------------------------------------------- the voice
-// Each "voice" event names a WAV the rig rendered; a newer one cuts the one playing.
-let voiceAudio = null;
+// Each "voice" event names a WAV the rig rendered, with its priority (rig/web/voice.py):
+// a clip that must be heard (a card, a move, an alert, the winner) plays to its end and
+// what follows waits; a routine one (a prompt) yields to any newer event, is dropped when
+// it waited longer than `lag` seconds, and a "stale" event (the table acted) drops it.
+let voiceNow = null;  // the clip playing: {audio, must, text}
+const voiceQueue = [];  // clips waiting: {url, text, must, lag, at}
 
 function muted() {
   const box = $("#mute");
   return box ? box.checked : false;
 }
 
+function dropVoices(everything) {
+  for (let i = voiceQueue.length - 1; i >= 0; i--) {
+    if (everything || !voiceQueue[i].must) voiceQueue.splice(i, 1);
+  }
+  if (voiceNow && (everything || !voiceNow.must)) {
+    voiceNow.audio.pause();
+    voiceNow = null;
+  }
+}
+
+function playNextVoice() {
+  while (!voiceNow && voiceQueue.length) {
+    const next = voiceQueue.shift();
+    if (!next.must && Date.now() - next.at > next.lag * 1000) continue;  // stale
+    const audio = new Audio(next.url);
+    const now = { audio, must: next.must, text: next.text };
+    voiceNow = now;
+    const done = () => {
+      if (voiceNow !== now) return;
+      voiceNow = null;
+      playNextVoice();
+    };
+    audio.addEventListener("playing", () => { rig.heard = next.text; });
+    audio.addEventListener("ended", () => {
+      rig.wholes = [...(rig.wholes || []), next.text];  // heard to the end (tests read it)
+      done();
+    });
+    audio.addEventListener("error", done);
+    audio.play().catch(done);  // before any click the browser may refuse: silent
+  }
+}
+
+// Each event repeats the last few voice messages, numbered: act on the ones not seen yet
+// (the hub keeps only a topic's newest event for a page busy elsewhere); a page that
+// connects late acts on the newest only.
+let voiceSeen = null;
+
+function voiceEvents(data) {
+  const events = data.events || [];
+  if (voiceSeen === null && events.length) voiceSeen = events[events.length - 1].seq - 1;
+  for (const message of events) {
+    if (message.seq > voiceSeen) { voiceSeen = message.seq; speak(message); }
+  }
+}
+
 function speak(message) {
+  if (message.stale) { dropVoices(message.stale === "all"); playNextVoice(); return; }
   rig.voices.push(message.text);
-  if (voiceAudio) { voiceAudio.pause(); voiceAudio = null; }
+  dropVoices(false);  // a newer moment: a routine prompt playing or waiting is stale
   if (muted()) return;
-  const audio = new Audio(message.url);
-  voiceAudio = audio;
-  audio.addEventListener("playing", () => { rig.heard = message.text; });
-  audio.play().catch(() => {});  // before any click the browser may refuse: silent
+  voiceQueue.push({ url: message.url, text: message.text, must: !!message.must,
+                    lag: message.lag || 3, at: Date.now() });
+  playNextVoice();
 }
 
 function setupMute() {
@@ -298,7 +347,7 @@ function setupMute() {
   box.checked = localStorage.getItem("cbrig-mute") === "yes";
   box.addEventListener("change", () => {
     localStorage.setItem("cbrig-mute", box.checked ? "yes" : "no");
-    if (box.checked && voiceAudio) { voiceAudio.pause(); voiceAudio = null; }
+    if (box.checked) dropVoices(true);
   });
 }
 
@@ -318,7 +367,7 @@ function connect() {
   events.addEventListener("cards", (e) => setCards(JSON.parse(e.data)));
   events.addEventListener("screen", (e) => { const el = $("#screen"); if (el) el.textContent = e.data; });
   events.addEventListener("buzz", (e) => buzz(JSON.parse(e.data)));
-  events.addEventListener("voice", (e) => speak(JSON.parse(e.data)));
+  events.addEventListener("voice", (e) => voiceEvents(JSON.parse(e.data)));
   events.addEventListener("voicestate", (e) => voiceState(JSON.parse(e.data)));
   events.addEventListener("open", () => { document.body.dataset.connected = "yes"; });
   events.addEventListener("error", () => { document.body.dataset.connected = "no"; });

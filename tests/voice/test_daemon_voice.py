@@ -56,7 +56,7 @@ def test_the_game_is_spoken_and_the_menu_switches_the_voice(
     select(daemon, "START")
     settle(daemon)
     assert daemon.loop is not None
-    assert [p.key for p in backend.played] == ["Red: take a ticket. Press for a ticket."]
+    assert [p.key for p in backend.played] == ["Red: take a ticket."]
     assert backend.played[0].finished and backend.played[0].seconds > 1.0
     daemon.loop.step(KnobPress("hi"))  # a ticket: a result or a choice, said
     settle(daemon)

@@ -159,7 +159,7 @@ def test_each_moment_is_said_once() -> None:
     voice.speaker.close()
     texts = [u.text if u else None for u in said]
     assert texts == ["Red: draw a Mike card.", None, "Spin the high knob.", None, None, None,
-                     "Red truck at Red one: seven ahead to Red eight. Ten-four.", None]
+                     "Red truck: seven ahead to Red eight.", None]
 
 
 def test_a_silent_moment_cuts_the_stale_prompt() -> None:
@@ -217,8 +217,8 @@ def test_the_demo_narrates(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--fast", "--voice", "--seed", "3", "--players", "3"]) == 0
     out = capsys.readouterr().out
     said = [line for line in out.splitlines() if line.startswith("(voice)")]
-    assert said[0] == '(voice) "Red: spin for start. Flick the high knob."'
-    assert '(voice) "Red truck at Red one: five ahead to Red six. Ten-four."' in said
+    assert said[0] == '(voice) "Red: spin for start."'
+    assert '(voice) "Red truck: five ahead to Red six."' in said
     assert said[-1].startswith('(voice) "Ten-four') and "wins" in said[-1]
     assert out.count("(voice: ") <= 1
 
@@ -245,7 +245,7 @@ def test_the_cards_are_rendered_ahead(tools: None, tmp_path: Path) -> None:
 
     game = build_game("tenfour", players=3)
     likely = vocabulary_for("tenfour").likely(game)
-    assert len(likely) == len(game.deck.cards) + 2  # type: ignore[attr-defined]
+    assert len(likely) == len(game.deck.cards) + 1  # type: ignore[attr-defined]
     synthesizer = Synthesizer(VoiceSettings(), tmp_path)
     thread = synthesizer.warm(likely)
     assert thread is not None

@@ -3,7 +3,9 @@ loop's CPU per input with the voice on beside off, with the Pi Zero 2 W estimate
 
 from __future__ import annotations
 
-from bench import voice
+from pathlib import Path
+
+from bench import voice, voice_pace
 from bench.runner import summary
 from tests.system_tools import require_commands
 
@@ -30,3 +32,20 @@ def test_the_voice_section() -> None:
         round(sound["cached"]["p50"] * 10, 4)
     section["pi_zero_2w_estimate"] = estimate
     assert "Pi Zero 2 W (x10.0): first sound p50 cached" in summary(report)
+
+
+def test_the_table_pace_section(tmp_path: Path) -> None:
+    """`cbrig bench --only voice_pace`, a few acts of one seeded game: each utterance is
+    recorded with its kind, its length and what the device heard of it; whatever the
+    machine's load, no must-hear utterance loses words (the speaker never cuts one)."""
+    require_commands({"espeak-ng": "espeak-ng", "sox": "sox"})
+    said, turns = voice_pace._play("tenfour", 3, 7, 12, 2.0, tmp_path / "voice")
+    assert said and turns > 1
+    assert all(record.kind and record.full > 0 for record in said)
+    summary = voice_pace._summary(said, turns)
+    assert summary["must_hear"] > 0 and summary["must_hear_lost"] == 0
+    assert set(summary["kinds"]) >= {"card", "move", "turn"}
+    lines = voice_pace.summary_lines({"voice_pace": {
+        "effect": "radio", "speed": voice_pace.SPEED, "acts_per_game": 12, "seeds": [7],
+        "tenfour@2s": summary}})
+    assert any("must-hear lost 0/" in line for line in lines)
