@@ -151,7 +151,8 @@ class RaceState(Record):
             events.append(Event("winner", f"{colour} wins!"))
         else:
             self.turn = (self.turn + 1) % self.game.num_players
-            events.append(Event("turn", f"{self.game.seat_name(self.turn)} to spin"))
+            events.append(Event("turn", f"{self.game.seat_name(self.turn)} to spin",
+                                {"seat": self.turn}))
         return events
 
     def _correct(self, action: Correct) -> list[Event]:
