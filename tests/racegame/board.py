@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import tomllib
 
-from engine.errors import DataError, Problem
-from rig.boardart.geometry import (
+from cbrig.game import (
     BLACK,
     FILL,
     INK,
     BoardGeometry,
+    DataError,
+    Frozen,
     Label,
+    Problem,
     Space,
     finish,
     grid_slots,
     piece_mm,
 )
-from valueclass import Frozen
 
 PITCH_MM = 18.0
 

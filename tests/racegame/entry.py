@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.gametype import BoardTools, BuildFunction, GameEntry, LiveTools, PrintTools
+from cbrig.game import BoardTools, BuildFunction, GameEntry, LiveTools, PrintTools
 from tests.racegame.info import COLOURS
 
 if TYPE_CHECKING:
-    from engine.api import Game, State
-    from rig.views import GameView
+    from cbrig.game import Game, GameView, State
     from tests.racegame.board import Track
     from tests.racegame.game import RaceGame
 
@@ -21,7 +20,7 @@ def _build() -> BuildFunction:
 
 
 def _view(game: Game) -> GameView[State]:
-    from rig.views import StateChecked, own
+    from cbrig.game import StateChecked, own
     from tests.racegame.game import RaceGame, RaceState
     from tests.racegame.view import RaceView
 

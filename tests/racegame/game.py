@@ -6,23 +6,26 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import ClassVar
 
-from engine.api import (
+from cbrig.game import (
     CHANCE,
     JSON,
     TERMINAL,
     Action,
     ActionCodec,
     Event,
+    Frozen,
+    IllegalAction,
+    Reason,
+    Record,
     check_legal,
+    field,
     game_identity,
     json_int,
     json_list,
     json_object,
     uniform,
 )
-from engine.errors import IllegalAction, Reason
 from tests.racegame.info import COLOURS, OPTIONS, SPIN_VALUES, STEADY, VARIANT_PLAYERS
-from valueclass import Frozen, Record, field
 
 NAME = "race"
 

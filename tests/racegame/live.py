@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from engine.api import JSON
-from rig.gametype import LiveTools
-from rig.web.live import Piece, live_tools
+from cbrig.game import JSON, LiveTools, Piece, live_tools
 from tests.racegame.game import RaceGame, RaceState
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.printout.reference import Sections, corrections
-from rig.printout.sheets import PieceList, PrintedPiece
+from cbrig.game import PieceList, PrintedPiece, Sections, corrections
 
 if TYPE_CHECKING:
     from tests.racegame.game import RaceGame

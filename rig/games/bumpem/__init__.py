@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.gametype import (
+from cbrig.game import (
     BenchCases,
     BoardTools,
     BuildFunction,
@@ -14,15 +14,13 @@ from rig.gametype import (
     LatencyCase,
     LiveTools,
     PrintTools,
+    register,
 )
-from rig.registry import register
 
 if TYPE_CHECKING:
-    from engine.api import Game, State
+    from cbrig.game import Game, GameView, State, Vocabulary
     from engine.bumpem.board import Board
     from engine.bumpem.game import BumpemGame
-    from rig.speech import Vocabulary
-    from rig.views import GameView
 
 
 def _build() -> BuildFunction:
@@ -32,10 +30,10 @@ def _build() -> BuildFunction:
 
 
 def _view(game: Game) -> GameView[State]:
+    from cbrig.game import StateChecked, own
     from engine.bumpem.game import BumpemGame
     from engine.bumpem.state import BumpemState
     from rig.games.bumpem.view import BumpEmView
-    from rig.views import StateChecked, own
 
     return StateChecked(BumpEmView(own(game, BumpemGame)), BumpemState)
 

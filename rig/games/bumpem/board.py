@@ -13,8 +13,7 @@ import math
 import statistics
 from typing import TYPE_CHECKING
 
-from engine.bumpem.names import position_label
-from rig.boardart.geometry import (
+from cbrig.game import (
     BLACK,
     FILL,
     GAP,
@@ -38,6 +37,7 @@ from rig.boardart.geometry import (
     piece_mm,
     upright,
 )
+from engine.bumpem.names import position_label
 
 if TYPE_CHECKING:
     from engine.bumpem.board import Board, Spot

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.web.live import Piece, live_tools
+from cbrig.game import Piece, live_tools
 
 if TYPE_CHECKING:
-    from engine.api import JSON
+    from cbrig.game import JSON, LiveTools
     from engine.bumpem.game import BumpemGame
     from engine.bumpem.state import BumpemState
-    from rig.gametype import LiveTools
 
 
 def live() -> LiveTools:

@@ -6,19 +6,25 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB
-from rig.boardart.pdf import PdfCanvas, wrap
-from rig.printout.reference import Sections, corrections
-from rig.printout.sheets import (
+from cbrig.game import (
+    BLACK,
     CARD_H,
     CARD_W,
+    FILL,
+    GREY,
+    INK,
+    RGB,
     CardFace,
     CardSheet,
     IconCanvas,
+    PdfCanvas,
     PieceList,
     PrintedPiece,
+    Sections,
+    corrections,
     put_text,
     rfid_spot,
+    wrap,
 )
 
 if TYPE_CHECKING:

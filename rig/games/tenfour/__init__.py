@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
-from rig.gametype import (
+from cbrig.game import (
     BenchCases,
     BoardTools,
     BuildFunction,
@@ -15,15 +15,13 @@ from rig.gametype import (
     LatencyCase,
     LiveTools,
     PrintTools,
+    register,
 )
-from rig.registry import register
 
 if TYPE_CHECKING:
-    from engine.api import Game, State
+    from cbrig.game import Game, GameView, State, Vocabulary
     from engine.tenfour.board import Board
     from engine.tenfour.game import TenFourGame
-    from rig.speech import Vocabulary
-    from rig.views import GameView
 
 
 def _build() -> BuildFunction:
@@ -33,9 +31,9 @@ def _build() -> BuildFunction:
 
 
 def _view(game: Game) -> GameView[State]:
+    from cbrig.game import StateChecked, own
     from engine.tenfour import TenFourGame, TenFourState
     from rig.games.tenfour.view import TenFourView
-    from rig.views import StateChecked, own
 
     return StateChecked(TenFourView(own(game, TenFourGame)), TenFourState)
 

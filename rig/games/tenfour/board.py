@@ -16,8 +16,7 @@ import math
 import statistics
 from typing import TYPE_CHECKING
 
-from engine.tenfour import names
-from rig.boardart.geometry import (
+from cbrig.game import (
     BLACK,
     FILL,
     GAP,
@@ -41,6 +40,7 @@ from rig.boardart.geometry import (
     piece_mm,
     upright,
 )
+from engine.tenfour import names
 
 if TYPE_CHECKING:
     from engine.tenfour.board import BearSpace, Board, Trap

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.web.live import Piece, live_tools
+from cbrig.game import Piece, live_tools
 
 if TYPE_CHECKING:
-    from engine.api import JSON
+    from cbrig.game import JSON, LiveTools
     from engine.tenfour import TenFourGame, TenFourState
-    from rig.gametype import LiveTools
 
 
 def live() -> LiveTools:

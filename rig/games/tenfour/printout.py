@@ -6,21 +6,26 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from rig.boardart.geometry import BLACK, GREY, RGB, WHITE
-from rig.boardart.pdf import PdfCanvas, wrap
-from rig.games.tenfour.view import BAND_NAMES
-from rig.printout.reference import Sections, corrections
-from rig.printout.sheets import (
+from cbrig.game import (
+    BLACK,
     CARD_H,
     CARD_W,
+    GREY,
+    RGB,
+    WHITE,
     CardFace,
     CardSheet,
     IconCanvas,
+    PdfCanvas,
     PieceList,
     PrintedPiece,
+    Sections,
+    corrections,
     put_text,
     rfid_spot,
+    wrap,
 )
+from rig.games.tenfour.view import BAND_NAMES
 
 if TYPE_CHECKING:
     from engine.tenfour.cards import Card
