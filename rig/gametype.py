@@ -303,6 +303,9 @@ class GameEntry(Frozen):
     """How the game is said aloud (rig.speech); None: numbers and capitals only."""
     sign_off: str = "Thanks for playing."
     """The line the rig leaves on the screen when it stops."""
+    order: int = 100
+    """Where the game stands in lists (setup menu, ``--game``, help), lowest first; the
+    built-in game first by it is the default game (rig.registry.default_game)."""
 
     @property
     def computer_levels(self) -> tuple[str, ...]:

@@ -66,7 +66,7 @@ def _speech() -> Vocabulary:
 
 
 ENTRY = register(GameEntry(
-    name="bumpem", title="Bump 'Em", info="engine.bumpem.info", build=_build,
+    order=1, name="bumpem", title="Bump 'Em", info="engine.bumpem.info", build=_build,
     ai="engine.bumpem.ai",
     view=_view, colours=("red", "blue", "yellow", "green"), board=_board,
     live=_live, printout=_print, speech=_speech,

@@ -66,7 +66,7 @@ def _speech() -> Vocabulary:
 
 
 ENTRY = register(GameEntry(
-    name="tenfour", title="10-Four, Good Buddy", short_title="10-Four",
+    order=0, name="tenfour", title="10-Four, Good Buddy", short_title="10-Four",
     info="engine.tenfour.info", build=_build, view=_view,
     ai="engine.tenfour.ai",
     colours=("red", "green", "blue", "yellow"),
