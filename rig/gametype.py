@@ -43,8 +43,10 @@ keeps the two equal)."""
 OLD_LEVEL_NAMES: Mapping[str, str] = MappingProxyType({"random": "easy", "strong": "medium"})
 """engine.players.ALIASES: older level names saved configs and journals still use."""
 
-DEFAULT_DATA_PACKAGE = "engine.data"
-"""Where a game's shipped data files are when its facts name no package of its own."""
+DATA_FOLDER = "data"
+"""Where a game's shipped data files are when its facts name no package of their own:
+the ``data`` package beside its ``info`` module (``engine.tenfour.data``), so each
+game's files live in its own folder."""
 
 
 class BuildFunction(Protocol):
@@ -249,8 +251,9 @@ class GameFacts(Frozen):
     """Event kind -> the counter ``cbrig simulate`` reports."""
     option_help: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Option -> what it does, in a line (``--help`` and the docs)."""
-    data_package: str = DEFAULT_DATA_PACKAGE
-    """The package whose folder holds the game's shipped data files (``DATA_PACKAGE``)."""
+    data_package: str = DATA_FOLDER
+    """The package whose folder holds the game's shipped data files (``DATA_PACKAGE``;
+    default: the ``data`` package beside the info module)."""
 
     @property
     def rule_options(self) -> tuple[RuleOption, ...]:
@@ -416,7 +419,9 @@ def read_facts(module: object, where: str) -> GameFacts:
     unknown = set(helps) - set(options)
     if unknown:
         raise TypeError(f"{where}.OPTION_HELP: no such option {sorted(unknown)}")
-    package = getattr(module, "DATA_PACKAGE", DEFAULT_DATA_PACKAGE)
+    beside = where.rpartition(".")[0]
+    package = getattr(module, "DATA_PACKAGE",
+                      f"{beside}.{DATA_FOLDER}" if beside else DATA_FOLDER)
     if not isinstance(package, str):
         raise TypeError(f"{where}.DATA_PACKAGE: a dotted package name")
     return GameFacts(

@@ -87,3 +87,17 @@ def test_registering_through_the_api_loads_no_view_pil_or_pdf() -> None:
              "engine.bumpem.game"}
     assert "rig.games.tenfour" in loaded and "cbrig.game" in loaded
     assert not loaded & heavy, sorted(loaded & heavy)
+
+
+def test_each_built_in_game_s_data_is_in_its_own_folder() -> None:
+    """A shipped game is its rules folder (with its data) and its rig folder; the names
+    journals use ("default:tenfour_board.toml") resolve in the game's own data package."""
+    from rig.datafiles import is_shipped
+
+    for name in registry.built_in_names():
+        facts = registry.entry(name).facts
+        assert facts.data_package == f"engine.{name}.data"
+        for filename in facts.data_roles.values():
+            assert (ROOT / "engine" / name / "data" / filename).is_file(), filename
+            assert is_shipped(f"default:{filename}", facts.data_package)
+    assert not (ROOT / "engine" / "data").exists()
