@@ -15,7 +15,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from functools import cached_property
 from itertools import combinations
-from types import MappingProxyType
+from types import MappingProxyType, ModuleType
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from valueclass import Frozen, field
@@ -277,10 +277,11 @@ class GameEntry(Frozen):
     """The name in configs, journals and ``--game``."""
     title: str
     """The name people read (setup menu, demo, help)."""
-    info: str
-    """Dotted path of the game's facts module: ``VARIANT_PLAYERS`` (variant -> player
-    counts, the default variant first), ``DATA_ROLES``, ``OPTIONS`` and ``SIM_COUNTERS``.
-    It must import no rules: config checks and menus read it on every start."""
+    info: ModuleType | str
+    """The game's facts module (``from mygame import info``), or its dotted path:
+    ``VARIANT_PLAYERS`` (variant -> player counts, the default variant first),
+    ``DATA_ROLES``, ``OPTIONS`` and ``SIM_COUNTERS``. It must import no rules: config
+    checks and menus read it on every start, so a reference costs nothing more."""
     build: Callable[[], BuildFunction]
     """Loads the rules on first use and gives their ``build``."""
     view: Callable[[Game], GameView[State]]
@@ -330,9 +331,15 @@ class GameEntry(Frozen):
         return chooser_for(self.name, level, budget, ai=self.ai)
 
     # facts: the info module only -------------------------------------------------------
+    @property
+    def info_name(self) -> str:
+        """The dotted name of the facts module."""
+        return self.info if isinstance(self.info, str) else self.info.__name__
+
     @cached_property
     def facts(self) -> GameFacts:
-        return read_facts(importlib.import_module(self.info), self.info)
+        module = importlib.import_module(self.info) if isinstance(self.info, str) else self.info
+        return read_facts(module, self.info_name)
 
     @property
     def variants(self) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ from cbrig.game import (
     PrintTools,
     register,
 )
+from engine.bumpem import info
 
 if TYPE_CHECKING:
     from cbrig.game import Game, GameView, State, Vocabulary
@@ -66,7 +67,7 @@ def _speech() -> Vocabulary:
 
 
 ENTRY = register(GameEntry(
-    order=1, name="bumpem", title="Bump 'Em", info="engine.bumpem.info", build=_build,
+    order=1, name="bumpem", title="Bump 'Em", info=info, build=_build,
     ai="engine.bumpem.ai",
     view=_view, colours=("red", "blue", "yellow", "green"), board=_board,
     live=_live, printout=_print, speech=_speech,

@@ -17,6 +17,7 @@ from cbrig.game import (
     PrintTools,
     register,
 )
+from engine.tenfour import info
 
 if TYPE_CHECKING:
     from cbrig.game import Game, GameView, State, Vocabulary
@@ -67,7 +68,7 @@ def _speech() -> Vocabulary:
 
 ENTRY = register(GameEntry(
     order=0, name="tenfour", title="10-Four, Good Buddy", short_title="10-Four",
-    info="engine.tenfour.info", build=_build, view=_view,
+    info=info, build=_build, view=_view,
     ai="engine.tenfour.ai",
     colours=("red", "green", "blue", "yellow"),
     seatings=MappingProxyType({"two-player": (("red", "blue"),)}),
