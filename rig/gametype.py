@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import combinations
 from types import MappingProxyType, ModuleType
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generic, Protocol, TypedDict, TypeVar
 
 from valueclass import Frozen, field
 
@@ -393,6 +393,64 @@ class GameEntry(Frozen):
     @property
     def display_title(self) -> str:
         return self.short_title or self.title
+
+
+class FolderParts(TypedDict, total=False):
+    """A game folder's optional parts, as ``GameEntry`` takes them (``**folder_parts(...)``)."""
+
+    board: Callable[[], GameBoards]
+    live: Callable[[], LiveTools]
+    printout: Callable[[], GamePrints]
+    speech: Callable[[], Vocabulary]
+
+
+PART_NAMES: Mapping[str, str] = MappingProxyType({
+    "board": "TOOLS", "live": "TOOLS", "printout": "TOOLS", "speech": "VOCABULARY"})
+"""Module of a game folder -> the name it defines: ``board.py``'s ``TOOLS`` (a
+BoardTools), ``live.py``'s ``TOOLS`` (LiveTools), ``printout.py``'s ``TOOLS``
+(PrintTools), ``speech.py``'s ``VOCABULARY`` (a rig.speech.Vocabulary)."""
+
+P = TypeVar("P")
+
+
+def folder_parts(package: str) -> FolderParts:
+    """The optional parts the game folder `package` has (``__name__`` in its
+    ``__init__``), found by its modules' names (:data:`PART_NAMES`), each imported on
+    first use: one registration line instead of a loader function per part,
+    ``GameEntry(..., **folder_parts(__name__))``. Which modules exist is asked of the
+    import system (no module is loaded)."""
+    from importlib.util import find_spec
+
+    def has(module: str) -> bool:
+        return find_spec(f"{package}.{module}") is not None
+
+    parts: FolderParts = {}
+    if has("board"):
+        parts["board"] = partial(_part, package, "board", BoardTools)
+    if has("live"):
+        parts["live"] = partial(_part, package, "live", LiveTools)
+    if has("printout"):
+        parts["printout"] = partial(_part, package, "printout", PrintTools)
+    if has("speech"):
+        parts["speech"] = partial(_vocabulary, package)
+    return parts
+
+
+def _part(package: str, module: str, kind: type[P]) -> P:
+    """The part `module` of the folder defines, checked to be a `kind`: a wrong one is
+    a TypeError naming the module, the name and what it should be."""
+    name = PART_NAMES[module]
+    found: object = getattr(importlib.import_module(f"{package}.{module}"), name, None)
+    if not isinstance(found, kind):
+        raise TypeError(f"{package}.{module}.{name} is {type(found).__name__}, not a "
+                        f"{kind.__name__}")
+    return found
+
+
+def _vocabulary(package: str) -> Vocabulary:
+    from rig.speech import Vocabulary
+
+    return _part(package, "speech", Vocabulary)
 
 
 def count_words(counts: Sequence[int]) -> str:

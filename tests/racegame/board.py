@@ -9,6 +9,7 @@ from cbrig.game import (
     FILL,
     INK,
     BoardGeometry,
+    BoardTools,
     DataError,
     Frozen,
     Label,
@@ -63,3 +64,7 @@ def geometry(track: Track) -> BoardGeometry:
                             slots=grid_slots(x, y + 2, side * 0.8, side * 0.5, 3, 2)))
     return finish("race", track.name, side, piece_mm(side) / 2, spaces, [], [], [],
                   (0.0, track.spaces // track.per_row * PITCH_MM + PITCH_MM))
+
+
+TOOLS = BoardTools(Track, load_board, summary, geometry)
+"""``cbrig board``, ``cbrig print`` and the live board (found by folder_parts)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cbrig.game import JSON, LiveTools, Piece, live_tools
+from cbrig.game import JSON, Piece, live_tools
 from tests.racegame.game import RaceGame, RaceState
 
 
@@ -17,5 +17,5 @@ def _cards(game: RaceGame, state: RaceState, valid: list[str]) -> list[dict[str,
     return []
 
 
-def live() -> LiveTools:
-    return live_tools(RaceGame, RaceState, _pieces, _cards)
+TOOLS = live_tools(RaceGame, RaceState, _pieces, _cards)
+"""The browser's live board (found by folder_parts)."""

@@ -1,27 +1,17 @@
 """Bump 'Em on the rig: its registration. The rest of this folder is loaded on first use:
-view (screens), board (drawing, summary), live (browser pieces and tray), printout
-(tickets, cars, reference), speech (how it is said)."""
+view (screens), and the parts rig.gametype.folder_parts finds by name: board (drawing,
+summary), live (browser pieces and tray), printout (tickets, cars, reference), speech
+(how it is said)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cbrig.game import (
-    BenchCases,
-    BoardTools,
-    BuildFunction,
-    GameEntry,
-    LatencyCase,
-    LiveTools,
-    PrintTools,
-    register,
-)
+from cbrig.game import BenchCases, BuildFunction, GameEntry, LatencyCase, folder_parts, register
 from engine.bumpem import info
 
 if TYPE_CHECKING:
-    from cbrig.game import Game, GameView, State, Vocabulary
-    from engine.bumpem.board import Board
-    from engine.bumpem.game import BumpemGame
+    from cbrig.game import Game, GameView, State
 
 
 def _build() -> BuildFunction:
@@ -39,38 +29,9 @@ def _view(game: Game) -> GameView[State]:
     return StateChecked(BumpEmView(own(game, BumpemGame)), BumpemState)
 
 
-def _board() -> BoardTools[Board]:
-    from engine.bumpem import load_board
-    from engine.bumpem.board import Board
-    from rig.games.bumpem.board import bumpem_geometry, summary
-
-    return BoardTools(Board, load_board, summary, bumpem_geometry)
-
-
-def _live() -> LiveTools:
-    from rig.games.bumpem.live import live
-
-    return live()
-
-
-def _print() -> PrintTools[BumpemGame]:
-    from engine.bumpem.game import BumpemGame
-    from rig.games.bumpem.printout import cards, pieces, reference
-
-    return PrintTools(BumpemGame, players=2, reference=reference, pieces=pieces, cards=cards)
-
-
-def _speech() -> Vocabulary:
-    from rig.games.bumpem.speech import VOCABULARY
-
-    return VOCABULARY
-
-
 ENTRY = register(GameEntry(
-    order=1, name="bumpem", title="Bump 'Em", info=info, build=_build,
-    ai="engine.bumpem.ai",
-    view=_view, colours=("red", "blue", "yellow", "green"), board=_board,
-    live=_live, printout=_print, speech=_speech,
+    order=1, name="bumpem", title="Bump 'Em", info=info, build=_build, view=_view,
+    ai="engine.bumpem.ai", colours=("red", "blue", "yellow", "green"),
     sign_off="Checkered flag: good racing.",
     bench=BenchCases(
         engine_speed=(("standard", 2), ("standard", 3), ("standard", 4)),
@@ -78,4 +39,5 @@ ENTRY = register(GameEntry(
         hinted_latency=(LatencyCase(None, 4, 1, 2, hints=True),),
         bus_players=3,
     ),
+    **folder_parts(__name__),
 ))

@@ -6,16 +6,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cbrig.game import Piece, live_tools
+from engine.tenfour import TenFourGame, TenFourState
 
 if TYPE_CHECKING:
-    from cbrig.game import JSON, LiveTools
-    from engine.tenfour import TenFourGame, TenFourState
-
-
-def live() -> LiveTools:
-    from engine.tenfour import TenFourGame, TenFourState
-
-    return live_tools(TenFourGame, TenFourState, _tenfour_pieces, _tenfour_cards)
+    from cbrig.game import JSON
 
 
 def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
@@ -39,3 +33,7 @@ def _tenfour_cards(game: TenFourGame, state: TenFourState,
     return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
              "copies": card.copies, "can": card.id in valid, "out": left == 0}
             for card, left in zip(game.deck.cards, state.pile, strict=True)]
+
+
+TOOLS = live_tools(TenFourGame, TenFourState, _tenfour_pieces, _tenfour_cards)
+"""The browser's live board (rig.gametype.folder_parts)."""
