@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import cbrig.game as api
 from rig import registry
 
@@ -101,3 +103,27 @@ def test_each_built_in_game_s_data_is_in_its_own_folder() -> None:
             assert (ROOT / "engine" / name / "data" / filename).is_file(), filename
             assert is_shipped(f"default:{filename}", facts.data_package)
     assert not (ROOT / "engine" / "data").exists()
+
+
+def test_folder_parts_finds_the_parts_a_folder_has_and_checks_each(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part is there when its module is (nothing is imported to know it), and is
+    checked when first loaded: a wrong ``TOOLS`` is a TypeError naming it."""
+    folder = tmp_path / "foldergame"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "board.py").write_text("TOOLS = 'not tools'\n", encoding="utf-8")
+    (folder / "speech.py").write_text(
+        "from cbrig.game import Vocabulary\nVOCABULARY = Vocabulary()\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    parts = api.folder_parts("foldergame")
+    assert sorted(parts) == ["board", "speech"]
+    assert "foldergame.board" not in sys.modules
+    with pytest.raises(TypeError, match=r"foldergame\.board\.TOOLS is str, not a BoardTools"):
+        parts["board"]()
+    assert isinstance(parts["speech"](), api.Vocabulary)
+    shipped = api.folder_parts("rig.games.tenfour")
+    assert sorted(shipped) == ["board", "live", "printout", "speech"]
+    for name in ("board", "live", "printout", "speech"):
+        sys.modules.pop(f"foldergame.{name}", None)
+    sys.modules.pop("foldergame", None)
