@@ -15,15 +15,20 @@ from rig import collector
 if TYPE_CHECKING:
     from types import ModuleType
 
-USAGE = """cbrig: the electronic CB rig for the board games 10-Four, Good Buddy and Bump 'Em.
+USAGE = """cbrig: the electronic CB rig for board games: {games}.
 
 On a Raspberry Pi the rig runs by itself as a service (systemd starts `cbrig run`; see
 docs/INSTALL.md). On any computer you can play it in a terminal, with no hardware."""
+"""The help's description; ``{games}`` is every installed game's title (the registry)."""
 
 EPILOG = """Play it without hardware:  emulate, demo, simulate
 Set up a rig:              config, rfid, cards, selftest, run
 After a game, or to print: replay, board, print, case
 For developers:            bench
+
+Games installed: {installed}.
+Add a game: pip install its package (it names itself in the cbrig.games entry point
+group); writing one: docs/ENGINE_CONTRACT.md, "How to add a game".
 
 Each command has its own help: cbrig COMMAND --help.
 Exit status: 0 done, 1 failed (the message says why), 2 bad command line,
@@ -42,7 +47,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "board": ("board", "check or draw a board file (your own board's layout)"),
     "print": ("printing", "print-ready PDFs: board, cards, pieces, quick reference"),
     "config": ("config", "check or show the rig config"),
-    "cards": ("cards", "enrol the card tags (Mike cards, Bump 'Em tickets) or list them"),
+    "cards": ("cards", "enrol the RFID tags of a game's cards, or list them"),
     "rfid": ("rfid", "the reader wiring check: print each card held on it"),
     "selftest": ("selftest", "walk through every knob, button, the reader, screen and buzzer"),
     "bench": ("bench", "measure the performance budget (for developers)"),
@@ -77,8 +82,14 @@ def terminal_columns() -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="cbrig", description=USAGE, epilog=EPILOG,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    """The top-level parser (only for ``--help`` and a wrong command: it lists the
+    installed games, which reads the registry and the installed packages' entry points)."""
+    from rig import registry
+
+    installed = ", ".join(f"{game.name} ({game.title})" for game in registry.entries())
+    parser = argparse.ArgumentParser(prog="cbrig", description=USAGE.format(
+        games=registry.titles()), epilog=EPILOG.format(installed=installed),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true",
                         help="print the version of cbrig and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

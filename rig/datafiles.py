@@ -87,12 +87,7 @@ def default_source(filename: str) -> str:
     return f"{DEFAULT_PREFIX}{filename}"
 
 
-SHIPPED_PACKAGE = "engine.data"
-"""The built-in games' data files; a game of its own package names its own
-(``DATA_PACKAGE`` in its facts, rig.gametype.GameFacts.data_package)."""
-
-
-def _shipped(name: str, package: str = SHIPPED_PACKAGE) -> Path:
+def _shipped(name: str, package: str) -> Path:
     """A file of the game's data package. Its directory, not importlib.resources: the
     package is always installed as files (pip unpacks wheels), and resources costs
     ~10 ms of imports at every start (it matters on a Pi Zero)."""
@@ -102,7 +97,7 @@ def _shipped(name: str, package: str = SHIPPED_PACKAGE) -> Path:
     return Path(next(iter(module.__path__))) / name
 
 
-def is_shipped(ref: str, package: str = SHIPPED_PACKAGE) -> bool:
+def is_shipped(ref: str, package: str) -> bool:
     """``ref`` names a file shipped in the data `package` ("default:NAME", NAME a plain
     file name there: no directory, so a journal header cannot point it anywhere else)."""
     if not ref.startswith(DEFAULT_PREFIX):
@@ -117,8 +112,9 @@ def is_shipped(ref: str, package: str = SHIPPED_PACKAGE) -> bool:
         return False
 
 
-def read_data(ref: str | Path, package: str = SHIPPED_PACKAGE) -> tuple[str, str]:
-    """Return (text, source) for a shipped default ("default:NAME") or a file path.
+def read_data(ref: str | Path, package: str) -> tuple[str, str]:
+    """Return (text, source) for a shipped default ("default:NAME": a file of the game's
+    data `package`, GameFacts.data_package) or a file path.
 
     Raises FileNotFoundError / OSError with the offending name for the caller to report;
     ``DataFileRefused`` for what is not a regular file of at most ``MAX_DATA_BYTES``.

@@ -37,7 +37,7 @@ class _Names(Mapping[str, str]):
         return len(registry.names())
 
 
-GAME_MODULES: Mapping[str, str] = _Names("info")
+GAME_MODULES: Mapping[str, str] = _Names("info_name")
 """Game name -> its facts module (VARIANTS, PLAYER_COUNTS, DATA_ROLES, OPTIONS...)."""
 
 
@@ -58,7 +58,7 @@ def game_module(name: str) -> ModuleType:
     loads none of the rules."""
     import importlib
 
-    return importlib.import_module(game_entry(name).info)
+    return importlib.import_module(game_entry(name).info_name)
 
 
 def build_game(

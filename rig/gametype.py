@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping, Sequence
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import combinations
-from types import MappingProxyType
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from types import MappingProxyType, ModuleType
+from typing import TYPE_CHECKING, Generic, Protocol, TypedDict, TypeGuard, TypeVar
 
 from valueclass import Frozen, field
 
@@ -43,8 +43,10 @@ keeps the two equal)."""
 OLD_LEVEL_NAMES: Mapping[str, str] = MappingProxyType({"random": "easy", "strong": "medium"})
 """engine.players.ALIASES: older level names saved configs and journals still use."""
 
-DEFAULT_DATA_PACKAGE = "engine.data"
-"""Where a game's shipped data files are when its facts name no package of its own."""
+DATA_FOLDER = "data"
+"""Where a game's shipped data files are when its facts name no package of their own:
+the ``data`` package beside its ``info`` module (``engine.tenfour.data``), so each
+game's files live in its own folder."""
 
 
 class BuildFunction(Protocol):
@@ -249,8 +251,9 @@ class GameFacts(Frozen):
     """Event kind -> the counter ``cbrig simulate`` reports."""
     option_help: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
     """Option -> what it does, in a line (``--help`` and the docs)."""
-    data_package: str = DEFAULT_DATA_PACKAGE
-    """The package whose folder holds the game's shipped data files (``DATA_PACKAGE``)."""
+    data_package: str = DATA_FOLDER
+    """The package whose folder holds the game's shipped data files (``DATA_PACKAGE``;
+    default: the ``data`` package beside the info module)."""
 
     @property
     def rule_options(self) -> tuple[RuleOption, ...]:
@@ -274,10 +277,11 @@ class GameEntry(Frozen):
     """The name in configs, journals and ``--game``."""
     title: str
     """The name people read (setup menu, demo, help)."""
-    info: str
-    """Dotted path of the game's facts module: ``VARIANT_PLAYERS`` (variant -> player
-    counts, the default variant first), ``DATA_ROLES``, ``OPTIONS`` and ``SIM_COUNTERS``.
-    It must import no rules: config checks and menus read it on every start."""
+    info: ModuleType | str
+    """The game's facts module (``from mygame import info``), or its dotted path:
+    ``VARIANT_PLAYERS`` (variant -> player counts, the default variant first),
+    ``DATA_ROLES``, ``OPTIONS`` and ``SIM_COUNTERS``. It must import no rules: config
+    checks and menus read it on every start, so a reference costs nothing more."""
     build: Callable[[], BuildFunction]
     """Loads the rules on first use and gives their ``build``."""
     view: Callable[[Game], GameView[State]]
@@ -303,6 +307,9 @@ class GameEntry(Frozen):
     """How the game is said aloud (rig.speech); None: numbers and capitals only."""
     sign_off: str = "Thanks for playing."
     """The line the rig leaves on the screen when it stops."""
+    order: int = 100
+    """Where the game stands in lists (setup menu, ``--game``, help), lowest first; the
+    built-in game first by it is the default game (rig.registry.default_game)."""
 
     @property
     def computer_levels(self) -> tuple[str, ...]:
@@ -324,9 +331,15 @@ class GameEntry(Frozen):
         return chooser_for(self.name, level, budget, ai=self.ai)
 
     # facts: the info module only -------------------------------------------------------
+    @property
+    def info_name(self) -> str:
+        """The dotted name of the facts module."""
+        return self.info if isinstance(self.info, str) else self.info.__name__
+
     @cached_property
     def facts(self) -> GameFacts:
-        return read_facts(importlib.import_module(self.info), self.info)
+        module = importlib.import_module(self.info) if isinstance(self.info, str) else self.info
+        return read_facts(module, self.info_name)
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -382,6 +395,72 @@ class GameEntry(Frozen):
         return self.short_title or self.title
 
 
+class FolderParts(TypedDict, total=False):
+    """A game folder's optional parts, as ``GameEntry`` takes them (``**folder_parts(...)``)."""
+
+    board: Callable[[], GameBoards]
+    live: Callable[[], LiveTools]
+    printout: Callable[[], GamePrints]
+    speech: Callable[[], Vocabulary]
+
+
+PART_NAMES: Mapping[str, str] = MappingProxyType({
+    "board": "TOOLS", "live": "TOOLS", "printout": "TOOLS", "speech": "VOCABULARY"})
+"""Module of a game folder -> the name it defines: ``board.py``'s ``TOOLS`` (a
+BoardTools), ``live.py``'s ``TOOLS`` (LiveTools), ``printout.py``'s ``TOOLS``
+(PrintTools), ``speech.py``'s ``VOCABULARY`` (a rig.speech.Vocabulary)."""
+
+P = TypeVar("P")
+
+
+def folder_parts(package: str) -> FolderParts:
+    """The optional parts the game folder `package` has (``__name__`` in its
+    ``__init__``), found by its modules' names (:data:`PART_NAMES`), each imported on
+    first use: one registration line instead of a loader function per part,
+    ``GameEntry(..., **folder_parts(__name__))``. Which modules exist is asked of the
+    import system (no module is loaded)."""
+    from importlib.util import find_spec
+
+    def has(module: str) -> bool:
+        return find_spec(f"{package}.{module}") is not None
+
+    parts: FolderParts = {}
+    if has("board"):
+        parts["board"] = partial(_part, package, "board", BoardTools)
+    if has("live"):
+        parts["live"] = partial(_part, package, "live", LiveTools)
+    if has("printout"):
+        parts["printout"] = partial(_part, package, "printout", PrintTools)
+    if has("speech"):
+        parts["speech"] = partial(_vocabulary, package)
+    return parts
+
+
+def _part(package: str, module: str, kind: type[P]) -> P:
+    """The part `module` of the folder defines, checked to be a `kind`: a wrong one is
+    a TypeError naming the module, the name and what it should be."""
+    name = PART_NAMES[module]
+    found: object = getattr(importlib.import_module(f"{package}.{module}"), name, None)
+    if not isinstance(found, kind):
+        raise TypeError(f"{package}.{module}.{name} is {type(found).__name__}, not a "
+                        f"{kind.__name__}")
+    return found
+
+
+def _vocabulary(package: str) -> Vocabulary:
+    """speech.py's VOCABULARY, checked by what the voice calls on it (rig.speech reads
+    the registry, so the registry's records know its class for the type checker only)."""
+    found: object = getattr(importlib.import_module(f"{package}.speech"), "VOCABULARY", None)
+    if not _is_vocabulary(found):
+        raise TypeError(f"{package}.speech.VOCABULARY is {type(found).__name__}, not a "
+                        "Vocabulary")
+    return found
+
+
+def _is_vocabulary(found: object) -> TypeGuard[Vocabulary]:
+    return callable(getattr(found, "words", None))
+
+
 def count_words(counts: Sequence[int]) -> str:
     """Player counts as people say them: "2 to 4", "3 or 4", "2"."""
     ordered = sorted(set(counts))
@@ -413,7 +492,9 @@ def read_facts(module: object, where: str) -> GameFacts:
     unknown = set(helps) - set(options)
     if unknown:
         raise TypeError(f"{where}.OPTION_HELP: no such option {sorted(unknown)}")
-    package = getattr(module, "DATA_PACKAGE", DEFAULT_DATA_PACKAGE)
+    beside = where.rpartition(".")[0]
+    package = getattr(module, "DATA_PACKAGE",
+                      f"{beside}.{DATA_FOLDER}" if beside else DATA_FOLDER)
     if not isinstance(package, str):
         raise TypeError(f"{where}.DATA_PACKAGE: a dotted package name")
     return GameFacts(

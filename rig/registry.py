@@ -16,11 +16,15 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
+from typing import TYPE_CHECKING
 
 from rig.gametype import GameEntry
 
-DEFAULT_GAME = "tenfour"
-"""The game a config without ``[game] name``, the setup menu and ``--game`` start with."""
+if TYPE_CHECKING:
+    DEFAULT_GAME: str
+    """The game a config without ``[game] name``, the setup menu and ``--game`` start
+    with: the built-in game first by its entry's ``order`` (:func:`default_game`, read on
+    first use of this name, so the registry names no game)."""
 DEFAULT_PLAYERS = 3
 """How many play when nothing says (the Pi's config and wiring/config.toml, so the setup
 menu's start; ``cbrig emulate``; ``cbrig demo``). Three is the smallest table at which
@@ -79,12 +83,26 @@ def registered(entry: GameEntry) -> Iterator[GameEntry]:
 
 @cache
 def built_in_names() -> tuple[str, ...]:
-    """The folders of ``rig/games/`` (one per built-in game), the default game first:
-    a directory listing, so that knowing them imports nothing."""
+    """The folders of ``rig/games/`` (one per built-in game), by name: a directory
+    listing, so that knowing them imports nothing."""
     folder = os.path.join(os.path.dirname(__file__), BUILT_IN_FOLDER)
-    found = sorted(item.name for item in os.scandir(folder) if item.is_dir()
-                   and os.path.isfile(os.path.join(item.path, "__init__.py")))
-    return tuple(sorted(found, key=lambda name: name != DEFAULT_GAME))
+    return tuple(sorted(item.name for item in os.scandir(folder) if item.is_dir()
+                        and os.path.isfile(os.path.join(item.path, "__init__.py"))))
+
+
+@cache
+def default_game() -> str:
+    """The built-in game that comes first by its entry's ``order`` (then its name):
+    what a config without ``[game] name``, the setup menu and ``--game`` start with.
+    Reading it registers the built-in games (their lean ``__init__``s), nothing more."""
+    built_in = [entry for entry in map(find, built_in_names()) if entry is not None]
+    return min(built_in, key=lambda game: (game.order, game.name)).name
+
+
+def __getattr__(name: str) -> object:
+    if name == "DEFAULT_GAME":
+        return default_game()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _load_built_in(name: str) -> None:
@@ -120,13 +138,14 @@ def _adopt(found: object, where: str) -> None:
 
 
 def entries() -> tuple[GameEntry, ...]:
-    """Every registered game, the built-in ones first (the default game first)."""
+    """Every registered game, the built-in ones first, each kind by its entry's
+    ``order`` and then its name (so the default game comes first)."""
     built_in = built_in_names()
     for name in built_in:
         _load_built_in(name)
     _load_plugins()
-    order = {name: index for index, name in enumerate(built_in)}
-    return tuple(sorted(_ENTRIES.values(), key=lambda e: order.get(e.name, len(order))))
+    return tuple(sorted(_ENTRIES.values(),
+                        key=lambda e: (e.name not in built_in, e.order, e.name)))
 
 
 def names() -> tuple[str, ...]:
@@ -141,6 +160,14 @@ def find(name: str) -> GameEntry | None:
     if name not in _ENTRIES:
         _load_plugins()
     return _ENTRIES.get(name)
+
+
+def titles() -> str:
+    """Every registered game's title, as people list them ("A, B and C"; "A, a; B and C"
+    when a title has a comma of its own)."""
+    words = [game.title for game in entries()]
+    between = "; " if any("," in word for word in words) else ", "
+    return between.join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def entry(name: str) -> GameEntry:
@@ -159,8 +186,9 @@ def data_roles() -> tuple[str, ...]:
     return tuple(roles)
 
 
-def game_help(default: str = DEFAULT_GAME) -> str:
+def game_help(default: str | None = None) -> str:
     """``--game``'s help: each name with its title, the default marked."""
+    default = default or default_game()
     words = [f"{game.name} ({game.title}{', the default' if game.name == default else ''})"
              for game in entries()]
     return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]

@@ -11,12 +11,15 @@ import pytest
 from rig.config import ConfigError, parse_config
 from rig.datafiles import MAX_DATA_BYTES, DataFileRefused, data_file_problem, read_data
 
+PACKAGE = "engine.tenfour.data"
+"""A game's data package (any: the bounds are the same for every game's)."""
+
 
 def test_a_regular_file_is_read(tmp_path: Path) -> None:
     path = tmp_path / "bands.toml"
     path.write_text("x = 1\n")
     assert data_file_problem(path) is None
-    assert read_data(str(path)) == ("x = 1\n", str(path))
+    assert read_data(str(path), PACKAGE) == ("x = 1\n", str(path))
 
 
 @pytest.mark.parametrize("name, wanted", [
@@ -40,7 +43,7 @@ def test_what_is_not_a_small_regular_file_is_refused_with_its_kind(tmp_path: Pat
     problem = data_file_problem(path)
     assert problem is not None and wanted in problem
     with pytest.raises(OSError) as caught:
-        read_data(str(path))  # a FIFO with no writer must not block here
+        read_data(str(path), PACKAGE)  # a FIFO with no writer must not block here
     assert wanted.lower() in str(caught.value).lower()
     if name != "MISSING":
         assert isinstance(caught.value, DataFileRefused)
@@ -56,7 +59,7 @@ def test_a_file_that_grows_past_the_limit_while_read_is_refused(tmp_path: Path) 
     try:
         datafiles.MAX_DATA_BYTES = 50
         with pytest.raises(DataFileRefused, match="larger than"):
-            read_data(str(path))
+            read_data(str(path), PACKAGE)
     finally:
         datafiles.MAX_DATA_BYTES = limit
 
@@ -64,9 +67,9 @@ def test_a_file_that_grows_past_the_limit_while_read_is_refused(tmp_path: Path) 
 def test_an_over_long_shipped_name_is_not_shipped_and_no_crash() -> None:
     from rig.datafiles import is_shipped
 
-    assert not is_shipped("default:" + "b" * 5000)
+    assert not is_shipped("default:" + "b" * 5000, PACKAGE)
     with pytest.raises(FileNotFoundError):
-        read_data("default:" + "b" * 5000)
+        read_data("default:" + "b" * 5000, PACKAGE)
 
 
 @pytest.mark.parametrize("value, wanted", [("/dev/zero", "character device"),

@@ -17,7 +17,7 @@ from rig.datafiles import read_data
 
 
 def shipped(name: str) -> str:
-    text, _ = read_data(f"default:{name}")
+    text, _ = read_data(f"default:{name}", f"engine.{name.split('_')[0]}.data")
     return text
 
 

@@ -12,7 +12,9 @@ that says how a newcomer's walk treats it, so the docs cannot drift from the pro
   must be valid shell;
 - ``<!-- walk: suite -->``: the test command itself, which CI runs (.ci/run);
 - ``<!-- walk: pi -->``: for the Raspberry Pi (sudo, install.sh, reboot): valid shell,
-  and every file of this checkout it names exists.
+  and every file of this checkout it names exists;
+- ``<!-- walk: yours -->``: names the reader's own files (a game package of theirs):
+  valid shell, and every ``cbrig`` command it names exists.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import pytest
 from rig.cli import parse_command
 
 ROOT = Path(__file__).resolve().parents[1]
-KINDS = ("run", "parse", "suite", "pi")
+KINDS = ("run", "parse", "suite", "pi", "yours")
 BLOCK = re.compile(r"(?:<!-- walk: (?P<kind>[a-z]+)[^\n]*-->\n)?"
                    r"^```(?P<lang>sh|bash|shell|console)\n(?P<body>.*?)^```", re.S | re.M)
 
@@ -167,6 +169,18 @@ def test_the_pi_s_commands_are_valid_shell_and_name_files_that_exist(block: Bloc
         for word in command:
             if re.fullmatch(r"(systemd|wiring|docs|rig)/[\w./-]+", word):
                 assert (ROOT / word).exists(), f"{block.where}: {word} is not in the checkout"
+
+
+@pytest.mark.parametrize("block", [b for b in blocks() if b.kind == "yours"],
+                         ids=lambda b: b.where)
+def test_blocks_about_the_reader_s_own_files_name_real_commands(block: Block) -> None:
+    from rig.cli import COMMANDS
+
+    _valid_shell(block)
+    for command in _commands(block.body):
+        arguments = _cbrig_arguments(command)
+        if arguments and not arguments[0].startswith("-"):
+            assert arguments[0] in COMMANDS, f"{block.where}: no command cbrig {arguments[0]}"
 
 
 def test_the_readme_s_test_command_is_the_one_ci_runs() -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-import tests.test_conformance as battery
+from cbrig.conformance import SEEDS, check_game
 from engine.api import Action, State
 from rig import gametype, registry
 from rig.autopilot import play_out
@@ -30,7 +30,6 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES_AND_VIEWS = ("engine.tenfour.game", "engine.tenfour.state", "engine.bumpem.game",
                    "engine.bumpem.state", "rig.games.tenfour.view", "rig.games.bumpem.view",
                    "rig.views")
-RACE_CASES = [("race", "standard", players) for players in RACE.player_counts]
 
 
 @pytest.fixture
@@ -133,18 +132,17 @@ def _race_invariants(game: object, state: State, before: dict[str, object] | Non
     assert (data["winner"] is not None) == any(p == 20 for p in data["positions"])
 
 
-@pytest.mark.parametrize("case", RACE_CASES, ids=battery.case_id)
-def test_the_third_game_passes_the_conformance_battery(
-        race: gametype.GameEntry, monkeypatch: pytest.MonkeyPatch,
-        case: tuple[str, str, int]) -> None:
-    monkeypatch.setitem(battery.INVARIANTS, "race", _race_invariants)
-    for seed in battery.SEEDS:
-        battery.test_random_playthrough_conforms(case, seed)
-    battery.test_illegal_input_is_refused_and_changes_nothing(case)
-    battery.test_finished_game_refuses_input(case)
-    battery.test_same_seed_same_game_whatever_the_global_random(case)
-    battery.test_replaying_the_inputs_gives_the_same_state(case)
-    battery.make.cache_clear()  # the built game belongs to this test's registration
+def test_the_third_game_passes_the_conformance_battery(race: gametype.GameEntry) -> None:
+    """The battery as a game from outside runs it: one call, its own invariants."""
+    report = check_game(RACE, invariants=_race_invariants)
+    assert [case.players for case in report.cases] == list(RACE.player_counts)
+    assert report.games == len(report.cases) * len(SEEDS)
+
+
+def test_the_battery_registers_an_entry_for_its_run_only() -> None:
+    assert registry.find("race") is None
+    assert check_game(RACE, seeds=[1]).games == len(RACE.player_counts)
+    assert registry.find("race") is None
 
 
 def test_the_emulated_rig_plays_a_script_game(race: gametype.GameEntry,

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from engine.errors import IllegalAction
+from engine.errors import IllegalAction, Reason
 from tests.gamecases import buildable, case_id, make
 
 
@@ -47,6 +47,24 @@ def machine_for(case):
                 pass
             else:
                 raise AssertionError("a move by the wrong seat was accepted")
+            assert json.dumps(self.state.to_json(), sort_keys=True) == before
+
+        @precondition(lambda self: self.state.is_terminal())
+        @rule()
+        def finished_refuses_input(self) -> None:
+            """Always a rule to run: a game that ends in a few steps (a short game from
+            outside) still gives hypothesis something to do, and a finished game must
+            refuse any input and stay as it was."""
+            before = json.dumps(self.state.to_json(), sort_keys=True)
+            first = game.new_initial_state()
+            outcomes = first.chance_outcomes()
+            probe = outcomes[0][0] if outcomes else first.legal_actions()[0]
+            try:
+                self.state.apply(probe)
+            except IllegalAction as refused:
+                assert refused.reason is Reason.GAME_OVER
+            else:
+                raise AssertionError("a finished game accepted an input")
             assert json.dumps(self.state.to_json(), sort_keys=True) == before
 
         @invariant()

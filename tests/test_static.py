@@ -1,8 +1,9 @@
 """The static checks the developers' guide asks for, run by the suite so CI enforces them.
 
 ruff over the whole checkout, and mypy with pyproject's configuration (strict on
-``engine/``, ``hardware/`` and ``rig/``). A new ``type: ignore`` in rig/ or hardware/, an
-untyped public function or a lint slip fails CI, not only a reviewer's eye.
+``cbrig/``, ``engine/``, ``hardware/`` and ``rig/``). A new ``type: ignore`` in cbrig/,
+rig/ or hardware/, an untyped public function or a lint slip fails CI, not only a
+reviewer's eye.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import sys
 from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parents[1]
-TYPED_PACKAGES = ("engine", "hardware", "rig")
+TYPED_PACKAGES = ("cbrig", "engine", "hardware", "rig")
 
 
 def _run(*args: str, cwd: Path = CHECKOUT) -> subprocess.CompletedProcess[str]:
@@ -33,7 +34,7 @@ def test_mypy_strict_packages_type_check(tmp_path: Path) -> None:
 
 def test_no_type_ignore_in_rig_or_hardware() -> None:
     found = [f"{path.relative_to(CHECKOUT)}:{number}"
-             for package in ("rig", "hardware")
+             for package in ("cbrig", "rig", "hardware")
              for path in sorted((CHECKOUT / package).rglob("*.py"))
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if "type: ignore" in line]

@@ -72,7 +72,7 @@ def pictures(built: Built, out: Path) -> list[Path]:
     assembled.append(_mesh(_card(lay), CARD_COLOUR))
     shots: list[tuple[str, list[Mesh], tuple[float, float], str]] = [
         ("assembled", assembled, (-30.0, 28.0),
-         "The rig in a box, assembled, a Mike card on the reader"),
+         "The rig in a box, assembled, a card on the reader"),
     ]
     bodies = [_mesh(b.solid + b.extra, colour_of[b.key]) for b in built.bodies]
     exploded = [_mesh(p.solid, PRINT_COLOURS[p.name], EXPLODE.get(p.name, (0, 0, 0)))

@@ -16,12 +16,23 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=players,
                         help=f"how many play, {gametype.count_words(registry.all_player_counts())}"
                              f" (default {players}, as on the Pi)")
-    parser.add_argument("--variant", default=None,
-                        help="e.g. two-player for 10-Four with 2 players (chosen automatically)")
+    parser.add_argument("--variant", default=None, help=variant_help())
     parser.add_argument("--seed", type=int, default=None,
                         help="seed the chance source (spins, draws) for a repeatable game")
     parser.add_argument("--seats", default=None,
                         help="per seat: human, easy, medium or hard, comma separated")
+
+
+def variant_help() -> str:
+    """``--variant``'s help, with an example from the registry: the first game whose
+    player counts need a variant other than its default (chosen automatically)."""
+    for game in registry.entries():
+        for players in game.player_counts:
+            special = game.special_variant(players)
+            if special is not None:
+                return (f"the game's variant, chosen automatically from the players (e.g. "
+                        f"{special} for {game.title} with {players})")
+    return "the game's variant (default: the first that fits the players)"
 
 
 def check_game_arguments(args: argparse.Namespace) -> None:

@@ -20,12 +20,12 @@ from rig.datafiles import read_data
 
 
 def tenfour_board(text: str | None = None) -> Any:
-    default, source = read_data("default:tenfour_board.toml")
+    default, source = read_data("default:tenfour_board.toml", "engine.tenfour.data")
     return load_tenfour(text if text is not None else default, source)
 
 
 def bumpem_board(text: str | None = None) -> Any:
-    default, source = read_data("default:bumpem_board.toml")
+    default, source = read_data("default:bumpem_board.toml", "engine.bumpem.data")
     return load_bumpem(text if text is not None else default, source)
 
 
@@ -45,7 +45,7 @@ def bumpem_places(board: Any) -> list[str]:
 
 
 def longer_red_route() -> str:
-    text, _ = read_data("default:tenfour_board.toml")
+    text, _ = read_data("default:tenfour_board.toml", "engine.tenfour.data")
     extra = ", ".join(f'"R{n}"' for n in range(21, 25))
     return text.replace('"R19", "R20"]', f'"R19", "R20", {extra}]', 1)
 

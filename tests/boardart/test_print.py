@@ -300,7 +300,7 @@ def test_every_mike_card_is_printed_with_its_text_band_and_tag_spot(
         tmp_path: Path, poppler: dict[str, str]) -> None:
     from engine.tenfour import load_deck
 
-    deck = load_deck(*read_data("default:tenfour_deck.toml"))
+    deck = load_deck(*read_data("default:tenfour_deck.toml", "engine.tenfour.data"))
     pdf = run_print(tmp_path, "cards")
     per_sheet = 9  # 3 x 3 poker-size cards on A4
     assert page_count(pdf) == math.ceil(deck.size / per_sheet) + 1
@@ -324,7 +324,7 @@ def test_every_mike_card_is_printed_with_its_text_band_and_tag_spot(
 
 def test_ticket_deck_prints_each_kind_as_often_as_counted(tmp_path: Path,
                                                           poppler: dict[str, str]) -> None:
-    text, _ = read_data("default:bumpem_tickets.toml")
+    text, _ = read_data("default:bumpem_tickets.toml", "engine.bumpem.data")
     deck = text.replace('draw = "independent"', 'draw = "deck"').replace(
         'id = "7"\ncount = 1', 'id = "7"\ncount = 3')
     path = tmp_path / "tickets.toml"
@@ -400,7 +400,7 @@ def test_print_all_writes_every_sheet(tmp_path: Path, poppler: dict[str, str]) -
 def test_nine_cards_a_sheet_on_letter_too(tmp_path: Path, poppler: dict[str, str]) -> None:
     from engine.tenfour import load_deck
 
-    deck = load_deck(*read_data("default:tenfour_deck.toml"))
+    deck = load_deck(*read_data("default:tenfour_deck.toml", "engine.tenfour.data"))
     pdf = run_print(tmp_path, "cards", "--paper", "letter")
     assert page_count(pdf) == math.ceil(deck.size / 9) + 1
     for word in words(pdf):
@@ -410,7 +410,7 @@ def test_nine_cards_a_sheet_on_letter_too(tmp_path: Path, poppler: dict[str, str
 
 def test_a_bad_board_file_is_reported_by_line_and_nothing_is_written(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    text, _ = read_data("default:tenfour_board.toml")
+    text, _ = read_data("default:tenfour_board.toml", "engine.tenfour.data")
     bad = tmp_path / "bad.toml"
     bad.write_text(text.replace('exit = "G2"', 'exit = "Q2"'), encoding="utf-8")
     out = tmp_path / "never.pdf"

@@ -1,6 +1,6 @@
 """Hand-built Bump 'Em positions and scripted tickets for the scenario tests.
 
-The default board (engine/data/bumpem_board.toml) is used unless a test says otherwise:
+The default board (engine/bumpem/data/bumpem_board.toml) is used unless a test says otherwise:
 60 track spaces; starts red T5, blue T20, yellow T35, green T50; home entrances two
 spaces before each start (T3, T18, T33, T48); home stretch 5; 4 cars per colour;
 oil slicks red T10, blue T25, yellow T40, green T55; turbo spaces T13, T28, T43, T58.
@@ -15,8 +15,8 @@ from engine.api import Event
 from engine.bumpem import BumpemGame, BumpemState, DrawTicket, build
 from rig.datafiles import read_data
 
-BOARD = read_data("default:bumpem_board.toml")
-TICKETS = read_data("default:bumpem_tickets.toml")
+BOARD = read_data("default:bumpem_board.toml", "engine.bumpem.data")
+TICKETS = read_data("default:bumpem_tickets.toml", "engine.bumpem.data")
 
 
 def make_game(players: int = 4, options: Mapping[str, Any] | None = None,

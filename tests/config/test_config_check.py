@@ -8,7 +8,7 @@ from pathlib import Path
 from rig.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
-BOARD = REPO / "engine/data/tenfour_board.toml"
+BOARD = REPO / "engine/tenfour/data/tenfour_board.toml"
 
 
 def write(tmp_path: Path, extra: str = "", state: Path | None = None) -> Path:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rig.gametype import BuildFunction, GameEntry
+from cbrig.game import BuildFunction, GameEntry
 from tests.racefive.info import COLOURS, VARIANT_PLAYERS
 from tests.racegame.entry import RACE
 

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import tomllib
 
-from engine.errors import DataError, Problem
-from rig.boardart.geometry import (
+from cbrig.game import (
     BLACK,
     FILL,
     INK,
     BoardGeometry,
+    BoardTools,
+    DataError,
+    Frozen,
     Label,
+    Problem,
     Space,
     finish,
     grid_slots,
     piece_mm,
 )
-from valueclass import Frozen
 
 PITCH_MM = 18.0
 
@@ -62,3 +64,7 @@ def geometry(track: Track) -> BoardGeometry:
                             slots=grid_slots(x, y + 2, side * 0.8, side * 0.5, 3, 2)))
     return finish("race", track.name, side, piece_mm(side) / 2, spaces, [], [], [],
                   (0.0, track.spaces // track.per_row * PITCH_MM + PITCH_MM))
+
+
+TOOLS = BoardTools(Track, load_board, summary, geometry)
+"""``cbrig board``, ``cbrig print`` and the live board (found by folder_parts)."""

@@ -1,17 +1,17 @@
-"""Race to 20's registry entry: the one place the rig learns about the game."""
+"""Race to 20's registry entry: the one place the rig learns about the game. Its board,
+live board and printed sheets are the ``TOOLS`` of board.py, live.py and printout.py,
+found by ``folder_parts``; only the rules and the view have loaders of their own."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.gametype import BoardTools, BuildFunction, GameEntry, LiveTools, PrintTools
+from cbrig.game import BuildFunction, GameEntry, folder_parts
+from tests.racegame import info
 from tests.racegame.info import COLOURS
 
 if TYPE_CHECKING:
-    from engine.api import Game, State
-    from rig.views import GameView
-    from tests.racegame.board import Track
-    from tests.racegame.game import RaceGame
+    from cbrig.game import Game, GameView, State
 
 
 def _build() -> BuildFunction:
@@ -21,34 +21,15 @@ def _build() -> BuildFunction:
 
 
 def _view(game: Game) -> GameView[State]:
-    from rig.views import StateChecked, own
+    from cbrig.game import StateChecked, own
     from tests.racegame.game import RaceGame, RaceState
     from tests.racegame.view import RaceView
 
     return StateChecked(RaceView(own(game, RaceGame)), RaceState)
 
 
-def _board() -> BoardTools[Track]:
-    from tests.racegame.board import Track, geometry, load_board, summary
-
-    return BoardTools(Track, load_board, summary, geometry)
-
-
-def _live() -> LiveTools:
-    from tests.racegame.live import live
-
-    return live()
-
-
-def _print() -> PrintTools[RaceGame]:
-    from tests.racegame.game import RaceGame
-    from tests.racegame.printout import pieces, reference
-
-    return PrintTools(RaceGame, players=4, reference=reference, pieces=pieces)
-
-
-RACE = GameEntry(name="race", title="Race to 20", info="tests.racegame.info", build=_build,
-                 view=_view, colours=COLOURS, board=_board, live=_live, printout=_print,
-                 sign_off="See you at the finish line.")
+RACE = GameEntry(name="race", title="Race to 20", info=info, build=_build, view=_view,
+                 colours=COLOURS, sign_off="See you at the finish line.",
+                 **folder_parts("tests.racegame"))
 """Registered by the tests that play it (`register(RACE)`), or for a whole `cbrig`
 process with ``CBRIG_GAMES=tests.racegame.entry:RACE``."""

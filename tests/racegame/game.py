@@ -6,23 +6,26 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import ClassVar
 
-from engine.api import (
+from cbrig.game import (
     CHANCE,
     JSON,
     TERMINAL,
     Action,
     ActionCodec,
     Event,
+    Frozen,
+    IllegalAction,
+    Reason,
+    Record,
     check_legal,
+    field,
     game_identity,
     json_int,
     json_list,
     json_object,
     uniform,
 )
-from engine.errors import IllegalAction, Reason
 from tests.racegame.info import COLOURS, OPTIONS, SPIN_VALUES, STEADY, VARIANT_PLAYERS
-from valueclass import Frozen, Record, field
 
 NAME = "race"
 
@@ -151,7 +154,8 @@ class RaceState(Record):
             events.append(Event("winner", f"{colour} wins!"))
         else:
             self.turn = (self.turn + 1) % self.game.num_players
-            events.append(Event("turn", f"{self.game.seat_name(self.turn)} to spin"))
+            events.append(Event("turn", f"{self.game.seat_name(self.turn)} to spin",
+                                {"seat": self.turn}))
         return events
 
     def _correct(self, action: Correct) -> list[Event]:

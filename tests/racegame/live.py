@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from engine.api import JSON
-from rig.gametype import LiveTools
-from rig.web.live import Piece, live_tools
+from cbrig.game import JSON, Piece, live_tools
 from tests.racegame.game import RaceGame, RaceState
 
 
@@ -19,5 +17,5 @@ def _cards(game: RaceGame, state: RaceState, valid: list[str]) -> list[dict[str,
     return []
 
 
-def live() -> LiveTools:
-    return live_tools(RaceGame, RaceState, _pieces, _cards)
+TOOLS = live_tools(RaceGame, RaceState, _pieces, _cards)
+"""The browser's live board (found by folder_parts)."""

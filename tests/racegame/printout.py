@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from rig.printout.reference import Sections, corrections
-from rig.printout.sheets import PieceList, PrintedPiece
-
-if TYPE_CHECKING:
-    from tests.racegame.game import RaceGame
+from cbrig.game import PieceList, PrintedPiece, PrintTools, Sections, corrections
+from tests.racegame.game import RaceGame
 
 
 def reference(game: RaceGame) -> Sections:
@@ -24,3 +19,7 @@ def reference(game: RaceGame) -> Sections:
 def pieces(game: RaceGame) -> PieceList:
     return [PrintedPiece(f"{seat.capitalize()} runner", seat, seat.capitalize())
             for seat in game.seats]
+
+
+TOOLS = PrintTools(RaceGame, players=4, reference=reference, pieces=pieces)
+"""``cbrig print``'s sheets: no cards (found by folder_parts)."""

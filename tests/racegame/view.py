@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.api import Action
-from rig.screen import Part
-from rig.views import ChanceInput, CorrectionPlace, EventNotices, Fix
+from cbrig.game import Action, ChanceInput, CorrectionPlace, EventNotices, Fix, Part
 from tests.racegame.game import Correct, Prompt, RaceGame, RaceState, Spin
 
 

@@ -29,7 +29,7 @@ def _no_controls(text: str) -> None:
 
 
 def _crafted_board(tmp_path: Path) -> Path:
-    text = (ROOT / "engine" / "data" / "tenfour_board.toml").read_text(encoding="utf-8")
+    text = (ROOT / "engine" / "tenfour" / "data" / "tenfour_board.toml").read_text(encoding="utf-8")
     text = re.sub(r'^name = ".*"$', lambda m: f'name = "Evil{ESC}"', text, count=1,
                   flags=re.M)
     text = re.sub(r'"([RGBY])(\d+)"', lambda m: f'"{m.group(1)}{ESC}{m.group(2)}"', text)

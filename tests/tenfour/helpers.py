@@ -50,8 +50,10 @@ def make(players: int = 3, variant: str = "standard", deck: str = TEST_DECK,
          bands: str | None = None) -> TenFourGame:
     """A game on the shipped board and bands (unless given) with the test deck."""
     data = {
-        "board": (board, "test_board.toml") if board else read_data("default:tenfour_board.toml"),
-        "bands": (bands, "test_bands.toml") if bands else read_data("default:tenfour_bands.toml"),
+        "board": (board, "test_board.toml") if board else read_data(
+            "default:tenfour_board.toml", "engine.tenfour.data"),
+        "bands": (bands, "test_bands.toml") if bands else read_data(
+            "default:tenfour_bands.toml", "engine.tenfour.data"),
         "deck": (deck, "test_deck.toml"),
     }
     return build(players=players, variant=variant, data=data, options=options)

@@ -21,7 +21,7 @@ def test_check_default_board_prints_a_summary(capsys: pytest.CaptureFixture[str]
 
 def test_check_bad_board_lists_every_located_problem(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    text, _ = read_data("default:tenfour_board.toml")
+    text, _ = read_data("default:tenfour_board.toml", "engine.tenfour.data")
     bad = text.replace('"G5"', '"R5"', 1).replace('exit = "G2"', 'exit = "Q2"')
     path = tmp_path / "board.toml"
     path.write_text(bad, encoding="utf-8")

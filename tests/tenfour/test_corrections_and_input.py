@@ -204,7 +204,8 @@ def test_malformed_json_actions(data) -> None:  # type: ignore[no-untyped-def]
 def test_bad_settings_are_value_errors(players, variant, options, seats) -> None:  # type: ignore[no-untyped-def]
     from rig.datafiles import read_data
 
-    data = {role: read_data(f"default:tenfour_{role}.toml") for role in ("board", "bands", "deck")}
+    data = {role: read_data(f"default:tenfour_{role}.toml", "engine.tenfour.data")
+            for role in ("board", "bands", "deck")}
     with pytest.raises(ValueError):
         build(players=players, variant=variant, data=data, options=options, seats=seats)
 

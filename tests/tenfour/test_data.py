@@ -11,9 +11,9 @@ from engine.tenfour import load_bands, load_board, load_deck
 from rig.datafiles import read_data
 from tests.tenfour.helpers import make
 
-BOARD, _ = read_data("default:tenfour_board.toml")
-BANDS, _ = read_data("default:tenfour_bands.toml")
-DECK, _ = read_data("default:tenfour_deck.toml")
+BOARD, _ = read_data("default:tenfour_board.toml", "engine.tenfour.data")
+BANDS, _ = read_data("default:tenfour_bands.toml", "engine.tenfour.data")
+DECK, _ = read_data("default:tenfour_deck.toml", "engine.tenfour.data")
 
 
 def line_of(text: str, snippet: str, occurrence: int = 0) -> int:

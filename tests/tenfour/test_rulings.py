@@ -500,7 +500,7 @@ def test_t11_bear_moves_to_any_other_bear_space() -> None:
 def test_t11_board_may_declare_other_trap_entry_and_exit() -> None:
     from rig.datafiles import read_data
 
-    text, _ = read_data("default:tenfour_board.toml")
+    text, _ = read_data("default:tenfour_board.toml", "engine.tenfour.data")
     text = text.replace('id = "TR"\nspaces = ["R7", "R8", "R9"]',
                         'id = "TR"\nspaces = ["R7", "R8", "R9"]\nentry = ["R9"]\nexit = "R12"')
     game = make(players=3, board=text)

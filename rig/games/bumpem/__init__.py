@@ -1,28 +1,17 @@
 """Bump 'Em on the rig: its registration. The rest of this folder is loaded on first use:
-view (screens), board (drawing, summary), live (browser pieces and tray), printout
-(tickets, cars, reference), speech (how it is said)."""
+view (screens), and the parts rig.gametype.folder_parts finds by name: board (drawing,
+summary), live (browser pieces and tray), printout (tickets, cars, reference), speech
+(how it is said)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.gametype import (
-    BenchCases,
-    BoardTools,
-    BuildFunction,
-    GameEntry,
-    LatencyCase,
-    LiveTools,
-    PrintTools,
-)
-from rig.registry import register
+from cbrig.game import BenchCases, BuildFunction, GameEntry, LatencyCase, folder_parts, register
+from engine.bumpem import info
 
 if TYPE_CHECKING:
-    from engine.api import Game, State
-    from engine.bumpem.board import Board
-    from engine.bumpem.game import BumpemGame
-    from rig.speech import Vocabulary
-    from rig.views import GameView
+    from cbrig.game import Game, GameView, State
 
 
 def _build() -> BuildFunction:
@@ -32,46 +21,17 @@ def _build() -> BuildFunction:
 
 
 def _view(game: Game) -> GameView[State]:
+    from cbrig.game import StateChecked, own
     from engine.bumpem.game import BumpemGame
     from engine.bumpem.state import BumpemState
     from rig.games.bumpem.view import BumpEmView
-    from rig.views import StateChecked, own
 
     return StateChecked(BumpEmView(own(game, BumpemGame)), BumpemState)
 
 
-def _board() -> BoardTools[Board]:
-    from engine.bumpem import load_board
-    from engine.bumpem.board import Board
-    from rig.games.bumpem.board import bumpem_geometry, summary
-
-    return BoardTools(Board, load_board, summary, bumpem_geometry)
-
-
-def _live() -> LiveTools:
-    from rig.games.bumpem.live import live
-
-    return live()
-
-
-def _print() -> PrintTools[BumpemGame]:
-    from engine.bumpem.game import BumpemGame
-    from rig.games.bumpem.printout import cards, pieces, reference
-
-    return PrintTools(BumpemGame, players=2, reference=reference, pieces=pieces, cards=cards)
-
-
-def _speech() -> Vocabulary:
-    from rig.games.bumpem.speech import VOCABULARY
-
-    return VOCABULARY
-
-
 ENTRY = register(GameEntry(
-    name="bumpem", title="Bump 'Em", info="engine.bumpem.info", build=_build,
-    ai="engine.bumpem.ai",
-    view=_view, colours=("red", "blue", "yellow", "green"), board=_board,
-    live=_live, printout=_print, speech=_speech,
+    order=1, name="bumpem", title="Bump 'Em", info=info, build=_build, view=_view,
+    ai="engine.bumpem.ai", colours=("red", "blue", "yellow", "green"),
     sign_off="Checkered flag: good racing.",
     bench=BenchCases(
         engine_speed=(("standard", 2), ("standard", 3), ("standard", 4)),
@@ -79,4 +39,5 @@ ENTRY = register(GameEntry(
         hinted_latency=(LatencyCase(None, 4, 1, 2, hints=True),),
         bus_players=3,
     ),
+    **folder_parts(__name__),
 ))

@@ -13,8 +13,7 @@ import math
 import statistics
 from typing import TYPE_CHECKING
 
-from engine.bumpem.names import position_label
-from rig.boardart.geometry import (
+from cbrig.game import (
     BLACK,
     FILL,
     GAP,
@@ -23,6 +22,7 @@ from rig.boardart.geometry import (
     RGB,
     WHITE,
     BoardGeometry,
+    BoardTools,
     Label,
     LegendEntry,
     Line,
@@ -38,9 +38,12 @@ from rig.boardart.geometry import (
     piece_mm,
     upright,
 )
+from engine.bumpem import load_board
+from engine.bumpem.board import Board
+from engine.bumpem.names import position_label
 
 if TYPE_CHECKING:
-    from engine.bumpem.board import Board, Spot
+    from engine.bumpem.board import Spot
 
 PITCH_MM = 16.0
 TRACK_FILL: RGB = (236, 236, 236)
@@ -175,3 +178,7 @@ def summary(board: Board) -> list[str]:
         ("colours", board.colours))
     lines = [f"{name}: {value}" for name, value in facts if value != ""]
     return [*lines, f"oil: {len(board.oil)}", f"turbo: {len(board.turbo)}"]
+
+
+TOOLS = BoardTools(Board, load_board, summary, bumpem_geometry)
+"""What ``cbrig board``, ``cbrig print`` and the live board use (rig.gametype.folder_parts)."""

@@ -5,20 +5,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.web.live import Piece, live_tools
+from cbrig.game import Piece, live_tools
+from engine.bumpem.game import BumpemGame
+from engine.bumpem.state import BumpemState
 
 if TYPE_CHECKING:
-    from engine.api import JSON
-    from engine.bumpem.game import BumpemGame
-    from engine.bumpem.state import BumpemState
-    from rig.gametype import LiveTools
-
-
-def live() -> LiveTools:
-    from engine.bumpem.game import BumpemGame
-    from engine.bumpem.state import BumpemState
-
-    return live_tools(BumpemGame, BumpemState, _bumpem_pieces, _bumpem_tickets)
+    from cbrig.game import JSON
 
 
 def _bumpem_pieces(game: BumpemGame, state: BumpemState) -> list[Piece]:
@@ -48,3 +40,7 @@ def _bumpem_tickets(game: BumpemGame, state: BumpemState,
              "copies": count, "can": ticket in valid, "out": remaining == 0}
             for ticket, count, text, remaining in zip(TICKET_IDS, tickets.counts,
                                                       tickets.texts, left, strict=True)]
+
+
+TOOLS = live_tools(BumpemGame, BumpemState, _bumpem_pieces, _bumpem_tickets)
+"""The browser's live board (rig.gametype.folder_parts)."""

@@ -4,25 +4,29 @@ by rig.printout; the turbo option and the board's lengths come from the game pri
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from rig.boardart.geometry import BLACK, FILL, GREY, INK, RGB
-from rig.boardart.pdf import PdfCanvas, wrap
-from rig.printout.reference import Sections, corrections
-from rig.printout.sheets import (
+from cbrig.game import (
+    BLACK,
     CARD_H,
     CARD_W,
+    FILL,
+    GREY,
+    INK,
+    RGB,
     CardFace,
     CardSheet,
     IconCanvas,
+    PdfCanvas,
     PieceList,
     PrintedPiece,
+    PrintTools,
+    Sections,
+    corrections,
     put_text,
     rfid_spot,
+    wrap,
 )
-
-if TYPE_CHECKING:
-    from engine.bumpem.game import BumpemGame
+from engine.bumpem.game import BumpemGame
 
 
 def _ticket_lines(game: BumpemGame) -> list[str]:
@@ -136,3 +140,7 @@ def car_icon(canvas: IconCanvas, x: float, y: float, ink: RGB) -> None:
     canvas.rect(x - 1.8, y - 2.4, 3.6, 1.6, ink, None, 0, radius=0.5)
     for wx in (x - 2.6, x + 2.6):
         canvas.ellipse(wx, y + 1.9, 0.9, 0.9, ink, None, 0)
+
+
+TOOLS = PrintTools(BumpemGame, players=2, reference=reference, pieces=pieces, cards=cards)
+"""What ``cbrig print`` prints (rig.gametype.folder_parts)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from rig.speech import Vocabulary, number_words
+from cbrig.game import Vocabulary, number_words
 
 _TRACK = re.compile(r"\bT(\d{1,3})\b")
 _HOME = re.compile(r"\bH(\d{1,2})\b")

@@ -8,23 +8,24 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.api import Action, Event
+from cbrig.game import (
+    DETAIL,
+    RESULT,
+    Action,
+    ChanceInput,
+    CorrectionPlace,
+    Event,
+    EventNotices,
+    Fix,
+    Notice,
+    Part,
+    replace,
+)
 from engine.bumpem import TICKET_IDS, Correct, CorrectTurn, DrawTicket
 from engine.bumpem.game import BumpemGame
 from engine.bumpem.names import car_at, position_name
 from engine.bumpem.state import BumpemState
 from engine.bumpem.tickets import ticket_label
-from rig.screen import Part
-from rig.views import (
-    DETAIL,
-    RESULT,
-    ChanceInput,
-    CorrectionPlace,
-    EventNotices,
-    Fix,
-    Notice,
-)
-from valueclass import replace
 
 TRACK_SECTION = 10
 """Track spaces per section of the correction menu (the other knob jumps by section)."""

@@ -16,8 +16,7 @@ import math
 import statistics
 from typing import TYPE_CHECKING
 
-from engine.tenfour import names
-from rig.boardart.geometry import (
+from cbrig.game import (
     BLACK,
     FILL,
     GAP,
@@ -26,6 +25,7 @@ from rig.boardart.geometry import (
     RGB,
     WHITE,
     BoardGeometry,
+    BoardTools,
     Label,
     LegendEntry,
     Line,
@@ -41,9 +41,11 @@ from rig.boardart.geometry import (
     piece_mm,
     upright,
 )
+from engine.tenfour import load_board, names
+from engine.tenfour.board import Board
 
 if TYPE_CHECKING:
-    from engine.tenfour.board import BearSpace, Board, Trap
+    from engine.tenfour.board import BearSpace, Trap
 
 PITCH_MM = 16.0
 """Default distance between neighbouring highway spaces; A2 holds the default board."""
@@ -265,3 +267,7 @@ def summary(board: Board) -> list[str]:
             f"{b.id} watches {b.route}" for b in board.bears),
         f"police start in {board.park}",
     ]
+
+
+TOOLS = BoardTools(Board, load_board, summary, tenfour_geometry)
+"""What ``cbrig board``, ``cbrig print`` and the live board use (rig.gametype.folder_parts)."""

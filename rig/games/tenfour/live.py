@@ -5,18 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rig.web.live import Piece, live_tools
+from cbrig.game import Piece, live_tools
+from engine.tenfour import TenFourGame, TenFourState
 
 if TYPE_CHECKING:
-    from engine.api import JSON
-    from engine.tenfour import TenFourGame, TenFourState
-    from rig.gametype import LiveTools
-
-
-def live() -> LiveTools:
-    from engine.tenfour import TenFourGame, TenFourState
-
-    return live_tools(TenFourGame, TenFourState, _tenfour_pieces, _tenfour_cards)
+    from cbrig.game import JSON
 
 
 def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
@@ -40,3 +33,7 @@ def _tenfour_cards(game: TenFourGame, state: TenFourState,
     return [{"id": card.id, "title": card.id, "band": card.band, "text": card.text,
              "copies": card.copies, "can": card.id in valid, "out": left == 0}
             for card, left in zip(game.deck.cards, state.pile, strict=True)]
+
+
+TOOLS = live_tools(TenFourGame, TenFourState, _tenfour_pieces, _tenfour_cards)
+"""The browser's live board (rig.gametype.folder_parts)."""

@@ -6,25 +6,31 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from rig.boardart.geometry import BLACK, GREY, RGB, WHITE
-from rig.boardart.pdf import PdfCanvas, wrap
-from rig.games.tenfour.view import BAND_NAMES
-from rig.printout.reference import Sections, corrections
-from rig.printout.sheets import (
+from cbrig.game import (
+    BLACK,
     CARD_H,
     CARD_W,
+    GREY,
+    RGB,
+    WHITE,
     CardFace,
     CardSheet,
     IconCanvas,
+    PdfCanvas,
     PieceList,
     PrintedPiece,
+    PrintTools,
+    Sections,
+    corrections,
     put_text,
     rfid_spot,
+    wrap,
 )
+from engine.tenfour.game import TenFourGame
+from rig.games.tenfour.view import BAND_NAMES
 
 if TYPE_CHECKING:
     from engine.tenfour.cards import Card
-    from engine.tenfour.game import TenFourGame
 
 HI_INK: RGB = (190, 30, 30)
 LO_INK: RGB = (30, 60, 190)
@@ -175,3 +181,7 @@ def bear_icon(canvas: IconCanvas, x: float, y: float, ink: RGB) -> None:
     canvas.line([(x + 1.5, y - 0.3), (x + 5.0, y - 0.8)], ink, 0.8)
     canvas.line([(x - 5.0, y - 3.0), (x + 3.4, y - 3.0)], ink, 0.5)
     canvas.line([(x - 0.8, y - 3.0), (x - 0.8, y - 2.0)], ink, 0.5)
+
+
+TOOLS = PrintTools(TenFourGame, players=4, reference=reference, pieces=pieces, cards=cards)
+"""What ``cbrig print`` prints (rig.gametype.folder_parts)."""

@@ -21,9 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from cbrig.game import Part, Vocabulary, number_words, said_as
 from engine.tenfour.board import COLOURS
-from rig.screen import Part
-from rig.speech import Vocabulary, number_words, said_as
 
 _INITIALS = {colour[0].upper(): colour.capitalize() for colour in COLOURS}
 _LETTERS = "".join(_INITIALS)

@@ -9,7 +9,19 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from engine.api import Action, Event
+from cbrig.game import (
+    ALERT,
+    DETAIL,
+    RESULT,
+    Action,
+    ChanceInput,
+    CorrectionPlace,
+    Event,
+    EventNotices,
+    Fix,
+    Notice,
+    Part,
+)
 from engine.tenfour import (
     BEAR,
     HOME,
@@ -26,17 +38,6 @@ from engine.tenfour import (
     TenFourState,
 )
 from engine.tenfour.names import board_rank, piece_at, place_name
-from rig.screen import Part
-from rig.views import (
-    ALERT,
-    DETAIL,
-    RESULT,
-    ChanceInput,
-    CorrectionPlace,
-    EventNotices,
-    Fix,
-    Notice,
-)
 
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
 CRAWLING_AHEAD = 6

@@ -1,1 +1,0 @@
-"""Shipped data files: boards, spinner bands, decks and ticket sets (all assumptions)."""
