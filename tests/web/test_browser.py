@@ -272,3 +272,69 @@ def test_keys_hold_and_buzzer_in_the_browser(browser: object, desk: WebDesk) -> 
     desk.alerts.play("catch")  # what the daemon does on a catch alert
     _wait(driver, lambda d: d.execute_script("return cbrig.buzzes") == 1, "the buzzer")
     assert "buzz" in driver.find_element(By.ID, "bezel").get_attribute("class")  # type: ignore[attr-defined]
+
+
+SAMPLE_FRAMES = """
+window.seenFrames = [];
+window.sampler = setInterval(() => {
+  const last = window.seenFrames[window.seenFrames.length - 1];
+  if (cbrig.frame && cbrig.frame !== last) window.seenFrames.push(cbrig.frame);
+}, 30);
+"""
+
+
+@pytest.mark.browser
+def test_a_press_during_the_spin_shows_the_move_first(browser: object,
+                                                      tmp_path: Path) -> None:
+    """Flick, then click the knob while the wheel animates (issue 34: in the browser the
+    move result was never shown, 4 of 4 tries). The OLED canvas is sampled every 30 ms
+    from the flick, as a person would see it: the result frame must be among them, and
+    stay up, answered in words, until the next press."""
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    from rig.controller import EARLY_INPUT
+    from rig.modes import Acknowledging
+
+    config = desk_config(GameConfig(name="tenfour", players=3, levels=("human",) * 3),
+                         tmp_path / "state")
+    with serving(config, seed=5, first=[KnobTurn("hi", -1), KnobPress("hi")]) as web:
+        driver = browser
+        driver.get(web.url)  # type: ignore[attr-defined]
+        _wait(driver, lambda d: d.execute_script("return cbrig.frames") > 0, "the first frame")
+        _settled(driver, web)
+        controller = web.rig.controller
+        assert controller is not None
+        rng = random.Random(5)
+        while not (controller.session.state.prompt().kind == "spin"
+                   and controller.alert is None):
+            for gesture in gestures_for(controller, rng):
+                _do(driver, web, gesture)
+            _settled(driver, web)
+        band = controller.session.state.prompt().band or "hi"
+
+        handled: list[tuple[str, str]] = []
+        handle = controller.handle
+
+        def recording(event: object) -> None:
+            handled.append((type(event).__name__, type(controller.mode).__name__))
+            handle(event)
+
+        controller.handle = recording  # type: ignore[method-assign]
+        driver.execute_script(SAMPLE_FRAMES)  # type: ignore[attr-defined]
+        knob = _knob(driver, band)
+        chain = ActionChains(driver, duration=5)  # type: ignore[arg-type]
+        chain.move_to_element_with_offset(knob, 40, 0).click_and_hold()
+        for x, y in ((35, 20), (20, 35), (0, 40), (-20, 35)):
+            chain.move_to_element_with_offset(knob, x, y)
+        chain.release().click(knob).perform()  # the flick, and at once a press
+        _settled(driver, web)
+        assert ("KnobPress", "Spinning") in handled, f"the press came mid-spin: {handled}"
+        result = controller.alert
+        assert result is not None, "the move result was skipped"
+        assert controller.mode == Acknowledging(result)
+        assert result.parts[0].role == "result"
+        screen = web.rig.app.screen()
+        assert screen.footer == EARLY_INPUT and result.parts[0].text in screen.plain()
+        _check_oled(driver, web)
+        seen = driver.execute_script("clearInterval(window.sampler); return window.seenFrames;")  # type: ignore[attr-defined]
+        assert _b64(render(screen)) in seen, "the result was on the canvas"
