@@ -187,11 +187,21 @@ class Controller:
 
     # ----------------------------------------------------------------- input
     def handle(self, event: object) -> None:
-        """Apply one hardware or timer event. Never raises for bad table input."""
+        """Apply one hardware or timer event. Never raises for bad table input.
+
+        A refusal goes with the screen it answered: once an input moves the game or
+        the mode on, the old refusal is not left above the new screen."""
         self.await_durable()
         now = self.clock()
         if self.refusal and now >= self.refusal.until:
             self.refusal = None
+        refusal, steps, mode = self.refusal, self.session.steps, self.mode
+        self._handle(event, now)
+        if refusal is not None and self.refusal is refusal and (
+                self.session.steps != steps or self.mode != mode):
+            self.refusal = None
+
+    def _handle(self, event: object, now: float) -> None:
         if isinstance(event, Tick):
             if isinstance(self.mode, Spinning) and now >= self.mode.animation.ends:
                 self._end_spin(now)
