@@ -115,3 +115,41 @@ def test_a_refusal_goes_with_the_screen_it_answered():
     assert fit(rig.screen).pages[0][0].text.startswith('"'), "the card text leads"
     rig.loop.step(KnobSpin("lo" if rig.session.state.prompt().band == "hi" else "hi", 0.6))
     assert "Spin the" in rig.screen.plain(), "a refusal on this screen still shows"
+
+
+@pytest.mark.parametrize("game_name", ["tenfour", "bumpem"])
+def test_enrolment_says_tap_it_on_page_one_for_every_card(game_name):
+    from hardware.events import CardPresented
+    from rig.enroll import Enrolment, EnrolScreen, deck_cards
+    from rig.gamebuild import build_game
+
+    enrol = EnrolScreen(Enrolment(cards=deck_cards(build_game(game_name, players=3)),
+                                  tags={}), lambda tags: None)
+    cards = 0
+    while not enrol.finished:
+        first = [row.text for row in fit(enrol.screen()).pages[0]]
+        assert "Tap it on the reader" in first, first
+        if cards:
+            assert first[0].endswith(f"= tag T{cards - 1}"), "and what the last tap did"
+        enrol.handle(CardPresented(f"T{cards}", "reader"))
+        cards += 1
+    assert cards > 10
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("game_name", ["tenfour", "bumpem"])
+def test_the_setup_menu_cuts_no_word(game_name, players):
+    """The colours row said "Colours: red gre blu"."""
+    from rig.setup_menu import SetupChoice, SetupMenu, colour_sets
+    from valueclass import replace
+
+    menu = SetupMenu(SetupChoice(game=game_name, players=players,
+                                 levels=("human",) * players))
+    for colours in colour_sets(game_name, players):
+        menu.choice = replace(menu.choice, seats=colours)
+        row = next(item for item in menu.items() if item.startswith("Colours:"))
+        assert row.split()[1:] == list(colours), row
+        menu.cursor = menu.items().index(row)
+        shown = " ".join(" ".join(fit(menu.screen()).pages[0][i].text[2:].split())
+                         for i in range(len(fit(menu.screen()).pages[0])))
+        assert row in shown, f"{row!r} is not shown whole: {shown!r}"
