@@ -103,3 +103,28 @@ def test_a_press_during_a_spin_without_a_result_is_not_taken_for_the_next_prompt
     assert rig.controller.mode == Playing()
     assert rig.session.steps == steps, "the next player did not spin"
     assert "Too soon" in rig.screen.plain()
+
+
+def test_a_press_during_the_spin_shows_a_catch_first():
+    """The issue's browser run skipped "caught speeding" too: a catch is the result of
+    its spin like any move."""
+    import random
+
+    from rig.autopilot import gestures_for
+
+    rig = new_emulated_rig("tenfour", 3, seed=3)
+    rng = random.Random(3)
+    for _ in range(600):
+        for gesture in gestures_for(rig.controller, rng):
+            rig.loop.step(gesture)
+        mode = rig.controller.mode
+        if isinstance(mode, Spinning) and mode.then is not None and mode.then.alert:
+            break
+        rig.settle()
+    else:
+        pytest.fail("no catch by a spin in this seeded game")
+    catch = mode.then
+    rig.press("hi")
+    assert rig.controller.mode == Acknowledging(catch)
+    assert rig.screen.alert and "caught" in rig.screen.plain()
+    assert rig.screen.footer == EARLY_INPUT
