@@ -342,7 +342,8 @@ def test_a_press_during_the_spin_shows_the_move_first(browser: object,
         _settled(driver, web)
         assert ("KnobPress", "Spinning") in handled, f"the press came mid-spin: {handled}"
         result = controller.alert
-        assert result is not None, "the move result was skipped"
+        assert result is not None, \
+            f"the move result was skipped; the screen shows:\n{web.rig.app.screen().text()}"
         assert controller.mode == Acknowledging(result)
         assert result.parts[0].role == "result"
         screen = web.rig.app.screen()
