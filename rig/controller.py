@@ -59,7 +59,7 @@ from rig.modes import (
     pending,
 )
 from rig.replay import describe_input
-from rig.screen import Part, Screen, page_count
+from rig.screen import PRESS_OK, Part, Screen, page_count
 from rig.session import Session
 from rig.views import ALERT, DETAIL, RESULT, ChanceInput, Fix, GameView, Notice, view_for
 from valueclass import Frozen, Record, field
@@ -305,6 +305,7 @@ class Controller:
         if pages < 2 or (screen.menu and event.knob != "lo"):
             return False
         self.page = (self.page + event.steps) % pages
+        self.answer = ""  # it answered the page before
         return True
 
     def _next_page(self) -> bool:
@@ -312,6 +313,7 @@ class Controller:
         if self.page + 1 >= page_count(self.screen()):
             return False
         self.page += 1
+        self.answer = ""  # it answered the page before
         return True
 
     def _handle_chance(self, event: object) -> None:
@@ -667,7 +669,7 @@ class Controller:
         if isinstance(mode, Acknowledging):
             moment = mode.moment
             return Screen(title=moment.title, big=moment.big or None, lines=moment.parts,
-                          alert=moment.alert, footer=self.answer or "press: ok",
+                          alert=moment.alert, footer=self.answer or PRESS_OK,
                           status=status, page=self.page)
         if isinstance(mode, Playing):
             return self._game_screen(status)

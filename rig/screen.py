@@ -39,6 +39,9 @@ MORE_BOTH = "\u25c6"
 """Marks a one-row menu window with options above and below it."""
 MARKERS = (MORE_ABOVE, MORE_BELOW, MORE_BOTH)
 
+PRESS_OK = "press: ok"
+"""The footer of a result or alert the table acknowledges with a press."""
+
 MAY_PAGE = ("news",)
 """Parts that give way to the rest of the screen on page 1 when it pages: news ("Green
 loses this turn") may wait on page 2, the prompt's instruction may not (RULINGS G4)."""
@@ -303,12 +306,17 @@ def _paged(screen: Screen, title: str, paragraphs: list[list[Row]], selected: in
     laid: list[tuple[Row, ...]] = []
     footers: list[str] = []
     knob = "lo " if screen.menu else ""
-    pressed = not screen.menu and screen.footer.startswith("press")
+    # a result screen: a press reads on ("press: ok", or its answer to an early input,
+    # "too soon: press again"); a game-over screen's "long press" does not
+    pressed = (not screen.menu and "press" in screen.footer
+               and not screen.footer.startswith("long press"))
     for number, rows in enumerate(pages, start=1):
         window = menu_window(screen.menu, screen.cursor, budget - len(rows))
         laid.append(tuple(rows + window))
         last = f"{number}/{count} {screen.footer}"
-        if number < count and pressed:
+        if pressed and screen.footer != PRESS_OK and (number < count or len(last) > COLUMNS):
+            last = screen.footer  # the answer to an early input, until the page turns
+        elif number < count and pressed:
             last = f"{number}/{count} press: more"  # a press reads on (Controller)
         elif number < count or not screen.footer or len(last) > COLUMNS:
             last = f"{number}/{count} turn {knob}: more".replace(" :", ":")

@@ -128,3 +128,22 @@ def test_a_press_during_the_spin_shows_a_catch_first():
     assert rig.controller.mode == Acknowledging(catch)
     assert rig.screen.alert and "caught" in rig.screen.plain()
     assert rig.screen.footer == EARLY_INPUT
+
+
+def test_an_early_press_on_a_result_of_two_pages_is_answered_on_page_one():
+    from rig.modes import Moment
+    from rig.screen import Part
+
+    rig, _ = _spinning_rig()
+    long = Moment(title="ALERT", alert=True, parts=tuple(
+        Part(f"Line {n}: a result the table must read in full, every word", "alert")
+        for n in range(4)))
+    rig.controller.alert = long  # what the spin led to: two pages of it
+    rig.press("hi")
+    assert rig.controller.mode == Acknowledging(long) and rig.screen.page == 0
+    assert shown_rows(rig.screen)[-1] == EARLY_INPUT
+    rig.clock.advance(ACK_GUARD_MS / 1000)
+    rig.press("hi")  # reads on
+    assert rig.screen.page == 1 and shown_rows(rig.screen)[-1] == "2/2 press: ok"
+    rig.press("hi")
+    assert rig.controller.mode == Playing()
