@@ -189,16 +189,18 @@ class Controller:
     def handle(self, event: object) -> None:
         """Apply one hardware or timer event. Never raises for bad table input.
 
-        A refusal goes with the screen it answered: once an input moves the game or
-        the mode on, the old refusal is not left above the new screen."""
+        A refusal goes with the screen it answered: once an input moves the game on
+        (or a result comes and goes), the old refusal is not left above the new screen.
+        The correction menu opens and closes over the game, refusal and all."""
         self.await_durable()
         now = self.clock()
         if self.refusal and now >= self.refusal.until:
             self.refusal = None
         refusal, steps, mode = self.refusal, self.session.steps, self.mode
         self._handle(event, now)
+        over = isinstance(mode, Correcting) or isinstance(self.mode, Correcting)
         if refusal is not None and self.refusal is refusal and (
-                self.session.steps != steps or self.mode != mode):
+                self.session.steps != steps or (self.mode != mode and not over)):
             self.refusal = None
 
     def _handle(self, event: object, now: float) -> None:
