@@ -233,6 +233,8 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
                 if handed:
                     parts["cpu"] = handed[0][1] - cpu_start
                     samples["tick"].append(("tick", handed[0][0] - start, parts))
+            if controller.ready_at is not None:  # the result is read before the next press
+                rig.clock.set(max(rig.clock(), controller.ready_at))
             # A computer's choice or a hint is worked out on the tick after the frame,
             # long before a person's next input: timed apart, as the table sees it.
             # A hard one thinks a slice per tick (the loop looks at its events between

@@ -111,6 +111,7 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
             out.append(_one(loop, drawn, starred, slices, Stop))
         for gesture in gestures_for(controller, rng):
             loop.step(gesture)
+            controller.animation = None  # seen: the next press is not too soon for it
         while controller.choice_pending and len(session.state.legal_actions()) == 1:
             loop.run_due()  # a forced move's hint: nothing to search
     return out

@@ -59,7 +59,7 @@ from rig.modes import (
     pending,
 )
 from rig.replay import describe_input
-from rig.screen import Part, Screen, page_count
+from rig.screen import PRESS_OK, Part, Screen, page_count
 from rig.session import Session
 from rig.views import ALERT, DETAIL, RESULT, ChanceInput, Fix, GameView, Notice, view_for
 from valueclass import Frozen, Record, field
@@ -68,6 +68,20 @@ log = logging.getLogger(__name__)
 
 SPIN_FRAME_MS = 70
 REFUSAL_MS = 2500
+ACK_GUARD_MS = 400
+"""How long a result that appeared by itself (its spin's animation ended) shows before
+an input may acknowledge it: less than a person takes to see a new screen and press, so
+a press made during the spin, or on its way as the result appeared, is never taken as
+"ok" for a result nobody saw."""
+EARLY_INPUT = "too soon: press again"
+"""The result screen's footer once an input came too early (during the spin, or in the
+instant its result appeared): the input did nothing, the next press goes on."""
+EARLY_CARD = "press ok, tap again"
+"""The footer once a card came too early: it was not read."""
+NOT_A_FLICK = "press, not flick: ok"
+"""The footer once a flick came on a result screen: a flick is not "ok"."""
+TOO_SOON = "Too soon: try again"
+"""The refusal for an input during a spin that leads straight to the next prompt."""
 SLICE_MS = 2.0
 """How long a slice of a pending search runs before the loop looks for events again (it
 ends after the sample that crosses it: one sample is the least)."""
@@ -149,6 +163,11 @@ class Controller:
         a failed save puts it back with the rest of this controller)."""
         self.page = 0
         self.refusal: Refused | None = None
+        self.ready_at: float | None = None
+        """Until when the result on screen takes no acknowledgement (`ACK_GUARD_MS`
+        after it appeared at the end of a spin); None when any input is taken."""
+        self.answer = ""
+        """The words answering an input the result screen did not take (its footer)."""
         self.tapped = -1
         """The step of the last card tapped on the reader (it may be taken back)."""
         self.reader_ok = True
@@ -168,14 +187,28 @@ class Controller:
 
     # ----------------------------------------------------------------- input
     def handle(self, event: object) -> None:
-        """Apply one hardware or timer event. Never raises for bad table input."""
+        """Apply one hardware or timer event. Never raises for bad table input.
+
+        A refusal goes with the screen it answered: once an input moves the game on
+        (or a result comes and goes), the old refusal is not left above the new screen.
+        The correction menu opens and closes over the game, refusal and all."""
         self.await_durable()
         now = self.clock()
         if self.refusal and now >= self.refusal.until:
             self.refusal = None
+        refusal, steps, mode = self.refusal, self.session.steps, self.mode
+        self._handle(event, now)
+        over = isinstance(mode, Correcting) or isinstance(self.mode, Correcting)
+        if refusal is not None and self.refusal is refusal and (
+                self.session.steps != steps or (self.mode != mode and not over)):
+            self.refusal = None
+
+    def _handle(self, event: object, now: float) -> None:
         if isinstance(event, Tick):
             if isinstance(self.mode, Spinning) and now >= self.mode.animation.ends:
-                self._enter(SpinEnded())
+                self._end_spin(now)
+            if self.ready_at is not None and now >= self.ready_at:
+                self.ready_at = None
             self._think()
             return
         if isinstance(event, ReaderStatus):
@@ -187,18 +220,22 @@ class Controller:
         if isinstance(event, DisplayStatus | FrameRejected):
             return  # the daemon's HardwareLog writes them down; the game goes on
         if isinstance(self.mode, Spinning):
-            self._enter(SpinEnded())  # any input ends the animation and is then handled
+            if not isinstance(event, (*ACKNOWLEDGE, KnobLongPress)):
+                return  # a card lifted off the reader: the spin goes on
+            self._end_spin(now)  # an input ends the animation...
+            if not isinstance(event, KnobLongPress):
+                self._too_soon(event)  # ...and is answered, never taken for what follows
+                return
         if isinstance(event, KnobLongPress):
             self._toggle_correction()
             return
+        mode = self.mode
+        if isinstance(mode, Acknowledging) and self._not_acknowledging(event, now):
+            return
         if isinstance(event, KnobTurn) and self._turn_page(event):
             return
-        mode = self.mode
-        if isinstance(mode, Acknowledging):
-            if not isinstance(event, ACKNOWLEDGE):
-                return  # a card lifted off the reader: the table has not read this yet
-            if self._next_page():
-                return  # a press, flick or tap reads on: page 2 is never skipped
+        if isinstance(mode, Acknowledging) and self._next_page():
+            return  # a press or tap reads on: page 2 is never skipped
         self.page = 0
         if isinstance(mode, Correcting):
             self._handle_correction(mode.menu, event)
@@ -209,9 +246,42 @@ class Controller:
                 return  # the press only acknowledged: it is not also a choice
         self._handle_game(event)
 
+    def _end_spin(self, now: float) -> None:
+        """The animation gives way to its result, which takes no acknowledgement for
+        `ACK_GUARD_MS`: it appeared by itself, not in answer to a person's input."""
+        self._enter(SpinEnded())
+        if isinstance(self.mode, Acknowledging):
+            self.ready_at = now + ACK_GUARD_MS / 1000
+
+    def _too_soon(self, event: object) -> None:
+        """Answer an input that came while the spin animated: on the result it led to,
+        in its footer; on the next prompt (a spin without a result), as a refusal."""
+        if isinstance(self.mode, Acknowledging):
+            self.answer = _early_answer(event)
+        else:
+            self._refuse(TOO_SOON)
+
+    def _not_acknowledging(self, event: object, now: float) -> bool:
+        """Whether an input on a result screen leaves it as it is: a card lifted off
+        the reader (the table has not read it yet), any input before the result can
+        have been seen (answered), or a flick (it reads on to the next page, but on the
+        last it is answered: a flick is not "ok")."""
+        if not isinstance(event, ACKNOWLEDGE):
+            return True
+        if self.ready_at is not None and now < self.ready_at:
+            self.answer = _early_answer(event)
+            return True
+        if isinstance(event, KnobSpin):
+            if not self._next_page():  # a flick reads on, as a press does...
+                self.answer = NOT_A_FLICK  # ...but is no "ok" for the last page
+            return True
+        return False
+
     def _enter(self, trigger: Trigger) -> None:
-        """The one way the mode changes (the table of changes is `rig.modes.next_mode`)."""
+        """The one way the mode changes (the table of changes is `rig.modes.next_mode`);
+        an answer on a result screen, and its wait, go with the screen."""
         self.mode = next_mode(self.mode, trigger)
+        self.ready_at, self.answer = None, ""
 
     @property
     def over(self) -> bool:
@@ -237,6 +307,7 @@ class Controller:
         if pages < 2 or (screen.menu and event.knob != "lo"):
             return False
         self.page = (self.page + event.steps) % pages
+        self.answer = ""  # it answered the page before
         return True
 
     def _next_page(self) -> bool:
@@ -244,6 +315,7 @@ class Controller:
         if self.page + 1 >= page_count(self.screen()):
             return False
         self.page += 1
+        self.answer = ""  # it answered the page before
         return True
 
     def _handle_chance(self, event: object) -> None:
@@ -599,8 +671,8 @@ class Controller:
         if isinstance(mode, Acknowledging):
             moment = mode.moment
             return Screen(title=moment.title, big=moment.big or None, lines=moment.parts,
-                          alert=moment.alert, footer="press: ok", status=status,
-                          page=self.page)
+                          alert=moment.alert, footer=self.answer or PRESS_OK,
+                          status=status, page=self.page)
         if isinstance(mode, Playing):
             return self._game_screen(status)
         assert_never(mode)
@@ -698,6 +770,13 @@ class Controller:
     def correction(self) -> CorrectionMenu | None:
         """The correction menu, when it is open."""
         return self.mode.menu if isinstance(self.mode, Correcting) else None
+
+
+def _early_answer(event: object) -> str:
+    """What a result screen's footer says to an input it did not take."""
+    if isinstance(event, CardPresented):
+        return EARLY_CARD
+    return NOT_A_FLICK if isinstance(event, KnobSpin) else EARLY_INPUT
 
 
 def _once_each(parts: Iterable[Part]) -> tuple[Part, ...]:

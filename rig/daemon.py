@@ -681,6 +681,7 @@ class Daemon(Record):
                 self.loop.run_due()  # the computer thinks, a slice at a time
             for gesture in gestures:
                 self.loop.step(gesture)
+                controller.animation = None  # a robot has seen the spin: no wait for it
                 self.loop.run_due()
 
     def stop(self, refused: StartRefused | None = None) -> None:

@@ -117,13 +117,18 @@ class EmulatedRig(Record):
         self.loop.step(Tick())
 
     def settle(self) -> None:
-        """Run time forward until nothing is animating (the spin shows its result) and
-        any choice the computer owes is on screen."""
+        """Run time forward until nothing is animating (the spin shows its result, long
+        enough to be seen and acknowledged) and any choice the computer owes is on
+        screen."""
         self.loop.run_due()
         while self.controller.animation is not None:
             due = self.controller.next_deadline()
             assert due is not None
             self._advance_to(due)
+            self.loop.step(Tick())
+        ready = self.controller.ready_at  # a result that appeared by itself: seen
+        if ready is not None:
+            self._advance_to(ready)
             self.loop.step(Tick())
         self.loop.run_due()
         while self.controller.choice_pending:  # a search thinks a slice per tick

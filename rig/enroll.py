@@ -192,8 +192,11 @@ class EnrolScreen:
         assert card is not None
         card_id, text = card
         position = f"{self.enrolment.index + 1}/{len(self.enrolment.cards)}"
-        parts = [Part(text, "card")] if text != card_id else []
-        parts.append(Part(self.note or "Tap it on the reader", "instruction"))
+        # what the last input did, then the instruction, both on page 1; then the
+        # card's text (the LO knob pages it when it is long)
+        parts = [Part(self.note, "result")] if self.note else []
+        parts.append(Part("Tap it on the reader", "instruction"))
+        parts += [Part(text, "card")] if text != card_id else []
         return Screen(title=f"ENROL CARDS {position}", big=card_id, lines=tuple(parts),
                       menu=self._options(), cursor=self.cursor,
                       footer="turn:skip redo finish", page=self.page)

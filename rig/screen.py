@@ -39,6 +39,13 @@ MORE_BOTH = "\u25c6"
 """Marks a one-row menu window with options above and below it."""
 MARKERS = (MORE_ABOVE, MORE_BELOW, MORE_BOTH)
 
+PRESS_OK = "press: ok"
+"""The footer of a result or alert the table acknowledges with a press."""
+
+MAY_PAGE = ("news",)
+"""Parts that give way to the rest of the screen on page 1 when it pages: news ("Green
+loses this turn") may wait on page 2, the prompt's instruction may not (RULINGS G4)."""
+
 SHORTEN_FIRST = ("news", "result", "hint", "cpu", "warning", "refusal", "card",
                  "alert", "text", "instruction")
 """Which parts give up their full wording first when a screen is too full: the plain
@@ -271,7 +278,8 @@ def fit(screen: Screen) -> Fitted:
         window = menu_window(screen.menu, screen.cursor, budget - len(body))
         return Fitted(title, screen.big, (tuple(body + window),), (screen.footer,),
                       tuple(wordings))
-    return _paged(screen, title, paragraphs, selected, tuple(wordings))
+    roles = tuple(part.role for part in parts)
+    return _paged(screen, title, paragraphs, selected, tuple(wordings), roles)
 
 
 def _shorten_rank(role: str) -> int:
@@ -279,11 +287,13 @@ def _shorten_rank(role: str) -> int:
 
 
 def _paged(screen: Screen, title: str, paragraphs: list[list[Row]], selected: int,
-           wordings: tuple[str, ...]) -> Fitted:
-    """Pages of text, paragraphs kept whole where they fit a page; the footer row
+           wordings: tuple[str, ...], roles: tuple[str, ...]) -> Fitted:
+    """Pages of text, paragraphs kept whole where they fit a page, the news that does
+    not fit beside the rest of page 1 moved after it (`MAY_PAGE`); the footer row
     carries the page number (a page without a footer gives up a row for it)."""
     budget = ROWS - 1 - (BIG_ROWS if screen.big else 0) - 1
     room = max(1, budget - selected)
+    paragraphs = _news_last(paragraphs, roles, room)
     pages: list[list[Row]] = [[]]
     for rows in paragraphs:
         if pages[-1] and len(pages[-1]) + len(rows) > room and len(rows) <= room:
@@ -296,17 +306,44 @@ def _paged(screen: Screen, title: str, paragraphs: list[list[Row]], selected: in
     laid: list[tuple[Row, ...]] = []
     footers: list[str] = []
     knob = "lo " if screen.menu else ""
-    pressed = not screen.menu and screen.footer.startswith("press")
+    # a result screen: a press reads on ("press: ok", or its answer to an early input,
+    # "too soon: press again"); a game-over screen's "long press" does not
+    pressed = (not screen.menu and "press" in screen.footer
+               and not screen.footer.startswith("long press"))
     for number, rows in enumerate(pages, start=1):
         window = menu_window(screen.menu, screen.cursor, budget - len(rows))
         laid.append(tuple(rows + window))
         last = f"{number}/{count} {screen.footer}"
-        if number < count and pressed:
+        if pressed and screen.footer != PRESS_OK and (number < count or len(last) > COLUMNS):
+            last = screen.footer  # the answer to an early input, until the page turns
+        elif number < count and pressed:
             last = f"{number}/{count} press: more"  # a press reads on (Controller)
         elif number < count or not screen.footer or len(last) > COLUMNS:
             last = f"{number}/{count} turn {knob}: more".replace(" :", ":")
         footers.append(last)
     return Fitted(title, screen.big, tuple(laid), tuple(footers), wordings)
+
+
+def _news_last(paragraphs: list[list[Row]], roles: tuple[str, ...],
+               room: int) -> list[list[Row]]:
+    """The paragraphs in the order they are paged: as they come, except news that
+    would push the rest of the screen off page 1 (the first such news item and the
+    news after it go last)."""
+    spare = room - sum(len(rows) for rows, role in zip(paragraphs, roles, strict=True)
+                       if role not in MAY_PAGE)
+    if spare < 0 or not any(role in MAY_PAGE for role in roles):
+        return paragraphs
+    first: list[list[Row]] = []
+    later: list[list[Row]] = []
+    for rows, role in zip(paragraphs, roles, strict=True):
+        if role not in MAY_PAGE:
+            first.append(rows)
+        elif not later and len(rows) <= spare:
+            first.append(rows)
+            spare -= len(rows)
+        else:
+            later.append(rows)
+    return first + later
 
 
 def page_count(screen: Screen) -> int:

@@ -74,7 +74,7 @@ class SetupMenu:
         c = self.choice
         colours = c.seats or colour_sets(c.game, c.players)[0]
         rows = [f"Game: {registry.entry(c.game).title}", f"Players: {c.players}",
-                "Colours: " + " ".join(colour[:3] for colour in colours)]
+                "Colours: " + " ".join(colours)]  # whole words: a menu item wraps
         rows += [f"{colours[i].capitalize()}: {ALIASES.get(c.levels[i], c.levels[i])}"
                  for i in range(c.players)]
         rows += [f"Hints: {'on' if c.hints else 'off'}", *self.voice_rows(), *self.actions,

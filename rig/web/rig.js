@@ -7,6 +7,7 @@ const LIT = [200, 232, 255];          // OLED pixels: lit / dark
 const DETENT_DEGREES = 18;            // one click of the encoder per 18 degrees of drag
 const HOLD_MS = 1500;                 // a long press, as the rig's default config
 const FLICK_DEGREES_PER_S = 540;      // faster than this at release is a flick (a spin)
+const CLAIM_MS = 120;                 // a drag's turns wait this long: a flick claims them
 const COLOURS = { red: "#d62828", green: "#2a9d3a", blue: "#1d4ed8", yellow: "#f2c200",
                   black: "#111111", brown: "#7a4a1e", orange: "#e86a10", purple: "#7b2cbf",
                   pink: "#e0559b", white: "#f4f4f4" };
@@ -73,11 +74,31 @@ function setupKnob(el) {
   }
   el.turn = turn;
 
+  // A drag's detents are posted as turns CLAIM_MS late (as the knob's gesture classifier
+  // holds them, hardware/gesture.py): a drag that ends in a flick is one spin, never
+  // turns first (a turn is "ok" on a result screen, and "not a turn" on a spin prompt).
+  function owe(state, step) {
+    position += step;
+    cap.style.transform = `rotate(${position * DETENT_DEGREES}deg)`;
+    state.owed += step;
+    if (!state.timer) state.timer = setTimeout(() => pay(state), CLAIM_MS);
+  }
+  function pay(state) {
+    clearTimeout(state.timer);
+    state.timer = null;
+    if (state.owed) post({ type: "turn", knob, steps: state.owed });
+    state.owed = 0;
+  }
+
   el.addEventListener("pointerdown", (event) => {
-    el.setPointerCapture(event.pointerId);
+    try {
+      el.setPointerCapture(event.pointerId);
+    } catch (error) {
+      // a pointer the browser does not track (a synthetic one): the drag works uncaptured
+    }
     el.focus();
     drag = { angle: angleOf(el, event), pending: 0, total: 0, detents: 0, held: false,
-             samples: [[event.timeStamp, 0]] };
+             owed: 0, timer: null, samples: [[event.timeStamp, 0]] };
     holdTimer = setTimeout(() => {
       if (drag && drag.detents === 0) {
         drag.held = true;
@@ -100,7 +121,7 @@ function setupKnob(el) {
       const step = Math.sign(drag.pending);
       drag.pending -= step * DETENT_DEGREES;
       drag.detents += 1;
-      turn(step);
+      owe(drag, step);
     }
   });
   el.addEventListener("pointerup", (event) => {
@@ -114,12 +135,20 @@ function setupKnob(el) {
     const seconds = Math.max(0.016, (event.timeStamp - t0) / 1000);
     const speed = Math.abs(done.total - a0) / seconds;
     if (done.detents >= 2 && speed >= FLICK_DEGREES_PER_S) {
+      clearTimeout(done.timer);  // the turns it is made of are the flick's
       post({ type: "spin", knob, strength: Math.min(1, speed / (FLICK_DEGREES_PER_S * 4)) });
-    } else if (done.detents === 0) {
+      return;
+    }
+    pay(done);
+    if (done.detents === 0) {
       post({ type: "press", knob });
     }
   });
-  el.addEventListener("pointercancel", () => { clearTimeout(holdTimer); drag = null; });
+  el.addEventListener("pointercancel", () => {
+    clearTimeout(holdTimer);
+    if (drag) pay(drag);
+    drag = null;
+  });
   el.addEventListener("wheel", (event) => {
     event.preventDefault();
     if (event.deltaY) turn(event.deltaY > 0 ? 1 : -1);

@@ -223,6 +223,7 @@ def _to_decision_without_settling(rig, rng) -> None:
             return
         for gesture in gestures_for(rig.controller, rng):
             rig.loop.step(gesture)
+            rig.controller.animation = None  # its time is up: an input now is not early
     pytest.fail("no pending choice came up")
 
 

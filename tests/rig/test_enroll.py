@@ -179,6 +179,7 @@ def _play_to_the_first_draw(rig: object) -> None:
     while controller.session.state.prompt().kind != "draw":
         for gesture in gestures_for(controller, rng):
             rig.loop.step(gesture)  # type: ignore[attr-defined]
+            controller.animation = None  # its time is up: the next input is not early
 
 
 def test_no_enrol_row_without_a_reader(tmp_path: Path) -> None:

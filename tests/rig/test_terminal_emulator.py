@@ -276,3 +276,75 @@ def test_the_full_layout_keeps_its_top_border_in_a_real_terminal(tmp_path):
         assert any("Games are kept in" in row for row in rows)  # the greeting, still shown
     finally:
         subprocess.run([*base, "kill-server"], capture_output=True, check=False)
+
+
+def _keys_for(gesture: object, controller: object) -> str:
+    """The emulator's keys for one gesture of the autopilot."""
+    from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
+
+    if isinstance(gesture, KnobTurn):
+        return ("d" if gesture.steps > 0 else "a") * abs(gesture.steps)
+    if isinstance(gesture, KnobSpin):
+        return "w" if gesture.knob == "hi" else "i"
+    if isinstance(gesture, KnobPress):
+        return "s" if gesture.knob == "hi" else "k"
+    if isinstance(gesture, CardPresented):
+        return "c" + controller.options.cards[gesture.tag] + "\r"  # type: ignore[attr-defined]
+    assert isinstance(gesture, CardRemoved)  # the "c" key takes the card off again
+    return ""
+
+
+def _boxed_rows(screen: Screen) -> list[str]:
+    from rig.render import boxed
+
+    return boxed(screen).split("\n")[1:-1]
+
+
+def test_a_press_during_the_spin_shows_the_move_first(tmp_path):
+    """Flick, then press at once, while the wheel animates (issue 34: the move result
+    was never shown, the next prompt came straight up). The game is played to its
+    first move spin (three players: one truck each, so the spin moves it) on the
+    emulator and, in step, on a mirror rig in this process with the same seed; then the
+    flick and the press go in one write: the press reaches the rig mid-spin, every
+    time."""
+    import random
+
+    from hardware.events import KnobSpin
+    from rig.autopilot import gestures_for
+    from rig.controller import EARLY_INPUT
+
+    mirror = DeskRig(config=desk_config(GameConfig(name="tenfour", players=3),
+                                        tmp_path / "mirror"), seed=5, signals=False)
+    start_desk(mirror, new=False)
+    three = [*EMULATE[:EMULATE.index("--players") + 1], "3", *EMULATE[EMULATE.index("--seed"):]]
+    program = PtyProgram(three, _env(tmp_path / "pty"), (80, 24))
+    try:
+        program.wait_for("NEW GAME")
+        program.send("a")
+        program.wait_for("> START")
+        program.send("s")
+        _start_from_menu(mirror)
+        controller = mirror.controller
+        assert controller is not None and mirror.loop is not None
+        rng = random.Random(5)
+        while not (controller.session.state.prompt().kind == "spin"
+                   and controller.alert is None):
+            for gesture in gestures_for(controller, rng):
+                program.send(_keys_for(gesture, controller))
+                mirror.loop.step(gesture)
+                controller.animation = None
+            for row in _boxed_rows(mirror.screen_now()):  # the emulator is in step
+                program.wait_for(row)
+        band = controller.session.state.prompt().band or "hi"
+        flick = "w" if band == "hi" else "i"
+        program.send(flick + "s")  # flick and press in one write: the press is mid-spin
+        mirror.loop.step(KnobSpin(band, 0.7))
+        result = controller.alert
+        assert result is not None and result.parts[0].role == "result"
+        controller.animation = None
+        shown = program.wait_for(EARLY_INPUT, timeout=10)
+        for row in _boxed_rows(mirror.screen_now())[:-1]:  # the result, all but its footer
+            assert row in shown, f"{row!r} is not on the emulator:\n{shown}"
+    finally:
+        program.close()
+        mirror.stop()

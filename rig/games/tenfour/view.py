@@ -37,7 +37,7 @@ from engine.tenfour import (
     TenFourGame,
     TenFourState,
 )
-from engine.tenfour.names import board_rank, piece_at, place_name
+from engine.tenfour.names import board_rank, piece_at, piece_name, place_name
 
 BAND_NAMES = {"hi": "Hi-Band", "lo": "Lo-Band"}
 CRAWLING_AHEAD = 6
@@ -98,9 +98,12 @@ class TenFourView(EventNotices[TenFourGame, TenFourState]):
         if kind == "over":
             return [Part(prompt.text, "instruction")]
         if kind == "release":
-            return [Part(prompt.text, "instruction", "Take police from Park")]
+            what = (piece_name(self.game, prompt.pieces[0]) if len(prompt.pieces) == 1
+                    else "police")
+            return [Part(prompt.text, "instruction", f"{who}: {what} out of Park")]
         if kind == "police":
-            return [Part(prompt.text, "instruction", f"{who}: move the police")]
+            what = "a Smokey or the Bear" if BEAR in state.police else "a Smokey"
+            return [Part(prompt.text, "instruction", f"{who}: move {what}")]
         if kind == "declare_truck":
             return [Part(prompt.text, "instruction", f"{who}: which truck moves?")]
         return [Part(prompt.text, "instruction")]
@@ -109,31 +112,32 @@ class TenFourView(EventNotices[TenFourGame, TenFourState]):
         """The card drawn with its text (the table reads it aloud), what to spin and
         move, BREAK ONE NINE, and the Bear's limit when it watches this truck (G4)."""
         band = BAND_NAMES.get(prompt.band, prompt.band)
-        flick = f"flick the {prompt.band.upper()} knob"
+        knob = prompt.band.upper()
+        flick = f"flick the {knob} knob"
         parts: list[Part] = []
         if prompt.hammer:
             parts.append(Part(f"HAMMER UP! {who}: no card, {flick} ({band})", "instruction",
-                              f"HAMMER UP! F{flick[1:]}"))
+                              f"HAMMER UP! {who}: flick {knob}"))
         else:
             card = self.game.deck.cards[self.game.card_index[prompt.card]]
             parts.append(Part(f'"{card.text}"', "card"))
             extra = f", move spin +{prompt.extra}" if prompt.extra else ""
             short = f", +{prompt.extra}" if prompt.extra else ""
             parts.append(Part(f"{who}: {flick} ({band}){extra}", "instruction",
-                              f"F{flick[1:]}{short}"))
+                              f"{who}: flick {knob}{short}"))
         if prompt.break_one_nine and not _says_break_one_nine(parts):
             parts.append(Part("BREAK ONE NINE: a police move after your truck", "warning",
                               "BREAK 1-9: police too"))
         watch = state.bear_speed_limit()
         if watch is not None:
             route, limit = watch
+            on = f"Bear on {route.capitalize()}"
             if limit < 1:
                 parts.append(Part(f"Bear watching the {route.capitalize()} route: "
-                                  "any spin is caught", "warning", "Bear: any spin caught"))
+                                  "any spin is caught", "warning", f"{on}: any spin caught"))
             else:
                 parts.append(Part(f"Bear watching the {route.capitalize()} route: "
-                                  f"spin {limit} at most", "warning",
-                                  f"Bear watching: {limit} max"))
+                                  f"spin {limit} at most", "warning", f"{on}: {limit} max"))
         return parts
 
     def chance_input(self, state: TenFourState) -> ChanceInput:
