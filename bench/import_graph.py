@@ -239,6 +239,60 @@ def report(edges: list[Edge], root: Path = CHECKOUT) -> str:
     out.append("")
     out.append(f"shared rig -> game-specific rig modules ({', '.join(games)}): {len(into_games)}")
     out.extend(_line(e) for e in into_games)
+    out.append("")
+    out.append(rooms_report(edges, root).rstrip("\n"))
+    return "\n".join(out) + "\n"
+
+
+def room_of(module: str, root: Path = CHECKOUT) -> str:
+    """The room of a rig module: ``rig.<package>`` for a module in a subpackage of rig/,
+    else ``rig`` (a module directly in rig/, shared by the rooms)."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 or (
+        len(parts) == 2 and (root / "rig" / parts[1]).is_dir()) else parts[0]
+
+
+def floors(edges: Iterable[Edge], modules: Iterable[str]) -> dict[str, int]:
+    """Each module's floor: 0 for one that imports nothing of the graph at run time, else
+    one above the highest it imports (the graph has no cycle: ``cycles`` says)."""
+    imports: dict[str, set[str]] = {m: set() for m in modules}
+    for edge in edges:
+        if edge.runs and edge.importer in imports and edge.imported in imports:
+            imports[edge.importer].add(edge.imported)
+    floor: dict[str, int] = {}
+
+    def of(module: str, seen: frozenset[str] = frozenset()) -> int:
+        if module not in floor:
+            below = [of(m, seen | {module}) for m in imports[module] if m not in seen]
+            floor[module] = 1 + max(below) if below else 0
+        return floor[module]
+
+    for module in imports:
+        of(module)
+    return floor
+
+
+def rooms_report(edges: list[Edge], root: Path = CHECKOUT) -> str:
+    """rig/ as rooms: how many modules sit directly in rig/, each room's size, the floors
+    of its module graph, and the arrows between rooms (both ways named)."""
+    modules = [m for m in module_files(root) if top(m) == "rig"]
+    rooms: dict[str, int] = {}
+    for module in modules:
+        rooms[room_of(module, root)] = rooms.get(room_of(module, root), 0) + 1
+    rig_edges = [e for e in edges if e.runs and top(e.importer) == top(e.imported) == "rig"]
+    between: dict[tuple[str, str], int] = {}
+    for edge in rig_edges:
+        pair = (room_of(edge.importer, root), room_of(edge.imported, root))
+        if pair[0] != pair[1]:
+            between[pair] = between.get(pair, 0) + 1
+    both = sorted({tuple(sorted(p)) for p in between if (p[1], p[0]) in between})
+    height = max(floors(rig_edges, modules).values(), default=-1) + 1
+    out = [f"rig/: {len(modules)} modules, {rooms.get('rig', 0)} directly in rig/, "
+           f"{len(rooms) - ('rig' in rooms)} rooms, {height} floors, "
+           f"{sum(between.values())} arrows between rooms ({len(between)} pairs), "
+           f"{len(both)} pairs of rooms importing each other"]
+    out += [f"  {room}: {count} modules" for room, count in sorted(rooms.items())]
+    out += [f"  {a} <-> {b}: {between[(a, b)]} and {between[(b, a)]}" for a, b in both]
     return "\n".join(out) + "\n"
 
 
