@@ -246,7 +246,10 @@ def report(edges: list[Edge], root: Path = CHECKOUT) -> str:
 
 def room_of(module: str, root: Path = CHECKOUT) -> str:
     """The room of a rig module: ``rig.<package>`` for a module in a subpackage of rig/,
-    else ``rig`` (a module directly in rig/, shared by the rooms)."""
+    else ``rig`` (a module directly in rig/, shared by the rooms); rig/cli.py is the
+    command line's."""
+    if module == "rig.cli":  # the command line: the top of rig.commands, not shared
+        return "rig.commands"
     parts = module.split(".")
     return ".".join(parts[:2]) if len(parts) > 2 or (
         len(parts) == 2 and (root / "rig" / parts[1]).is_dir()) else parts[0]
