@@ -84,6 +84,18 @@ phase "the suite, deselected: -m '{DESELECT}' ({WHY_DESELECTED})"
 .venv/bin/python -m pytest -q -m '{DESELECT}'
 phase "done"
 """
+
+
+def inner(tests: list[str]) -> str:
+    """The script run inside: the whole suite, or only `tests` (shell-quoted)."""
+    if not tests:
+        return INNER
+    import shlex
+
+    return INNER.replace(".venv/bin/python -m pytest -q -m", ".venv/bin/python -m pytest -q "
+                         + shlex.join(tests) + " -m")
+
+
 SUITE_TIMEOUT = 60 * 60
 SLOWDOWN = 10
 """qemu-user translates every ARM instruction: CPU-bound Python runs about ten times as
@@ -161,6 +173,9 @@ def summary(lines: list[str]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("arch", choices=sorted(emulation.ARCHES))
+    parser.add_argument("tests", nargs="*", help="only these test paths or node ids (a "
+                        "developer's quick check of a few tests on the architecture; CI "
+                        "names none and runs the whole suite)")
     args = parser.parse_args(argv)
     arch = emulation.ARCHES[args.arch]
     started = time.monotonic()
@@ -197,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
                         f"{probe.stdout.strip()!r} (exit {probe.returncode}) "
                         f"{probe.stderr.strip()[-600:]}")
         code, tail = run_streamed(
-            nspawn_command(tools["systemd-nspawn"], root, "bash", "-c", INNER), SUITE_TIMEOUT)
+            nspawn_command(tools["systemd-nspawn"], root, "bash", "-c", inner(args.tests)),
+            SUITE_TIMEOUT)
     finally:
         rootfs.remove(root)
     total = time.monotonic() - started

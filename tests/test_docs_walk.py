@@ -234,6 +234,7 @@ def check_walk(returncode: int, stdout: str, stderr: str, clone: Path) -> None:
     assert list((clone / "cbrig-case").glob("*.stl"))
 
 
+@pytest.mark.case  # it builds the case, a desktop's job: the x86 job walks it
 def test_the_run_blocks_run_as_written_in_order_in_a_fresh_clone(tmp_path: Path) -> None:
     """What a newcomer pastes, in the order the docs give it, from an empty checkout
     (on this machine; tests/appliance runs the same walk on a fresh Debian 12)."""
