@@ -170,6 +170,8 @@ class Started:
                  message: bytes = b"") -> None:
         self.proc = proc
         self.seconds = seconds
+        self.message = message
+        """The READY=1 datagram as it came (bench.paired reads its own stamp in it)."""
         reported = _reported_cpu(message)
         if reported is not None:
             self.cpu_seconds = reported
