@@ -137,6 +137,9 @@ class _Value:
     _record_own_specs: ClassVar[dict[str, _Field]] = {}
     """The fields this class declares itself, read from its body once."""
     _record_post_init: ClassVar[Callable[[Any], None] | None] = None
+    _record_dict: ClassVar[bool] = False
+    """Whether instances have a ``__dict__`` (no ``__slots__`` all the way down): the
+    shared ``__init__`` then fills it in one call instead of a ``set_field`` a field."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Reads the fields (annotations in declaration order, base classes' first) and
@@ -180,6 +183,7 @@ class _Value:
         if "__hash__" not in cls.__dict__ and cls.__hash__ is not None:  # a Frozen
             type.__setattr__(cls, "__hash__", _hashing(key, cls._record_single))
         cls._record_post_init = getattr(cls, "__post_init__", None)
+        cls._record_dict = cls.__dictoffset__ != 0
         seen_default = False
         for name in positional:
             missing = default(name) is _MISSING
@@ -190,13 +194,27 @@ class _Value:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         cls = type(self)
-        names = cls._record_positional
-        if len(args) > len(names):
+        try:
+            rest = cls._record_rest[len(args)]
+        except IndexError:
+            names = cls._record_positional
             raise TypeError(f"{cls.__qualname__}() takes {len(names)} arguments, "
-                            f"{len(args)} given")
-        for name, value in zip(names, args, strict=False):
-            set_field(self, name, value)
-        for name, default in cls._record_rest[len(args)]:
+                            f"{len(args)} given") from None
+        if cls._record_dict:  # one C call: actions are made at engine steps
+            self.__dict__.update(zip(cls._record_positional, args, strict=False))
+        else:
+            for name, value in zip(cls._record_positional, args, strict=False):
+                set_field(self, name, value)
+        if rest or kwargs:
+            self._record_fill(rest, kwargs)
+        post_init = cls._record_post_init
+        if post_init is not None:
+            post_init(self)
+
+    def _record_fill(self, rest: tuple[tuple[str, Any], ...], kwargs: dict[str, Any]) -> None:
+        """The fields not given by position: by name, else their defaults."""
+        cls = type(self)
+        for name, default in rest:
             value = kwargs.pop(name, default) if kwargs else default
             if value is _MISSING:
                 raise TypeError(f"{cls.__qualname__}() is missing the field {name!r}")
@@ -206,9 +224,6 @@ class _Value:
             twice = " twice" if unknown in cls._record_fields else ""
             raise TypeError(f"{cls.__qualname__}() got the field {unknown!r}{twice}"
                             + ("" if twice else " it does not have"))
-        post_init = cls._record_post_init
-        if post_init is not None:
-            post_init(self)
 
     def _record_values(self) -> tuple[Any, ...]:
         return tuple([getattr(self, name) for name in self._record_fields])

@@ -229,11 +229,13 @@ def catch_kind(state: TenFourState, index: int) -> tuple[CatchKind, str] | None:
     return None
 
 
-def check_truck(state: TenFourState, truck: int, events: list[Event]) -> None:
-    """After a truck move: is the moved truck caught where it ended?"""
+def check_truck(state: TenFourState, truck: int, events: list[Event],
+                index: int | None = None) -> None:
+    """After a truck move: is the moved truck caught where it ended (loop index
+    `index`, which the mover knows; else worked out)?"""
     if state.side[truck] and state.g.options["sidelined_immune"]:
         return
-    found = catch_kind(state, state.location(truck))
+    found = catch_kind(state, state.location(truck) if index is None else index)
     if found is not None:
         caught(state, truck, found[0], found[1], events)
 
