@@ -18,7 +18,7 @@ from engine.api import (
     json_int,
     uniform,
 )
-from engine.tenfour.actions import ACTION_CLASSES, Draw, Spin
+from engine.tenfour.actions import ACTION_CLASSES, Draw, MoveBear, Release, Spin
 from engine.tenfour.board import COLOURS, Board, load_board
 from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
 from engine.tenfour.info import DATA_ROLES, NAME, OPTIONS, VARIANTS
@@ -136,6 +136,16 @@ class TenFourGame:
         self.shares = [[Probability(c, total) for c in range(total + 1)]
                        for total in range(1, self.deck.size + 1)]
         """shares[total - 1][count]: the probability count/total of a draw."""
+        self.releases = {piece: tuple(Release(piece, place.id) for place in (
+            board.bears if piece == BEAR else board.traps)) for piece in self.police}
+        """The police choices out of the park, made once: the same objects at every
+        BREAK ONE NINE (their sort keys are then found by identity)."""
+        self.bear_moves = {here: tuple(MoveBear(b.id, b.route) for b in board.bears
+                                       if b.id != here) for here in self.bear_route}
+        """The Bear's moves from each Bear space, made once."""
+        self.trap_spaces = {trap.id: frozenset(board.index[s] for s in trap.spaces)
+                            for trap in board.traps}
+        """Each trap's three highway spaces as loop indices."""
 
     # -- the contract's Game surface ----------------------------------------------------
 
