@@ -174,7 +174,7 @@ def paired_engine(before: str, rounds: int, budget: float) -> dict[str, Any]:
         trees.cleanup()
     report: dict[str, Any] = {}
     for key, both in rates.items():
-        entry = {name: _spread(xs) for name, xs in both.items()}
+        entry: dict[str, Any] = {name: _spread(xs) for name, xs in both.items()}
         entry["after_over_before"] = round(median(both["after"]) / median(both["before"]), 3)
         report[key] = entry
     return {"figure": "steps per CPU second (time.process_time of the child), random "
