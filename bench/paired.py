@@ -55,13 +55,16 @@ import os, sys, time
 sys.meta_path[:] = [f for f in sys.meta_path
                     if "__editable__" not in getattr(f, "__module__", "")
                     and "__editable__" not in repr(f)]
-import socket as _socket
-_sendto = _socket.socket.sendto
-def _stamped(self, data, *rest):
-    if isinstance(data, bytes) and b"READY=1" in data.split(b"\\n"):
-        data += b"\\nX_BENCH_START_CPU=%.6f" % time.process_time()
-    return _sendto(self, data, *rest)
-_socket.socket.sendto = _stamped
+import _socket
+class _Stamped(_socket.socket):
+    """The daemons send READY=1 through _socket.socket (both trees): the stamp is
+    added there, as the datagram goes out."""
+    __slots__ = ()
+    def sendto(self, data, *rest):
+        if isinstance(data, bytes) and b"READY=1" in data.split(b"\\n"):
+            data += b"\\nX_BENCH_START_CPU=%.6f" % time.process_time()
+        return super().sendto(data, *rest)
+_socket.socket = _Stamped
 '''
 """What every child imports first (see the module docstring)."""
 
