@@ -137,6 +137,9 @@ class _Value:
     _record_own_specs: ClassVar[dict[str, _Field]] = {}
     """The fields this class declares itself, read from its body once."""
     _record_post_init: ClassVar[Callable[[Any], None] | None] = None
+    _record_plain: ClassVar[tuple[dict[str, Any] | None, ...]] = ({},)
+    """For each count of positional arguments, the rest's defaults when all are plain
+    values (None: a field is missing or made by a factory, see ``_record_rest``)."""
     _record_dict: ClassVar[bool] = False
     """Whether instances have a ``__dict__`` (no ``__slots__`` all the way down): the
     shared ``__init__`` then fills it in one call instead of a ``set_field`` a field."""
@@ -175,6 +178,9 @@ class _Value:
         cls._record_rest = tuple(tuple((name, default(name))
                                        for name in positional[given:] + by_name)
                                  for given in range(len(positional) + 1))
+        cls._record_plain = tuple(
+            None if any(value is _MISSING or type(value) is _Factory for _, value in rest)
+            else dict(rest) for rest in cls._record_rest)
         compared = cls._record_compared
         key = cls._record_key = attrgetter(*compared) if compared else _no_fields
         cls._record_single = len(compared) == 1
@@ -205,8 +211,14 @@ class _Value:
         else:
             for name, value in zip(cls._record_positional, args, strict=False):
                 set_field(self, name, value)
-        if rest or kwargs:
+        if kwargs or (rest and not cls._record_dict):
             self._record_fill(rest, kwargs)
+        elif rest:
+            plain = cls._record_plain[len(args)]
+            if plain is None:
+                self._record_fill(rest, kwargs)
+            else:  # the defaults, shared and immutable: one C call
+                self.__dict__.update(plain)
         post_init = cls._record_post_init
         if post_init is not None:
             post_init(self)
