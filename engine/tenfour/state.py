@@ -192,11 +192,13 @@ class TenFourState:
         phase = self.phase
         if phase == POLICE:
             found = police.police_actions(self)
-        elif phase == CHOOSE:
-            found = [trucks.choose_preview(self, t) for t in trucks.movable(self, self.turn)]
+        elif phase == CHOOSE:  # in key order already: the trucks sorted by their rank
+            return tuple([trucks.choose_preview(self, t) for t in sorted(
+                trucks.movable(self, self.turn), key=self.g.choose_rank.__getitem__)])
         elif phase == DECLARE:
-            found = [DeclareTruck(self.g.trucks[t], trucks.on_curve(self, t))
-                     for t in trucks.movable(self, self.turn)]
+            return tuple([DeclareTruck(self.g.trucks[t], trucks.on_curve(self, t))
+                          for t in sorted(trucks.movable(self, self.turn),
+                                          key=self.g.declare_rank.__getitem__)])
         elif phase == PLACE:
             smokey = SMOKEYS[self.placed]
             found = [PlaceSmokey(trap.id, smokey) for trap in self.g.board.traps]
