@@ -140,6 +140,10 @@ class _Value:
     _record_plain: ClassVar[tuple[dict[str, Any] | None, ...]] = ({},)
     """For each count of positional arguments, the rest's defaults when all are plain
     values (None: a field is missing or made by a factory, see ``_record_rest``)."""
+    _record_init: ClassVar[tuple[tuple[str, ...], tuple[dict[str, Any] | None, ...],
+                                 Callable[[Any], None] | None]] = ((), (), None)
+    """What the shared ``__init__`` reads, in one lookup: the positional names, the plain
+    defaults by count given (empty: instances have no dict), ``__post_init__``."""
     _record_dict: ClassVar[bool] = False
     """Whether instances have a ``__dict__`` (no ``__slots__`` all the way down): the
     shared ``__init__`` then fills it in one call instead of a ``set_field`` a field."""
@@ -190,6 +194,8 @@ class _Value:
             type.__setattr__(cls, "__hash__", _hashing(key, cls._record_single))
         cls._record_post_init = getattr(cls, "__post_init__", None)
         cls._record_dict = cls.__dictoffset__ != 0
+        cls._record_init = (positional, cls._record_plain if cls._record_dict else (),
+                            cls._record_post_init)
         seen_default = False
         for name in positional:
             missing = default(name) is _MISSING
@@ -199,6 +205,21 @@ class _Value:
             seen_default = seen_default or not missing
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        positional, plain, post_init = type(self)._record_init
+        if not kwargs and len(args) < len(plain):
+            defaults = plain[len(args)]
+            if defaults is not None:  # the common call, one C call or two: actions are
+                fields_ = self.__dict__  # made at engine steps
+                fields_.update(zip(positional, args, strict=False))
+                if defaults:
+                    fields_.update(defaults)
+                if post_init is not None:
+                    post_init(self)
+                return
+        self._record_init_slowly(args, kwargs)
+
+    def _record_init_slowly(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Any call: fields by name, made by a factory, missing or too many; slots."""
         cls = type(self)
         try:
             rest = cls._record_rest[len(args)]
@@ -206,19 +227,10 @@ class _Value:
             names = cls._record_positional
             raise TypeError(f"{cls.__qualname__}() takes {len(names)} arguments, "
                             f"{len(args)} given") from None
-        if cls._record_dict:  # one C call: actions are made at engine steps
-            self.__dict__.update(zip(cls._record_positional, args, strict=False))
-        else:
-            for name, value in zip(cls._record_positional, args, strict=False):
-                set_field(self, name, value)
-        if kwargs or (rest and not cls._record_dict):
+        for name, value in zip(cls._record_positional, args, strict=False):
+            set_field(self, name, value)
+        if rest or kwargs:
             self._record_fill(rest, kwargs)
-        elif rest:
-            plain = cls._record_plain[len(args)]
-            if plain is None:
-                self._record_fill(rest, kwargs)
-            else:  # the defaults, shared and immutable: one C call
-                self.__dict__.update(plain)
         post_init = cls._record_post_init
         if post_init is not None:
             post_init(self)
