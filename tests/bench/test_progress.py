@@ -51,3 +51,23 @@ def test_progress_shows_on_a_terminal_without_json_only(
     err = capsys.readouterr().err
     assert ("a section" in err) == shown
     assert not progress.on()
+
+
+def test_every_section_says_when_it_starts_and_ends(monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    def section(quick: bool) -> dict[str, Any]:
+        progress.say("  inside")
+        return {}
+
+    monkeypatch.setattr(runner, "SECTIONS", (("engine", section, "m"), ("bus", section, "m")))
+    monkeypatch.setattr(runner.calibration, "measure_ms", lambda rounds: (5.0, [5.0]))
+    progress.start()
+    try:
+        runner.run(quick=True, only=["engine", "bus"])
+    finally:
+        progress.stop()
+    lines = [line.split("] ", 1)[1] for line in capsys.readouterr().err.splitlines()]
+    assert lines[0].startswith("quick run, 2 section(s)")
+    assert lines[1:4] == ["[1/2] engine (yardstick 5.0 ms)", "  inside", lines[3]]
+    assert lines[3].startswith("[1/2] engine done in")
+    assert lines[4] == "[2/2] bus (yardstick 5.0 ms)" and lines[-1].startswith("done in")
