@@ -193,7 +193,9 @@ class _Value:
         if "__hash__" not in cls.__dict__ and cls.__hash__ is not None:  # a Frozen
             type.__setattr__(cls, "__hash__", _hashing(key, cls._record_single))
         cls._record_post_init = getattr(cls, "__post_init__", None)
-        cls._record_dict = cls.__dictoffset__ != 0
+        # a field in a base's slots must be stored through its slot, not the dict
+        cls._record_dict = cls.__dictoffset__ != 0 and not any(
+            klass.__dict__.get("__slots__") for klass in cls.__mro__)
         cls._record_init = (positional, cls._record_plain if cls._record_dict else (),
                             cls._record_post_init)
         seen_default = False
