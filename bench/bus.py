@@ -44,6 +44,7 @@ class _Recorder:
         from hardware.display import OledDisplay, i2c_device_factory
         from hardware.display.fakebus import FakeSmbus2, fake_bus
 
+        self.driver = driver
         self.bus = fake_bus(driver)
         self.display = OledDisplay(i2c_device_factory(driver, smbus=FakeSmbus2(self.bus)))
         self.cause = "start"
@@ -89,6 +90,8 @@ def _play(recorder: _Recorder, game: str, players: int, seed: int) -> None:
             recorder.cause = "settle"
             rig.settle()
             steps += 1
+        progress.tick("  bus: %s, %s %dp seed %d, input %d", recorder.driver, game, players,
+                      seed, steps)
         if steps > 50_000:
             raise RuntimeError("the game did not end")
 

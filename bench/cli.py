@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 SECTION_NAMES = ("calibration", "engine", "input_to_frame", "frame_render", "bus", "daemon",
@@ -28,7 +29,8 @@ def run(args: argparse.Namespace) -> int:
     from bench.runner import run as run_bench
     from bench.runner import summary
 
-    progress.start()  # lines on stderr while it runs: a full run takes minutes
+    if sys.stderr.isatty() and not args.json:
+        progress.start()  # lines on stderr while it runs: a full run takes minutes
     try:
         report = run_bench(quick=args.quick, only=args.only, journal_dir=args.journal_dir)
     finally:

@@ -170,6 +170,8 @@ class Started:
                  message: bytes = b"") -> None:
         self.proc = proc
         self.seconds = seconds
+        self.message = message
+        """The READY=1 datagram as it came (bench.paired reads its own stamp in it)."""
         reported = _reported_cpu(message)
         if reported is not None:
             self.cpu_seconds = reported
@@ -320,7 +322,9 @@ def idle_cpu(pid: int, window: float) -> dict[str, Any]:
     settled = settle(pid)
     cpu0, sw0, source = _cpu_and_wakeups(pid)
     wall0 = time.perf_counter()
-    time.sleep(window)
+    while (left := window - (time.perf_counter() - wall0)) > 0:
+        time.sleep(min(left, progress.QUIET_SECONDS))  # our wake-ups are not the daemon's
+        progress.tick("  daemon: idle CPU, %.0f of %g s", time.perf_counter() - wall0, window)
     cpu1, sw1, _ = _cpu_and_wakeups(pid)
     wall = time.perf_counter() - wall0
     return {
@@ -435,6 +439,7 @@ def measure(quick: bool) -> dict[str, Any]:
             work.reset_state()
             daemon = start_daemon(work)
             fresh.append(daemon.seconds)
+            progress.tick("  daemon: start %d of %d, no display", len(fresh), runs)
             fresh_cpu.append(daemon.cpu_seconds)
             fresh_rss = _status(daemon.proc.pid)["VmRSS"]
             daemon.stop()
@@ -445,6 +450,7 @@ def measure(quick: bool) -> dict[str, Any]:
             work.reset_state()
             daemon = start_daemon(work, oled=True)
             oled.append(daemon.seconds)
+            progress.tick("  daemon: start %d of %d, OLED", len(oled), runs)
             oled_cpu.append(daemon.cpu_seconds)
             daemon.stop()
         resumed = []
@@ -453,6 +459,7 @@ def measure(quick: bool) -> dict[str, Any]:
             work.reset_state(journal)
             daemon = start_daemon(work)
             resumed.append(daemon.seconds)
+            progress.tick("  daemon: start %d of %d, resumed", len(resumed), runs)
             resumed_cpu.append(daemon.cpu_seconds)
             if i < runs - 1:
                 daemon.stop()

@@ -6,6 +6,7 @@ import random
 import time
 from typing import Any
 
+from bench import progress
 from bench.stats import rnd
 from rig.registry import entries
 
@@ -40,7 +41,10 @@ def measure_config(game_name: str, variant: str, players: int,
     started = time.perf_counter()
     cpu_started = time.process_time()
     cpu = 0.0
+    key = config_key(game_name, variant, players)
+    progress.say(f"  engine: {key}, {budget:g} CPU s")
     while cpu < budget or games < 2:
+        progress.tick("  engine: %s, %d games", key, games)
         result = play(game, random.Random(f"bench:{games}"), keep_events=False)
         steps += result.steps
         games += 1

@@ -16,6 +16,7 @@ import random
 import time
 from typing import Any
 
+from bench import progress
 from bench.stats import median, rnd
 
 KINDS = ("setup_menu", "draw_prompt", "spin_animation", "move_menu", "police_menu",
@@ -88,6 +89,7 @@ def measure(quick: bool) -> dict[str, Any]:
         means = []
         walls = []
         for _ in range(batches):
+            progress.tick("  frame render: %s", kind)
             wall = time.perf_counter()
             start = time.thread_time()
             for _ in range(per_batch):

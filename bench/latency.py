@@ -246,8 +246,11 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
                     loop.run_due()
                     samples["think_slice"].append(("slice", time.perf_counter() - began,
                                                    timer.take()))
+                    progress.tick("  input to frame: game %d, input %d, a computer thinking",
+                                  seed + 1, steps + 1)
                 samples["choice"].append(("choice", time.perf_counter() - start, {}))
             steps += 1
+            progress.tick("  input to frame: game %d, input %d", seed + 1, steps)
             if steps > 50_000:
                 raise RuntimeError("the game did not end")
     samples["display_sent"].append(display.stats.sent)

@@ -245,3 +245,18 @@ def test_asdict_gives_the_fields_in_order_one_level_deep() -> None:
     assert asdict(Point(1, 2)) == {"x": 1, "y": 2, "label": "p"} == dataclasses.asdict(
         DataPoint(1, 2))
     assert list(asdict(Later("a", steps=3))) == ["steps", "piece", "seat"]
+
+
+def test_a_field_in_a_bases_slots_is_stored_in_its_slot() -> None:
+    """The shared __init__ fills an instance's dict in one call, but not a field a base
+    class keeps in a slot (its slot would hide the dict's value)."""
+    class Slotted(Frozen):
+        __slots__ = ("a",)
+        a: int
+
+    class Grown(Slotted):
+        b: str = "b"
+
+    grown = Grown(1)
+    assert (grown.a, grown.b) == (1, "b") and grown == Grown(1, "b")
+    assert Point(1, 2).__dict__ == {"x": 1, "y": 2, "label": "p"}

@@ -137,6 +137,16 @@ class _Value:
     _record_own_specs: ClassVar[dict[str, _Field]] = {}
     """The fields this class declares itself, read from its body once."""
     _record_post_init: ClassVar[Callable[[Any], None] | None] = None
+    _record_plain: ClassVar[tuple[dict[str, Any] | None, ...]] = ({},)
+    """For each count of positional arguments, the rest's defaults when all are plain
+    values (None: a field is missing or made by a factory, see ``_record_rest``)."""
+    _record_init: ClassVar[tuple[tuple[str, ...], tuple[dict[str, Any] | None, ...],
+                                 Callable[[Any], None] | None]] = ((), (), None)
+    """What the shared ``__init__`` reads, in one lookup: the positional names, the plain
+    defaults by count given (empty: instances have no dict), ``__post_init__``."""
+    _record_dict: ClassVar[bool] = False
+    """Whether instances have a ``__dict__`` (no ``__slots__`` all the way down): the
+    shared ``__init__`` then fills it in one call instead of a ``set_field`` a field."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Reads the fields (annotations in declaration order, base classes' first) and
@@ -172,6 +182,9 @@ class _Value:
         cls._record_rest = tuple(tuple((name, default(name))
                                        for name in positional[given:] + by_name)
                                  for given in range(len(positional) + 1))
+        cls._record_plain = tuple(
+            None if any(value is _MISSING or type(value) is _Factory for _, value in rest)
+            else dict(rest) for rest in cls._record_rest)
         compared = cls._record_compared
         key = cls._record_key = attrgetter(*compared) if compared else _no_fields
         cls._record_single = len(compared) == 1
@@ -180,6 +193,11 @@ class _Value:
         if "__hash__" not in cls.__dict__ and cls.__hash__ is not None:  # a Frozen
             type.__setattr__(cls, "__hash__", _hashing(key, cls._record_single))
         cls._record_post_init = getattr(cls, "__post_init__", None)
+        # a field in a base's slots must be stored through its slot, not the dict
+        cls._record_dict = cls.__dictoffset__ != 0 and not any(
+            klass.__dict__.get("__slots__") for klass in cls.__mro__)
+        cls._record_init = (positional, cls._record_plain if cls._record_dict else (),
+                            cls._record_post_init)
         seen_default = False
         for name in positional:
             missing = default(name) is _MISSING
@@ -189,14 +207,40 @@ class _Value:
             seen_default = seen_default or not missing
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        positional, plain, post_init = type(self)._record_init
+        if not kwargs and len(args) < len(plain):
+            defaults = plain[len(args)]
+            if defaults is not None:  # the common call, one C call or two: actions are
+                fields_ = self.__dict__  # made at engine steps
+                fields_.update(zip(positional, args, strict=False))
+                if defaults:
+                    fields_.update(defaults)
+                if post_init is not None:
+                    post_init(self)
+                return
+        self._record_init_slowly(args, kwargs)
+
+    def _record_init_slowly(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        """Any call: fields by name, made by a factory, missing or too many; slots."""
         cls = type(self)
-        names = cls._record_positional
-        if len(args) > len(names):
+        try:
+            rest = cls._record_rest[len(args)]
+        except IndexError:
+            names = cls._record_positional
             raise TypeError(f"{cls.__qualname__}() takes {len(names)} arguments, "
-                            f"{len(args)} given")
-        for name, value in zip(names, args, strict=False):
+                            f"{len(args)} given") from None
+        for name, value in zip(cls._record_positional, args, strict=False):
             set_field(self, name, value)
-        for name, default in cls._record_rest[len(args)]:
+        if rest or kwargs:
+            self._record_fill(rest, kwargs)
+        post_init = cls._record_post_init
+        if post_init is not None:
+            post_init(self)
+
+    def _record_fill(self, rest: tuple[tuple[str, Any], ...], kwargs: dict[str, Any]) -> None:
+        """The fields not given by position: by name, else their defaults."""
+        cls = type(self)
+        for name, default in rest:
             value = kwargs.pop(name, default) if kwargs else default
             if value is _MISSING:
                 raise TypeError(f"{cls.__qualname__}() is missing the field {name!r}")
@@ -206,9 +250,6 @@ class _Value:
             twice = " twice" if unknown in cls._record_fields else ""
             raise TypeError(f"{cls.__qualname__}() got the field {unknown!r}{twice}"
                             + ("" if twice else " it does not have"))
-        post_init = cls._record_post_init
-        if post_init is not None:
-            post_init(self)
 
     def _record_values(self) -> tuple[Any, ...]:
         return tuple([getattr(self, name) for name in self._record_fields])

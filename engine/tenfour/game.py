@@ -18,7 +18,15 @@ from engine.api import (
     json_int,
     uniform,
 )
-from engine.tenfour.actions import ACTION_CLASSES, Draw, Spin
+from engine.tenfour.actions import (
+    ACTION_CLASSES,
+    ChooseTruck,
+    DeclareTruck,
+    Draw,
+    MoveBear,
+    Release,
+    Spin,
+)
 from engine.tenfour.board import COLOURS, Board, load_board
 from engine.tenfour.cards import Bands, Deck, load_bands, load_deck
 from engine.tenfour.info import DATA_ROLES, NAME, OPTIONS, VARIANTS
@@ -76,6 +84,15 @@ def _check_seats(seats: list[str], players: int, variant: str) -> None:
     for seat in seats:
         if seat not in allowed:
             raise ValueError(f"seat {seat!r} must be one of {', '.join(allowed)}")
+
+
+def _key_ranks(actions: Sequence[Action]) -> tuple[int, ...]:
+    """actions[i]'s place in `Action.key` order, for each i."""
+    order = sorted(range(len(actions)), key=lambda i: actions[i].key())
+    ranks = [0] * len(actions)
+    for place, i in enumerate(order):
+        ranks[i] = place
+    return tuple(ranks)
 
 
 class TenFourGame:
@@ -136,6 +153,21 @@ class TenFourGame:
         self.shares = [[Probability(c, total) for c in range(total + 1)]
                        for total in range(1, self.deck.size + 1)]
         """shares[total - 1][count]: the probability count/total of a draw."""
+        self.releases = {piece: tuple(Release(piece, place.id) for place in (
+            board.bears if piece == BEAR else board.traps)) for piece in self.police}
+        """The police choices out of the park, made once: the same objects at every
+        BREAK ONE NINE (their sort keys are then found by identity)."""
+        self.bear_moves = {here: tuple(MoveBear(b.id, b.route) for b in board.bears
+                                       if b.id != here) for here in self.bear_route}
+        """The Bear's moves from each Bear space, made once."""
+        self.choose_rank = _key_ranks([ChooseTruck(truck) for truck in self.trucks])
+        """Each truck's place among the ChooseTruck choices in `Action.key` order (their
+        key is the truck alone: the legal list is sorted once here, not at every turn)."""
+        self.declare_rank = _key_ranks([DeclareTruck(truck) for truck in self.trucks])
+        """The same for DeclareTruck."""
+        self.trap_spaces = {trap.id: frozenset(board.index[s] for s in trap.spaces)
+                            for trap in board.traps}
+        """Each trap's three highway spaces as loop indices."""
 
     # -- the contract's Game surface ----------------------------------------------------
 

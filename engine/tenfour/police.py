@@ -98,9 +98,9 @@ def police_actions(state: TenFourState, previews: bool = True) -> list[Action]:
     if in_park:
         smokeys = [p for p in in_park if p != BEAR]
         if smokeys:
-            out.extend(Release(smokeys[0], trap.id) for trap in g.board.traps)
+            out.extend(g.releases[smokeys[0]])
         if BEAR in in_park:
-            out.extend(Release(BEAR, bear.id) for bear in g.board.bears)
+            out.extend(g.releases[BEAR])
         return out
     for smokey in SMOKEYS:
         for route in g.smokey_routes[state.police[smokey]]:
@@ -108,8 +108,7 @@ def police_actions(state: TenFourState, previews: bool = True) -> list[Action]:
             out.append(MoveSmokey(smokey, route.to, route.steps, route.via, route.into_trap,
                                   catches))
     if BEAR in state.police:
-        here = state.police[BEAR]
-        out.extend(MoveBear(b.id, b.route) for b in g.board.bears if b.id != here)
+        out.extend(g.bear_moves[state.police[BEAR]])
     return out
 
 
@@ -154,31 +153,46 @@ def move(state: TenFourState, action: Release | MoveSmokey | MoveBear,
 
 def _release(state: TenFourState, action: Release, events: list[Event]) -> None:
     state.police[action.piece] = action.to
-    where = destination(state.g, action.piece, action.to)
-    events.append(Event("park_exit", f"{smokey_name(action.piece)} out of "
-                        f"{state.g.board.park} {where}",
-                        {"piece": action.piece, "to": action.to}))
+    events.append(LazyEvent("park_exit", partial(_release_words, state.g, action)))
     if state.g.options["trap_catches_on_entry"] and action.piece != BEAR:
         catch_by_smokey(state, action.piece, events)
 
 
 def _move_smokey(state: TenFourState, action: MoveSmokey, events: list[Event]) -> None:
+    """The Smokey moves; its words are worked out when read (a playout never reads
+    them), from where it was, passed along before the state moves on."""
     g = state.g
-    name = piece_at(g, action.smokey, state.police[action.smokey])
+    was = state.police[action.smokey]
     state.police[action.smokey] = action.to
-    where = destination_phrase(g.board, action.to)
     data: dict[str, JSON] = {"smokey": action.smokey, "to": action.to,
                              "steps": action.steps, "via": action.via}
-    if action.into_trap:
-        events.append(Event("smokey_trap_move", f"{name}: {action.steps} {where}", data))
-    else:
-        how = f" by the {place_name(g.board, action.via)}" if action.via else ""
-        events.append(Event("smokey_exact_move", f"{name}: {action.steps}{how} {where}",
-                            data))
+    events.append(LazyEvent("smokey_trap_move" if action.into_trap else "smokey_exact_move",
+                            partial(_smokey_move_words, g, action, was, data)))
     if action.via:
-        events.append(Event("shortcut_move", f"{smokey_name(action.smokey)} takes the "
-                            f"{place_name(g.board, action.via)}", data))
+        events.append(LazyEvent("shortcut_move", partial(_shortcut_words, g, action, data)))
     catch_by_smokey(state, action.smokey, events)
+
+
+def _release_words(g: TenFourGame, action: Release) -> tuple[str, dict[str, JSON]]:
+    where = destination(g, action.piece, action.to)
+    return (f"{smokey_name(action.piece)} out of {g.board.park} {where}",
+            {"piece": action.piece, "to": action.to})
+
+
+def _smokey_move_words(g: TenFourGame, action: MoveSmokey, was: str,
+                       data: dict[str, JSON]) -> tuple[str, dict[str, JSON]]:
+    name = piece_at(g, action.smokey, was)
+    where = destination_phrase(g.board, action.to)
+    if action.into_trap:
+        return f"{name}: {action.steps} {where}", data
+    how = f" by the {place_name(g.board, action.via)}" if action.via else ""
+    return f"{name}: {action.steps}{how} {where}", data
+
+
+def _shortcut_words(g: TenFourGame, action: MoveSmokey,
+                    data: dict[str, JSON]) -> tuple[str, dict[str, JSON]]:
+    return (f"{smokey_name(action.smokey)} takes the {place_name(g.board, action.via)}",
+            data)
 
 
 # -- catches (T5, T6, T7, T8) ------------------------------------------------------------
@@ -229,11 +243,13 @@ def catch_kind(state: TenFourState, index: int) -> tuple[CatchKind, str] | None:
     return None
 
 
-def check_truck(state: TenFourState, truck: int, events: list[Event]) -> None:
-    """After a truck move: is the moved truck caught where it ended?"""
+def check_truck(state: TenFourState, truck: int, events: list[Event],
+                index: int | None = None) -> None:
+    """After a truck move: is the moved truck caught where it ended (loop index
+    `index`, which the mover knows; else worked out)?"""
     if state.side[truck] and state.g.options["sidelined_immune"]:
         return
-    found = catch_kind(state, state.location(truck))
+    found = catch_kind(state, state.location(truck) if index is None else index)
     if found is not None:
         caught(state, truck, found[0], found[1], events)
 
@@ -249,12 +265,12 @@ def caught_by_smokey_at(state: TenFourState, to: str, into_trap: bool) -> list[i
     at = board.index.get(to)
     if at is None and not (into_trap and g.options["trap_catches_on_entry"]):
         return found
-    trap_spaces = ({board.index[s] for s in board.trap(to).spaces} if at is None
-                   else set())
-    for t in range(len(state.pos)):
-        if state.is_home(t) or (state.side[t] and immune):
+    trap_spaces = g.trap_spaces[to] if at is None else frozenset()
+    pos, side, start = state.pos, state.side, g.truck_start
+    for t in range(len(pos)):
+        if pos[t] >= n or (side[t] and immune):  # home, or sidelined and immune
             continue
-        where = state.location(t)
+        where = (start[t] + pos[t]) % n  # `state.location(t)`
         if (at is not None and (where - at) % n in (0, 1, n - 1)) or where in trap_spaces:
             found.append(t)
     return found

@@ -176,8 +176,11 @@ class TenFourState:
             draws = g.draws
             share = g.shares[self.pile_left - 1]
             return [(draws[i], share[pile[i]]) for i in g.draw_order if pile[i]]
-        if phase in (SPIN, START_SPIN):
-            return self.g.band_outcomes[self.band()]  # an immutable, shared tuple
+        if phase == SPIN:  # `band()`, inlined: asked at every spin
+            g = self.g
+            return g.band_outcomes[g.cards[self.card].band if self.card >= 0 else "lo"]
+        if phase == START_SPIN:
+            return self.g.band_outcomes["hi"]  # an immutable, shared tuple
         return ()
 
     def legal_actions(self) -> tuple[Action, ...]:
@@ -189,11 +192,13 @@ class TenFourState:
         phase = self.phase
         if phase == POLICE:
             found = police.police_actions(self)
-        elif phase == CHOOSE:
-            found = [trucks.choose_preview(self, t) for t in trucks.movable(self, self.turn)]
+        elif phase == CHOOSE:  # in key order already: the trucks sorted by their rank
+            return tuple([trucks.choose_preview(self, t) for t in sorted(
+                trucks.movable(self, self.turn), key=self.g.choose_rank.__getitem__)])
         elif phase == DECLARE:
-            found = [DeclareTruck(self.g.trucks[t], trucks.on_curve(self, t))
-                     for t in trucks.movable(self, self.turn)]
+            return tuple([DeclareTruck(self.g.trucks[t], trucks.on_curve(self, t))
+                          for t in sorted(trucks.movable(self, self.turn),
+                                          key=self.g.declare_rank.__getitem__)])
         elif phase == PLACE:
             smokey = SMOKEYS[self.placed]
             found = [PlaceSmokey(trap.id, smokey) for trap in self.g.board.traps]
@@ -215,28 +220,31 @@ class TenFourState:
     # -- apply -------------------------------------------------------------------------
 
     def apply(self, action: Action, player: int | None = None) -> list[Event]:
-        if self.phase == OVER:
+        phase = self.phase
+        if phase == OVER:
             raise IllegalAction(Reason.GAME_OVER, "the game is over")
         if isinstance(action, _CORRECTIONS):
             return self._correct(action)
         events: list[Event] = []
-        if self.phase in CHANCE_PHASES:
+        if phase in CHANCE_PHASES:
             if player is not None:
                 raise IllegalAction(Reason.NOT_YOUR_TURN, "waiting for a chance outcome")
-            if self.phase == DRAW:
+            if phase == DRAW:
                 draw = self._check_draw(action)
                 self._legal = None
                 turns.draw(self, draw, events)
+                return events
+            g = self.g  # the band (`band()`, inlined: this is every other step)
+            band = "hi" if phase == START_SPIN else (
+                g.cards[self.card].band if self.card >= 0 else "lo")
+            if not isinstance(action, Spin) or action.value not in g.band_values[band]:
+                raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME,
+                                    f"{action.key()} is not a {band} spin here")
+            self._legal = None
+            if phase == START_SPIN:
+                turns.start_spin(self, action.value, events)
             else:
-                band = self.band()
-                if not isinstance(action, Spin) or action.value not in self.g.band_values[band]:
-                    raise IllegalAction(Reason.IMPOSSIBLE_OUTCOME,
-                                        f"{action.key()} is not a {band} spin here")
-                self._legal = None
-                if self.phase == START_SPIN:
-                    turns.start_spin(self, action.value, events)
-                else:
-                    turns.spin(self, action.value, band, events)
+                turns.spin(self, action.value, band, events)
             return events
         if player is not None and player != self.current_player():
             raise IllegalAction(Reason.NOT_YOUR_TURN,

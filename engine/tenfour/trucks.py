@@ -53,16 +53,18 @@ def drive(state: TenFourState, truck: int, events: list[Event]) -> bool:
     steps = state.spun + (g.cards[state.card].extra if state.card >= 0 else 0)
     n = g.size
     here = (g.truck_start[truck] + state.pos[truck]) % n
-    if police.bear_catches(state, truck, here, steps, events):
+    # below the Bear's limit no truck is caught speeding: most moves skip the call
+    if steps >= g.bear_limit and police.bear_catches(state, truck, here, steps, events):
         return False
-    state.pos[truck] += steps
-    if state.pos[truck] >= n:
+    pos = state.pos
+    pos[truck] += steps
+    if pos[truck] >= n:
         events.append(LazyEvent("truck_move", partial(
             _truck_move_words, g, truck, here, steps, True)))
     else:
         events.append(LazyEvent("truck_move", partial(
             _truck_move_words, g, truck, here, steps, False)))
-        police.check_truck(state, truck, events)
+        police.check_truck(state, truck, events, (here + steps) % n)
     return True
 
 

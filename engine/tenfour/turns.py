@@ -27,7 +27,7 @@ def start_spin(state: TenFourState, value: int, events: list[Event]) -> None:
     g = state.g
     seat = state.contenders[len(state.start_spins)]
     state.start_spins.append(value)
-    events.append(Event("spin", f"{g.seat_name(seat)} spins {value}",
+    events.append(Event("spin", f"{g.names[seat]} spins {value}",
                         {"seat": seat, "value": value, "band": "hi", "start": True}))
     if len(state.start_spins) < len(state.contenders):
         return
@@ -36,13 +36,13 @@ def start_spin(state: TenFourState, value: int, events: list[Event]) -> None:
     state.start_spins = []
     if len(tied) > 1:
         state.contenders = tied
-        names = ", ".join(g.seat_name(s) for s in tied)
+        names = ", ".join(g.names[s] for s in tied)
         events.append(Event("start_tie", f"Tie at {top}: {names} spin again",
                             {"seats": [*tied], "value": top}))
         return
     state.contenders = []
     state.turn = tied[0]
-    events.append(Event("start_order", f"{g.seat_name(tied[0])} goes first",
+    events.append(Event("start_order", f"{g.names[tied[0]]} goes first",
                         {"seat": tied[0], "value": top}))
     if g.two_player:
         state.phase = PLACE
@@ -56,11 +56,11 @@ def begin_turn(state: TenFourState, events: list[Event]) -> None:
     while True:
         seat = state.turn
         state.turns += 1
-        events.append(Event("turn", f"{g.seat_name(seat)}'s turn",
+        events.append(Event("turn", f"{g.names[seat]}'s turn",
                             {"seat": seat, "number": state.turns}))
         if state.lose[seat]:
             state.lose[seat] = False
-            events.append(Event("lost_turn", f"{g.seat_name(seat)} loses this turn "
+            events.append(Event("lost_turn", f"{g.names[seat]} loses this turn "
                                 "(caught speeding)", {"seat": seat}))
             state.turn = (seat + 1) % g.num_players
             continue
@@ -71,13 +71,13 @@ def begin_turn(state: TenFourState, events: list[Event]) -> None:
 
 def setup_turn(state: TenFourState, events: list[Event]) -> None:
     """Decide how this turn is played: Hammer Up, a declaration, or a draw."""
-    movable = trucks.movable(state, state.turn)
+    g = state.g
+    curve, start, pos, size = g.board.on_curve, g.truck_start, state.pos, g.size
+    movable = [t for t in g.seat_trucks[state.turn] if pos[t] < size]  # trucks.movable
     state.card = -1
     state.hammer = False
     state.truck = -1
     state.spun = 0
-    g = state.g
-    curve, start, pos, size = g.board.on_curve, g.truck_start, state.pos, g.size
     on_curve = [t for t in movable if curve[(start[t] + pos[t]) % size]]  # trucks.on_curve
     if len(movable) == 1:
         state.truck = movable[0]
@@ -135,10 +135,11 @@ def draw(state: TenFourState, action: Draw, events: list[Event]) -> None:
 def spin(state: TenFourState, value: int, band: str, events: list[Event]) -> None:
     """The turn's spin: the truck moves, or two players choose which truck does."""
     g = state.g
-    events.append(Event("spin", f"{g.seat_name(state.turn)} spins {value}",
+    events.append(Event("spin", f"{g.names[state.turn]} spins {value}",
                         {"seat": state.turn, "value": value, "band": band}))
     if state.truck < 0:
-        movable = trucks.movable(state, state.turn)
+        pos, size = state.pos, g.size
+        movable = [t for t in g.seat_trucks[state.turn] if pos[t] < size]  # trucks.movable
         if len(movable) > 1:
             state.spun = value
             state.phase = CHOOSE
@@ -153,7 +154,10 @@ def drive(state: TenFourState, truck: int, events: list[Event]) -> None:
     after BREAK ONE NINE, or the next player."""
     g = state.g
     moved = trucks.drive(state, truck, events)
-    if moved and all(state.pos[t] >= g.size for t in g.seat_trucks[state.turn]):
+    pos, size = state.pos, g.size
+    # the seat's other trucks were checked when they went home: only a truck that has
+    # just gone home can end the game (the rest of the seat is looked at then)
+    if moved and pos[truck] >= size and all(pos[t] >= size for t in g.seat_trucks[state.turn]):
         win(state, events)
         return
     card = g.cards[state.card] if state.card >= 0 else None
@@ -167,7 +171,7 @@ def drive(state: TenFourState, truck: int, events: list[Event]) -> None:
 def win(state: TenFourState, events: list[Event]) -> None:
     state.phase = OVER
     state.winner = [state.turn]
-    events.append(Event("winner", f"10-4, good buddy! {state.g.seat_name(state.turn)} wins",
+    events.append(Event("winner", f"10-4, good buddy! {state.g.names[state.turn]} wins",
                         {"seat": state.turn}))
 
 
@@ -177,6 +181,6 @@ def end_turn(state: TenFourState, events: list[Event]) -> None:
 
 
 def _card_draw_words(g: TenFourGame, seat: int, card: Card) -> tuple[str, dict[str, JSON]]:
-    return (f"{g.seat_name(seat)} draws: {card.text}",
+    return (f"{g.names[seat]} draws: {card.text}",
             {"seat": seat, "card": card.id, "band": card.band, "extra": card.extra,
              "break_one_nine": card.break_one_nine})

@@ -75,9 +75,13 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             return 2
         kinds.remove("cards")  # all: every sheet the game has
-    for kind in kinds:
+    shown = sys.stderr.isatty()  # progress on a terminal; a script reads stdout only
+    for number, kind in enumerate(kinds, 1):
         path = _out_path(args, game_name, kind)
         writer = SHEETS[kind]
+        if shown:
+            print(f"cbrig print: [{number}/{len(kinds)}] {kind}...", file=sys.stderr,
+                  flush=True)
         try:
             note = writer(game_name, game, str(path), args.paper, args.tile)
         except (OSError, ValueError) as exc:

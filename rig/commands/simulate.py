@@ -53,9 +53,10 @@ def run(args: argparse.Namespace) -> int:
     except (GameSetupError, ValueError) as exc:
         print(f"cbrig simulate: {exc}", file=sys.stderr)
         return 2
+    # a bar on a terminal only, and not under --json (a script reads that output)
+    shown = sys.stderr.isatty() and not args.json
     report = simulate(game, args.game, args.games, args.seed, choosers,
-                      progress=Progress(args.games, sys.stderr.write)
-                      if sys.stderr.isatty() else None)
+                      progress=Progress(args.games, sys.stderr.write) if shown else None)
     if args.seats:
         report["seats"] = args.seats.split(",")
     if samples is not None:
@@ -118,7 +119,9 @@ def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[An
     started = time.perf_counter()
     for g in range(games):
         rng = random.Random(f"{seed}:{g}")
-        result = play(game, rng, choosers)
+        # computer seats can think for seconds a game: the bar moves with their steps
+        on_step = progress.stepper(g) if progress is not None and choosers else None
+        result = play(game, rng, choosers, on_step=on_step)
         steps += result.steps
         game_turns = 0
         for event in result.events:
@@ -172,18 +175,32 @@ class Progress:
         self.drawn_at: float | None = None
         self.draws = 0
 
-    def update(self, done: int) -> None:
+    def update(self, done: int, steps: int | None = None) -> None:
+        """`done` games finished; `steps`: steps into the game being played."""
         now = self.clock()
         due = self.drawn_at is None or now - self.drawn_at >= self.interval
-        if not due and done < self.total:
+        if not due and (done < self.total or steps is not None):
             return
         self.drawn_at = now
         self.draws += 1
-        self.write("\r" + self.line(done, now - self.started))
+        self.write("\r" + self.line(done, now - self.started, steps) + "\x1b[K")
 
-    def line(self, done: int, elapsed: float) -> str:
+    def stepper(self, done: int) -> Callable[..., None]:
+        """An `on_step` for the game after `done` finished ones: the bar shows its steps
+        (computer seats may take seconds over a game; the bar must not stand still)."""
+        steps = [0]
+
+        def on_step(*_: object) -> None:
+            steps[0] += 1
+            self.update(done, steps[0])
+
+        return on_step
+
+    def line(self, done: int, elapsed: float, steps: int | None = None) -> str:
         filled = self.width * done // self.total
         bar = f"[{'#' * filled}{'.' * (self.width - filled)}] {done}/{self.total}"
+        if steps is not None:
+            bar += f", game {done + 1} at step {steps}"
         if elapsed <= 0 or done == 0:
             return bar
         rate = done / elapsed

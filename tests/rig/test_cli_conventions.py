@@ -130,3 +130,22 @@ def test_the_simulate_progress_bar_shows_rate_and_time_left_a_few_times_a_second
     assert "games/s" in middle and " left" in middle
     assert "126/1000  500.0 games/s  0:02 left" in written[1]  # 874 to go at 500/s: 1.7 s
     assert written[-1] == "\n"
+
+
+def test_the_simulate_bar_moves_inside_a_long_game() -> None:
+    """Computer seats can think for seconds a game: the bar shows the steps of the game
+    being played, a few times a second, not only finished games."""
+    from rig.commands.simulate import Progress
+
+    now = [0.0]
+    written: list[str] = []
+    bar = Progress(10, written.append, clock=lambda: now[0], per_second=4)
+    bar.update(3)
+    on_step = bar.stepper(3)
+    for _ in range(40):
+        now[0] += 0.1  # a slow decision every 0.1 s
+        on_step()
+    # at most 4 a second: every third 0.1 s step, 13 times over 4 s
+    assert len(written) - 1 == 13
+    assert "] 3/10, game 4 at step 39" in written[-1]
+    assert all("game 4 at step" in line for line in written[1:])
