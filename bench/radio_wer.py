@@ -28,6 +28,7 @@ import argparse
 import itertools
 import math
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -36,6 +37,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from hardware.speaker import Clip
 
@@ -148,7 +150,8 @@ class Recognizer:
 
     model_text: list[list[str]]
     workdir: Path
-    decoder: object = field(init=False)
+    decoder: Any = field(init=False)
+    """pocketsphinx.Decoder (its package has no type information)."""
 
     def __post_init__(self) -> None:
         from pocketsphinx import Decoder, get_model_path
@@ -168,10 +171,10 @@ class Recognizer:
     def hear(self, pcm: bytes) -> list[str]:
         """The words heard in 16 kHz mono 16-bit samples."""
         decoder = self.decoder
-        decoder.start_utt()  # type: ignore[attr-defined]
-        decoder.process_raw(pcm, full_utt=True)  # type: ignore[attr-defined]
-        decoder.end_utt()  # type: ignore[attr-defined]
-        hyp = decoder.hyp()  # type: ignore[attr-defined]
+        decoder.start_utt()
+        decoder.process_raw(pcm, full_utt=True)
+        decoder.end_utt()
+        hyp = decoder.hyp()
         return words(hyp.hypstr) if hyp is not None else []
 
 
@@ -300,9 +303,10 @@ def heard_utterances(test_seeds: Sequence[int], per_game: int = PER_GAME) -> lis
     return list(dict.fromkeys(out))
 
 
-def model_utterances(model_seeds: Sequence[int], heard: Iterable[str]) -> list[list[str]]:
-    """The other seeds' utterances as word lists, without any text that is heard (a
-    phrase every game says, "Ten-four.", stays: it is the rig's phrasing, not a seed's)."""
+def model_utterances(model_seeds: Sequence[int]) -> list[list[str]]:
+    """The language model's text: the model seeds' utterances as word lists (a phrase
+    every game says, "Red: draw a Mike card.", is in it: the rig's phrasing, as a radio
+    operator knows the channel's; a seed's own numbers and cards are not)."""
     out = []
     for game, players, variant in GAMES:
         for seed in model_seeds:
@@ -315,7 +319,7 @@ def measure(espeak: str, sox: str, test_seeds: Sequence[int] = TEST_SEEDS,
             conditions: Sequence[str] = CONDITIONS) -> Result:
     started = time.monotonic()
     heard = heard_utterances(test_seeds, per_game)
-    model = model_utterances([s for s in model_seeds if s not in test_seeds], heard)
+    model = model_utterances([s for s in model_seeds if s not in test_seeds])
     renderer = Renderer(espeak, sox)
     scores = {c: Score() for c in conditions}
     said: dict[str, list[tuple[str, str]]] = {c: [] for c in conditions}
@@ -347,13 +351,11 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"utterances heard of each seeded game (default {PER_GAME})")
     parser.add_argument("--show", action="store_true", help="print each utterance heard")
     args = parser.parse_args(argv)
-    from tests.system_tools import find_commands
-
-    tools, problem = find_commands({"espeak-ng": "espeak-ng", "sox": "sox"})
-    if problem:
-        print(problem, file=sys.stderr)
+    espeak, sox = shutil.which("espeak-ng"), shutil.which("sox")
+    if espeak is None or sox is None:
+        print("needs espeak-ng and sox: apt-get install -y espeak-ng sox", file=sys.stderr)
         return 1
-    result = measure(tools["espeak-ng"], tools["sox"], TEST_SEEDS[:args.seeds],
+    result = measure(espeak, sox, TEST_SEEDS[:args.seeds],
                      per_game=args.per_game)
     if args.show:
         for condition, pairs in result.heard.items():
