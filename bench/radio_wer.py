@@ -104,9 +104,9 @@ def arpa_bigram(sentences: Iterable[Sequence[str]]) -> str:
         unigrams.update(tokens)
         bigrams.update(itertools.pairwise(tokens))
     vocab = sorted(unigrams)
-    total = sum(unigrams.values()) + len(vocab)
-    p1 = {w: (unigrams[w] + 1) / total for w in vocab}
-    p1["<s>"] = p1.get("<s>", 1 / total)
+    spoken = [w for w in vocab if w != "<s>"]  # a sentence's start is never predicted
+    total = sum(unigrams[w] for w in spoken) + len(spoken)
+    p1 = {w: (unigrams[w] + 1) / total for w in spoken}
     history: dict[str, list[tuple[str, int]]] = {}
     for (a, b), n in bigrams.items():
         history.setdefault(a, []).append((b, n))
@@ -117,7 +117,7 @@ def arpa_bigram(sentences: Iterable[Sequence[str]]) -> str:
         for b, n in followers:
             p2[(a, b)] = (n - DISCOUNT) / count
         freed = DISCOUNT * len(followers) / count
-        unseen = 1.0 - sum(p1[b] for b, _ in followers if b != "<s>")
+        unseen = 1.0 - sum(p1[b] for b, _ in followers)
         backoff[a] = freed / unseen if unseen > 0 else 1.0
     lines = ["\\data\\", f"ngram 1={len(vocab)}", f"ngram 2={len(p2)}", "", "\\1-grams:"]
     for w in vocab:
