@@ -2,8 +2,10 @@
 and handed to the speaker (RULINGS G6).
 
 - :class:`Synthesizer` says one sentence with espeak-ng (chosen on measurement: see
-  docs/VOICE.md) and, for the radio effect, passes it through sox: saturation, then a
-  300-3,000 Hz band; the squelch burst and the roger beep are made the same way. Each
+  docs/VOICE.md), cut to its sound and given its pause, and, for the radio effect,
+  passes it through sox: light saturation, a 300-3,400 Hz band with gentle slopes, a
+  presence boost, compression (docs/VOICE.md, "The radio effect"); the squelch burst
+  and the roger beep are made with the same band. Each
   sentence is rendered once into ``<state>/voice/`` as a WAV keyed by (text, voice,
   effect) and read back after that; a cache that cannot be written (a full disk) is
   logged once and the rig goes on rendering in memory.
