@@ -165,8 +165,12 @@ class Recognizer:
         lm.write_text(arpa_bigram(sentences))
         dic = self.workdir / "rig.dict"
         dic.write_text(dictionary_for({w for s in sentences for w in s}, full))
+        # cmn="batch": each utterance's cepstral mean from itself. The default ("live")
+        # carries it over from the utterances decoded before, so one condition's sound
+        # would change how the next condition's is heard, and the order would matter.
         self.decoder = Decoder(hmm=str(models / "en-us" / "en-us"), lm=str(lm),
-                               dict=str(dic), samprate=RECOGNIZER_RATE, logfn="/dev/null")
+                               dict=str(dic), samprate=RECOGNIZER_RATE, cmn="batch",
+                               logfn="/dev/null")
 
     def hear(self, pcm: bytes) -> list[str]:
         """The words heard in 16 kHz mono 16-bit samples."""
