@@ -146,35 +146,43 @@ def dictionary_for(vocab: Iterable[str], full: Path) -> str:
 
 @dataclass
 class Recognizer:
-    """pocketsphinx with its en-US acoustic model, our bigram model and dictionary."""
+    """pocketsphinx with its en-US acoustic model, our bigram model and dictionary: one
+    decoder per condition, so that what one condition sounds like cannot change how
+    another is heard (a decoder keeps some state from one utterance to the next)."""
 
     model_text: list[list[str]]
     workdir: Path
-    decoder: Any = field(init=False)
-    """pocketsphinx.Decoder (its package has no type information)."""
+    decoders: dict[str, Any] = field(init=False, default_factory=dict)
+    """pocketsphinx.Decoder by condition (its package has no type information)."""
 
     def __post_init__(self) -> None:
-        from pocketsphinx import Decoder, get_model_path
+        from pocketsphinx import get_model_path
 
         models = Path(get_model_path())
         full = models / "en-us" / "cmudict-en-us.dict"
         known = {line.split(" ", 1)[0].split("(", 1)[0]
                  for line in full.read_text(encoding="utf-8").splitlines()}
         sentences = [[w for w in s if w in known] for s in self.model_text]
-        lm = self.workdir / "rig.lm"
-        lm.write_text(arpa_bigram(sentences))
-        dic = self.workdir / "rig.dict"
-        dic.write_text(dictionary_for({w for s in sentences for w in s}, full))
-        # cmn="batch": each utterance's cepstral mean from itself. The default ("live")
-        # carries it over from the utterances decoded before, so one condition's sound
-        # would change how the next condition's is heard, and the order would matter.
-        self.decoder = Decoder(hmm=str(models / "en-us" / "en-us"), lm=str(lm),
-                               dict=str(dic), samprate=RECOGNIZER_RATE, cmn="batch",
-                               logfn="/dev/null")
+        (self.workdir / "rig.lm").write_text(arpa_bigram(sentences))
+        (self.workdir / "rig.dict").write_text(
+            dictionary_for({w for s in sentences for w in s}, full))
+        self.acoustic = models / "en-us" / "en-us"
 
-    def hear(self, pcm: bytes) -> list[str]:
-        """The words heard in 16 kHz mono 16-bit samples."""
-        decoder = self.decoder
+    def _decoder(self, condition: str) -> Any:
+        from pocketsphinx import Decoder
+
+        if condition not in self.decoders:
+            # cmn="batch": each utterance's cepstral mean from itself, not carried over
+            # from the utterances before ("live", the default)
+            self.decoders[condition] = Decoder(
+                hmm=str(self.acoustic), lm=str(self.workdir / "rig.lm"),
+                dict=str(self.workdir / "rig.dict"), samprate=RECOGNIZER_RATE,
+                cmn="batch", logfn="/dev/null")
+        return self.decoders[condition]
+
+    def hear(self, pcm: bytes, condition: str = "") -> list[str]:
+        """The words heard in 16 kHz mono 16-bit samples (by ``condition``'s decoder)."""
+        decoder = self._decoder(condition)
         decoder.start_utt()
         decoder.process_raw(pcm, full_utt=True)
         decoder.end_utt()
@@ -243,7 +251,9 @@ def to_recognizer(clip: Clip, sox: str) -> bytes:
     if clip.rate == RECOGNIZER_RATE:
         return clip.pcm
     raw = ["-t", "raw", "-e", "signed", "-b", "16", "-c", "1"]
-    done = subprocess.run([sox, "-q", *raw, "-r", str(clip.rate), "-", *raw,
+    # -R: sox's dither repeatable, as the rig's own sox runs are (the recognizer hears a
+    # different word now and then for a different dither in a pause)
+    done = subprocess.run([sox, "-q", "-R", *raw, "-r", str(clip.rate), "-", *raw,
                            "-r", str(RECOGNIZER_RATE), "-"], input=clip.pcm,
                           capture_output=True, check=True)
     return done.stdout
@@ -332,7 +342,7 @@ def measure(espeak: str, sox: str, test_seeds: Sequence[int] = TEST_SEEDS,
         for text in heard:
             ref = words(text)
             for condition in conditions:
-                hyp = recognizer.hear(renderer.render(condition, text))
+                hyp = recognizer.hear(renderer.render(condition, text), condition)
                 scores[condition].add(ref, hyp)
                 said[condition].append((" ".join(ref), " ".join(hyp)))
     return Result(scores, len(heard), said, time.monotonic() - started)
