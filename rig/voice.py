@@ -378,9 +378,11 @@ presence boost, compression to one level, fades."""
 
 
 def _effect_key(effect: str) -> str:
-    """The effect as the cache knows it: its whole sox chain, so that a changed effect
-    renders anew instead of playing clips made the old way."""
-    return f"radio {' '.join(_RADIO)}" if effect == "radio" else effect
+    """The effect as the cache knows it: its whole sox chain and the pauses that end a
+    clip, so that a changed effect or join renders anew instead of playing clips made
+    the old way."""
+    joins = f"pauses {SENTENCE_PAUSE} {CLAUSE_PAUSE} {TAIL}"
+    return f"radio {' '.join(_RADIO)} {joins}" if effect == "radio" else f"{effect} {joins}"
 
 
 def _run(command: list[str], data: bytes | None = None) -> bytes:
