@@ -63,6 +63,10 @@ DESELECTED = {
     "case": "the printable enclosure is built on a desktop, never on a Pi: its CAD library "
             "(the case extra, manifold3d) is pulled into the test extra on x86_64 only; the "
             "x86 job runs them",
+    "recognizer": "the radio voice's intelligibility is measured with pocketsphinx, an "
+                  "offline recognizer (the test extra on x86_64 only: a 38 MB package with "
+                  "its model, and minutes of decoding under emulation); the effect is the "
+                  "same sox chain on a Pi, and the x86 job runs them",
 }
 """Markers (pyproject.toml) the emulated job deselects, each with why: printed, never
 silent. The rest of the suite runs."""

@@ -239,7 +239,7 @@ class VoiceConfig(Frozen):
     events: tuple[str, ...] = VOICE_EVENTS
     """Which moments are spoken: turn, card, move, police, alert, winner, refusal."""
     effect: str = "radio"
-    """"radio" (a CB radio: 300-3,000 Hz, squelch, roger beep; needs sox) or "plain"."""
+    """"radio" (a CB radio: 300-3,400 Hz, squelch, roger beep; needs sox) or "plain"."""
     device: str = "default"
     """The ALSA output aplay plays on: "default", "plughw:1,0", "plughw:MAX98357A"..."""
 
