@@ -92,6 +92,144 @@ def overlap(a: Manifold, b: Manifold) -> float:
     return float((a ^ b).volume())
 
 
+# -- local wall thickness ----------------------------------------------------------------------
+
+THICK_STEP = 0.5
+"""Boundary samples along each slice's outline, and the pitch of horizontal slices (mm)."""
+THICK_PITCH = 1.0
+"""The pitch of the upright slices (mm)."""
+THICK_REACH = 6.0
+"""Rays stop here: a wall thicker than this is reported as this."""
+
+_UPRIGHT = {
+    # slicing axis -> (3x3 rotation taking the part to a frame whose z is that axis,
+    #                  the bed's up direction in the slice's 2D plane)
+    "x": (np.array([[0.0, 1, 0], [0, 0, 1], [1, 0, 0]]), (0.0, 1.0)),
+    "y": (np.array([[0.0, 0, 1], [1, 0, 0], [0, 1, 0]]), (1.0, 0.0)),
+}
+
+
+def _boundary_samples(polygons: list[NDArray[np.float64]], step: float
+                      ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64],
+                                 NDArray[np.float64]]:
+    """Points along every edge of a slice (each edge's middle at least), the inward
+    normal there (material lies left of every edge: outlines run anticlockwise, holes
+    clockwise), and the edges themselves (starts, ends)."""
+    starts = np.concatenate([p for p in polygons])
+    ends = np.concatenate([np.roll(p, -1, axis=0) for p in polygons])
+    edge = ends - starts
+    length = np.linalg.norm(edge, axis=1)
+    keep = length > 1e-9
+    starts, ends, edge, length = starts[keep], ends[keep], edge[keep], length[keep]
+    count = np.maximum(1, np.ceil(length / step)).astype(np.int64)
+    which = np.repeat(np.arange(len(edge)), count)
+    first = np.cumsum(count) - count
+    k = np.arange(len(which)) - np.repeat(first, count)
+    frac = (k + 0.5) / count[which]
+    points = starts[which] + edge[which] * frac[:, None]
+    normal = np.stack([-edge[:, 1], edge[:, 0]], axis=1) / length[:, None]
+    return points, normal[which], starts, ends
+
+
+def _ray_lengths(points: NDArray[np.float64], dirs: NDArray[np.float64],
+                 starts: NDArray[np.float64], ends: NDArray[np.float64],
+                 reach: float) -> NDArray[np.float64]:
+    """How far each ray (point, unit direction) runs before it crosses an edge, up to
+    `reach`: the wall's thickness there, measured across to the opposite boundary."""
+    out = np.full(len(points), float(reach))
+    if not len(points):
+        return out
+    order = np.lexsort((points[:, 1], np.floor(points[:, 0] / 8.0)))
+    e = ends - starts
+    normal = np.stack([-e[:, 1], e[:, 0]], axis=1) / np.linalg.norm(e, axis=1)[:, None]
+    lo_e, hi_e = np.minimum(starts, ends), np.maximum(starts, ends)
+    for chunk in np.array_split(order, max(1, len(order) // 256)):
+        p, d = points[chunk], dirs[chunk]
+        lo, hi = p.min(axis=0) - reach, p.max(axis=0) + reach
+        near = np.flatnonzero((hi_e[:, 0] >= lo[0]) & (lo_e[:, 0] <= hi[0])
+                              & (hi_e[:, 1] >= lo[1]) & (lo_e[:, 1] <= hi[1]))
+        a, ee = starts[near][None, :, :], e[near][None, :, :]
+        ap = a - p[:, None, :]
+        dd = d[:, None, :]
+        denom = dd[..., 0] * ee[..., 1] - dd[..., 1] * ee[..., 0]
+        ok = np.abs(denom) > 1e-12
+        safe = np.where(ok, denom, 1.0)
+        t = (ap[..., 0] * ee[..., 1] - ap[..., 1] * ee[..., 0]) / safe
+        s = (ap[..., 0] * dd[..., 1] - ap[..., 1] * dd[..., 0]) / safe
+        hit = ok & (t > 1e-6) & (s >= -1e-9) & (s <= 1 + 1e-9)
+        t = np.where(hit, t, np.inf)
+        first = t.argmin(axis=1)
+        length = t[np.arange(len(chunk)), first]
+        # the far side must face back along the ray (within 60 degrees): a ray leaving
+        # through a face it grazes started beside a corner, not across a wall
+        facing = (normal[near][first] * d).sum(axis=1) < -0.5
+        out[chunk] = np.where(facing & (length < reach), length, reach)
+    return out
+
+
+class Thin(Frozen):
+    """The thinnest place a check found: thickness (mm), where (bed coordinates), and
+    which way it was measured ("across" in a level slice, "up" in an upright one)."""
+
+    thickness: float
+    at: tuple[float, float, float]
+    way: str
+
+
+def wall_thickness(solid: Manifold, *, exempt_above: float = math.inf,
+                   step: float = THICK_STEP, pitch: float = THICK_PITCH,
+                   reach: float = THICK_REACH) -> list[Thin]:
+    """Local wall thickness of a part as it lies on the bed, measured by rays.
+
+    Level slices (every `step` mm up the part): from points every `step` mm along each
+    outline a ray runs inward along the outline's normal until it leaves the material;
+    its length is the wall's thickness there, in every direction in the bed's plane
+    (upright walls, webs between openings, ribs). Upright slices across x and across y
+    (every `pitch` mm): rays run straight up or down from the outline's level edges,
+    measuring floors, plates, ceilings and the bridges over openings. A slice through
+    the side of a round post is narrow only sideways, so upright slices measure only up
+    and down. Points above `exempt_above` (a knob's lettering and pointer) are left out.
+    Returns the thinnest sample of each slice (sorted, thinnest first)."""
+    found: list[Thin] = []
+    x0, y0, z0, x1, y1, z1 = (float(v) for v in solid.bounding_box())
+    for z in np.arange(z0 + step / 2 + 0.0137, z1, step):
+        if z > exempt_above:
+            break
+        polygons = solid.slice(float(z)).to_polygons()
+        if not polygons:
+            continue
+        points, normals, starts, ends = _boundary_samples(polygons, step)
+        t = _ray_lengths(points, normals, starts, ends, reach)
+        i = int(t.argmin())
+        found.append(Thin(thickness=float(t[i]), at=(float(points[i, 0]), float(points[i, 1]),
+                                                      float(z)), way="across"))
+    for axis, (rotation, up) in _UPRIGHT.items():
+        turned = solid.transform(np.hstack([rotation, np.zeros((3, 1))]))
+        lo, hi = (x0, x1) if axis == "x" else (y0, y1)
+        upv = np.array(up)
+        for h in np.arange(lo + pitch / 2 + 0.0137, hi, pitch):
+            polygons = turned.slice(float(h)).to_polygons()
+            if not polygons:
+                continue
+            points, normals, starts, ends = _boundary_samples(polygons, step)
+            along = normals @ upv
+            level = np.abs(along) > 0.7
+            if not level.any():
+                continue
+            dirs = np.outer(np.sign(along[level]), upv)
+            t = _ray_lengths(points[level], dirs, starts, ends, reach)
+            pts = points[level]
+            xyz = np.column_stack([pts, np.full(len(pts), h)]) @ rotation
+            keep = xyz[:, 2] <= exempt_above
+            if not keep.any():
+                continue
+            t, xyz = t[keep], xyz[keep]
+            i = int(t.argmin())
+            x, y, z = (float(v) for v in xyz[i])
+            found.append(Thin(thickness=float(t[i]), at=(x, y, z), way="up"))
+    return sorted(found, key=lambda thin: thin.thickness)
+
+
 class Summary(Frozen):
     open_edges: int
     steep_faces: int
@@ -140,5 +278,5 @@ def describe(summary: Summary) -> str:
                                    if math.isfinite(summary.card_to_antenna) else "no reader"))
 
 
-__all__ = ["Summary", "bridges", "describe", "open_edges", "overlap",
-           "printed_minus_own_bosses", "steep_faces", "summarise"]
+__all__ = ["Summary", "Thin", "bridges", "describe", "open_edges", "overlap",
+           "printed_minus_own_bosses", "steep_faces", "summarise", "wall_thickness"]

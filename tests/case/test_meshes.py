@@ -4,10 +4,15 @@ wall thinner than 1.6 mm."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from rig.case import layout as L
 from tests.case.conftest import Case
+
+if TYPE_CHECKING:
+    from rig.case.checks import Thin
 
 pytestmark = pytest.mark.case
 
@@ -93,3 +98,26 @@ def test_no_wall_is_thinner_than_1_6_mm(case: Case) -> None:
                 lost = (section.area() - opened.area()) / (stretch[0] * stretch[1])
                 assert lost < 1.0, (f"{part.name}: {lost:.1f} mm2 thinner than "
                                     f"{L.MIN_WALL} mm in the slice at {z:.1f} (turned {turn})")
+
+
+def test_the_wall_check_measures_a_sliver_between_two_openings_locally() -> None:
+    """The Pi Zero tray's old right wall: a 2 mm wall with two plug openings 0.6 mm apart
+    (the micro-USB pair). Rays across each slice find the 0.6 mm web where it is, though
+    it is a tiny share of the part (an area balance over the whole slice missed it); the
+    same wall with the openings 2 mm apart measures 2 mm."""
+    from rig.case.checks import wall_thickness
+    from rig.case.geometry import box
+
+    def wall(web: float) -> Thin:
+        solid = box(0, 0, 0, 100, 2.0, 40) - box(20, -1, 6, 40, 3, 14) - box(
+            40 + web, -1, 6, 60 + web, 3, 14)
+        return wall_thickness(solid)[0]
+
+    thin = wall(0.6)
+    assert thin.thickness == pytest.approx(0.6, abs=0.01)
+    assert 39.99 <= thin.at[0] <= 40.61 and 6 <= thin.at[2] <= 14 and thin.way == "across"
+    assert wall(2.0).thickness == pytest.approx(2.0, abs=0.01)
+    # a thin floor (a plate 1.0 mm thick under a wall) is measured upright
+    floor = box(0, 0, 0, 60, 40, 1.0) + box(0, 0, 0, 60, 2.0, 20)
+    assert wall_thickness(floor)[0].thickness == pytest.approx(1.0, abs=0.01)
+    assert wall_thickness(floor)[0].way == "up"
