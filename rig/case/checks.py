@@ -230,6 +230,54 @@ def wall_thickness(solid: Manifold, *, exempt_above: float = math.inf,
     return sorted(found, key=lambda thin: thin.thickness)
 
 
+THIN_FEATURES = {
+    "knob hi": "the raised lettering (HI BAND) and the pointer wedge on the knob's top",
+    "knob lo": "the raised lettering (LO BAND) and the pointer wedge on the knob's top",
+}
+"""The features meant to be thinner than MIN_WALL, by part: all of them stand on the
+knob's top face, so the wall check leaves out what lies above it."""
+
+
+def thin_exempt_above(part: G.PrintedPart) -> float:
+    """Where a part's named thin features start (bed height), or infinity."""
+    return L.KNOB_HEIGHT - 0.01 if part.name in THIN_FEATURES else math.inf
+
+
+def thinnest_wall(part: G.PrintedPart) -> Thin:
+    return wall_thickness(part.on_bed(), exempt_above=thin_exempt_above(part))[0]
+
+
+class Clearance(Frozen):
+    """A part's envelope (its board, sockets and components as modelled) and its nearest
+    printed part (the bosses it is screwed to left out) and nearest other part."""
+
+    key: str
+    printed: str
+    to_printed: float
+    part: str
+    to_part: float
+
+
+def clearances(built: Built, reach: float = 30.0) -> list[Clearance]:
+    bodies = {b.key: b for b in built.bodies}
+    out = []
+    for key, body in bodies.items():
+        walls = sorted((float(body.solid.min_gap(solid, reach)), name)
+                       for name, solid in printed_minus_own_bosses(built, key))
+        others = sorted((float(body.solid.min_gap(o.solid, reach)), k)
+                        for k, o in bodies.items() if k != key)
+        out.append(Clearance(key=key, printed=walls[0][1], to_printed=walls[0][0],
+                             part=others[0][1] if others else "",
+                             to_part=others[0][0] if others else math.inf))
+    return out
+
+
+def knob_rim_gap(built: Built) -> float:
+    """Between the two printed knobs' rims, grip ribs included (mm)."""
+    knobs = {p.name: p.solid for p in built.printed}
+    return float(knobs["knob hi"].min_gap(knobs["knob lo"], 200.0))
+
+
 class Summary(Frozen):
     open_edges: int
     steep_faces: int
@@ -278,5 +326,21 @@ def describe(summary: Summary) -> str:
                                    if math.isfinite(summary.card_to_antenna) else "no reader"))
 
 
-__all__ = ["Summary", "Thin", "bridges", "describe", "open_edges", "overlap",
-           "printed_minus_own_bosses", "steep_faces", "summarise", "wall_thickness"]
+__all__ = [
+    "THIN_FEATURES",
+    "Clearance",
+    "Summary",
+    "Thin",
+    "bridges",
+    "clearances",
+    "describe",
+    "knob_rim_gap",
+    "open_edges",
+    "overlap",
+    "printed_minus_own_bosses",
+    "steep_faces",
+    "summarise",
+    "thin_exempt_above",
+    "thinnest_wall",
+    "wall_thickness",
+]

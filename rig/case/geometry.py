@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from hardware.display.font import GLYPHS_5X7
 from rig.case import layout as L
 from rig.case.layout import Boss, Layout, Placed
+from rig.case.parts import Connector
 from valueclass import Frozen
 
 SEGMENTS = 48
@@ -340,13 +341,12 @@ def _local_body(placed: Placed) -> tuple[M, M, M]:
             (cu, cv, nut_z))
         extra = union([bushing, shaft, nut])
     elif part.role == "pi":
+        room = L.PORT_CLEARANCE + tol
         for c in part.connectors:
-            if c.edge == "bottom":
-                solid += box(c.at - c.width / 2, 0, t - EPS, c.at + c.width / 2, 7.0,
-                             t + c.height)
-            elif c.edge == "right":
-                solid += box(sx - 17.0, c.at - c.width / 2, t - EPS, sx, c.at + c.width / 2,
-                             t + c.height)
+            socket = socket_box(c, sx, sy, t)
+            solid += box(*socket)
+            x0, y0, _z0, x1, y1, z1 = socket
+            keep += box(x0 - room, y0 - room, t, x1 + room, y1 + room, z1 + room)
         header_y = sy - 3.5
         solid += box(7.1, header_y - 2.55, t - EPS, 57.9, header_y + 2.55, t + 8.5)
     elif part.role == "amplifier":
@@ -354,6 +354,20 @@ def _local_body(placed: Placed) -> tuple[M, M, M]:
     elif part.role == "antenna":
         solid = box(0, 0, 0, sx, sy, t) - box(5, 5, -1, sx - 5, sy - 5, t + 1)
     return solid, keep, extra
+
+
+def socket_box(c: Connector, sx: float, sy: float, t: float
+               ) -> tuple[float, float, float, float, float, float]:
+    """A socket's body on its board (board coordinates): `depth` in from its edge,
+    `overhang` past it, `width` across, `height` over the board's top."""
+    half = c.width / 2
+    if c.edge == "bottom":
+        return (c.at - half, -c.overhang, t - EPS, c.at + half, c.depth, t + c.height)
+    if c.edge == "top":
+        return (c.at - half, sy - c.depth, t - EPS, c.at + half, sy + c.overhang, t + c.height)
+    if c.edge == "left":
+        return (-c.overhang, c.at - half, t - EPS, c.depth, c.at + half, t + c.height)
+    return (sx - c.depth, c.at - half, t - EPS, sx + c.overhang, c.at + half, t + c.height)
 
 
 def part_bodies(lay: Layout) -> list[PartBody]:
@@ -379,4 +393,4 @@ def bounds(solid: M) -> Sequence[float]:
 
 
 __all__ = ["PartBody", "PrintedPart", "box", "cyl_y", "cyl_z", "d_profile", "mesh_arrays",
-           "part_bodies", "placed_solid", "printed_parts", "text_solid"]
+           "part_bodies", "placed_solid", "printed_parts", "socket_box", "text_solid"]
