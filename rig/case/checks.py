@@ -278,6 +278,46 @@ def knob_rim_gap(built: Built) -> float:
     return float(knobs["knob hi"].min_gap(knobs["knob lo"], 200.0))
 
 
+class TagCheck(Frozen):
+    """The card's tag over the antenna: the worst coupling (share of a centred tag's
+    flux, rig/case/coupling.py) over the card's play in its recess and the sticker's
+    play on its spot, and where that worst tag centre lies from the antenna's centre."""
+
+    worst: float
+    offset: tuple[float, float]
+    nominal: tuple[float, float]
+    """The tag's centre from the antenna's centre with the card centred in its recess."""
+    antenna: tuple[float, float]
+    distance: float
+
+
+def tag_check(lay: L.Layout, steps: int = 5) -> TagCheck | None:
+    """Every card position the recess allows (CARD_CLEARANCE each way) and every sticker
+    position a hand gives (STICKER_PLAY each way), on a grid: the worst coupling."""
+    from rig.case import coupling, tag
+
+    antenna = lay.antenna()
+    if antenna is None:
+        return None
+    ax0, ay0, ax1, ay1, _ = antenna
+    rx0, ry0, rx1, ry1 = lay.recess
+    dx, dy = tag.tag_offset()
+    nominal = ((rx0 + rx1) / 2 + dx - (ax0 + ax1) / 2, (ry0 + ry1) / 2 + dy - (ay0 + ay1) / 2)
+    size = (ax1 - ax0, ay1 - ay0)
+    play = ((rx1 - rx0) - L.CARD[0]) / 2 + tag.STICKER_PLAY
+    distance = lay.card_to_antenna()
+    worst = (math.inf, nominal)
+    for i in range(steps):
+        for j in range(steps):
+            at = (nominal[0] + play * (2 * i / (steps - 1) - 1),
+                  nominal[1] + play * (2 * j / (steps - 1) - 1))
+            share = coupling.coupling(size, at, distance)
+            if share < worst[0]:
+                worst = (share, at)
+    return TagCheck(worst=worst[0], offset=worst[1], nominal=nominal, antenna=size,
+                    distance=distance)
+
+
 class Summary(Frozen):
     open_edges: int
     steep_faces: int
@@ -330,6 +370,7 @@ __all__ = [
     "THIN_FEATURES",
     "Clearance",
     "Summary",
+    "TagCheck",
     "Thin",
     "bridges",
     "clearances",
@@ -340,6 +381,7 @@ __all__ = [
     "printed_minus_own_bosses",
     "steep_faces",
     "summarise",
+    "tag_check",
     "thin_exempt_above",
     "thinnest_wall",
     "wall_thickness",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from rig.case import tag
 from rig.case.parts import Part, PartTable
 from valueclass import Frozen
 
@@ -34,8 +35,8 @@ LID = 3.2
 RECESS_DEPTH = 1.2
 """The card recess in the lid: 2.0 mm of lid stays over the antenna (REFERENCE.md: a
 2-3 mm printed wall over the antenna is fine)."""
-CARD = (63.0, 88.0)
-"""A Mike card printed by the kit: poker size (REFERENCE.md)."""
+CARD = tag.CARD
+"""A Mike card printed by the kit: poker size (REFERENCE.md; rig/case/tag.py)."""
 CARD_CLEARANCE = 1.0
 RECESS_INSET = 8.0
 """From the left wall's inner face to the card recess: the front-left lid screw's head
@@ -327,6 +328,16 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     width = math.ceil(max(panel_width + 2 * WALL, top_width))
     front_zone = 31.0
     depth = math.ceil(max(front_zone + pi_l + back_gap + WALL + 8, recess_d + 2 * 14))
+    # the card's recess: its tag's spot over the antenna, the antenna (and the posts
+    # beside it) behind the faceplate's parts, a lid rim behind the recess
+    tag_dx, tag_dy = tag.tag_offset()
+    recess_cy = depth / 2 + 6.0
+    if reader:
+        top_thing = antenna or reader
+        reach = top_thing.size[1] / 2 + top_thing.tolerance + (
+            CLAMP_POST if top_thing.mount == "clamp" else 0.0)
+        recess_cy = max(recess_cy, front_zone + reach - tag_dy)
+    depth = max(depth, math.ceil(recess_cy + recess_d / 2 + WALL + 4.0))
     height = 56.0
     if width > BED or depth > BED:
         raise ValueError(f"the console would be {width} x {depth} mm, over the {BED} mm bed")
@@ -405,9 +416,12 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
 
     # -- the card recess and the reader under it --------------------------------------------
     rx0 = WALL + RECESS_INSET
-    ry0 = (depth - recess_d) / 2 + 6.0
+    ry0 = recess_cy - recess_d / 2
     recess = (rx0, ry0, rx0 + recess_w, ry0 + recess_d)
-    rcx, rcy = (recess[0] + recess[2]) / 2, (recess[1] + recess[3]) / 2
+    # the antenna goes under the tag's printed spot (rig/case/tag.py) of a card lying
+    # face up the right way round: its top edge towards the back of the console
+    rcx = (recess[0] + recess[2]) / 2 + tag_dx
+    rcy = (recess[1] + recess[3]) / 2 + tag_dy
     if reader:
         top_thing = antenna or reader
         gap = max(ANTENNA_GAP_MIN, top_thing.above + 0.4)

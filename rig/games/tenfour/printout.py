@@ -13,6 +13,7 @@ from rig.printout.reference import Sections, corrections
 from rig.printout.sheets import (
     CARD_H,
     CARD_W,
+    TAG_SPOT_Y,
     CardFace,
     CardSheet,
     IconCanvas,
@@ -131,7 +132,7 @@ def _mike_face(card: Card, order: int, total: int, copy: int,
         for line in wrap(card.text, 3.3, CARD_W - 10)[:5]:
             put_text(canvas, line, cx, cy, 3.3)
             cy += 4.3
-        rfid_spot(canvas, cx, y + CARD_H - 20, card.id, order, total)
+        rfid_spot(canvas, cx, y + TAG_SPOT_Y, card.id, order, total)
         note = f"{card.id}" + (f"  (copy {copy + 1} of {card.copies})" if card.copies > 1
                                else "")
         put_text(canvas, note, x + 4, y + CARD_H - 4, 2.4, GREY, align="left")
