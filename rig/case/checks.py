@@ -326,6 +326,11 @@ class Summary(Frozen):
     worst_overlap: tuple[str, str, float]
     """The part (its keep-out) and printed part that share the most volume (0: none)."""
     card_to_antenna: float
+    thinnest: tuple[str, float]
+    """The printed part with the thinnest wall or web (named thin features left out)."""
+    knob_rims: float
+    tag_coupling: float
+    """The worst share of a centred tag's coupling over the card's play (1.0: no reader)."""
 
 
 def summarise(built: Built) -> Summary:
@@ -350,8 +355,11 @@ def summarise(built: Built) -> Summary:
             shared = overlap(bodies[key].keepout, solid)
             if shared > worst[2]:
                 worst = (key, name, shared)
-    return Summary(edges, steep, max(spans), closest, worst,
-                   built.layout.card_to_antenna())
+    walls = min(((p.name, thinnest_wall(p).thickness) for p in built.printed),
+                key=lambda found: found[1])
+    tag = tag_check(built.layout)
+    return Summary(edges, steep, max(spans), closest, worst, built.layout.card_to_antenna(),
+                   walls, knob_rim_gap(built), 1.0 if tag is None else tag.worst)
 
 
 def describe(summary: Summary) -> str:
@@ -361,8 +369,12 @@ def describe(summary: Summary) -> str:
         f"the {key} overlaps the {name} by {shared:.2f} mm3")
     return (f"checks: {summary.open_edges} open edges, {summary.steep_faces} faces over "
             f"{L.MAX_OVERHANG:.0f} degrees, largest bridge {summary.largest_bridge:.1f} mm "
-            f"(limit {L.MAX_BRIDGE:.0f}); closest parts {a} and {b} {gap:.1f} mm apart; "
-            f"{overlap_text}; " + (f"card to antenna {summary.card_to_antenna:.1f} mm"
+            f"(limit {L.MAX_BRIDGE:.0f}); thinnest wall {summary.thinnest[1]:.2f} mm "
+            f"({summary.thinnest[0]}; at least {L.MIN_WALL}); knob rims "
+            f"{summary.knob_rims:.1f} mm apart; closest parts {a} and {b} {gap:.1f} mm apart; "
+            f"{overlap_text}; " + (f"card to antenna {summary.card_to_antenna:.1f} mm, the "
+                                   f"tag keeps {summary.tag_coupling:.0%} of its coupling "
+                                   "wherever the card lies"
                                    if math.isfinite(summary.card_to_antenna) else "no reader"))
 
 

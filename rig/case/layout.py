@@ -92,6 +92,9 @@ the edge: see `edge_gap`)."""
 
 INSERT_HOLE = {"M2": 3.2, "M2.5": 3.6, "M3": 4.0}
 """Heat-set insert holes (M2.5 and M3 inserts hold screws in PLA: REFERENCE.md)."""
+INSERT_LENGTH = {"M2.5": 4.0, "M3": 5.7}
+"""The heat-set inserts the BOM names (the common short brass inserts: M2.5 x 4 mm,
+M3 x 5.7 mm); each sits in its pocket with room below it to spare."""
 PILOT_HOLE = {"M2": 1.6, "M2.5": 2.1, "M3": 2.5}
 """Self-tapping screws' pilot holes (small modules)."""
 CLEAR_HOLE = {"M2": 2.4, "M2.5": 2.9, "M3": 3.4}
