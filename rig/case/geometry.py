@@ -238,9 +238,11 @@ def lid(lay: Layout) -> PrintedPart:
         cuts.append(cyl_z(x, y, h - L.LID - 1, h + 1, L.CLEAR_HOLE[L.LID_SCREW], 24))
     for x0, y0, x1, y1 in lay.vents_top:
         cuts.append(box(x0, y0, h - L.LID - 1, x1, y1, h + 1))
-    # a finger notch in the recess's front edge, to lift the card out
+    # a finger notch through the lid at the recess's front edge: a fingertip goes under
+    # the card's edge (1 mm of card over it) and lifts it out
     cx = (rx0 + rx1) / 2
-    cuts.append(box(cx - 9, ry0 - 6, h - L.RECESS_DEPTH, cx + 9, ry0 + 1, h + 1))
+    nw, nd = L.FINGER_NOTCH
+    cuts.append(box(cx - nw / 2, ry0 - nd + 1.0, h - L.LID - 1, cx + nw / 2, ry0 + 1.0, h + 1))
     solid = plate - union(cuts)
     return PrintedPart("lid", solid, _to_bed(solid, np.eye(4)), "top face up")
 

@@ -38,6 +38,9 @@ RECESS_DEPTH = 1.2
 CARD = tag.CARD
 """A Mike card printed by the kit: poker size (REFERENCE.md; rig/case/tag.py)."""
 CARD_CLEARANCE = 1.0
+FINGER_NOTCH = (18.0, 8.0)
+"""The finger notch through the lid at the card recess's front edge (width, front to
+back): a fingertip, not a fingernail, gets under the card."""
 RECESS_INSET = 8.0
 """From the left wall's inner face to the card recess: the front-left lid screw's head
 (M3 pan head, 5.6 mm) stands beside the recess with more than MIN_WALL of lid between."""

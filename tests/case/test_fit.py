@@ -294,3 +294,19 @@ def test_the_knobs_stand_a_hand_apart(case: Case) -> None:
     hi, lo, display = (case.layout.get(k).footprint() for k in ("hi knob", "lo knob",
                                                                  "display"))
     assert hi[2] <= display[0] and display[2] <= lo[0]
+
+
+def test_a_finger_reaches_under_the_card(case: Case) -> None:
+    """The notch at the recess's front edge goes through the lid: the card's edge lies
+    over an open notch a fingertip wide."""
+    from rig.case.geometry import box
+
+    lay = case.layout
+    rx0, ry0, rx1, _ = lay.recess
+    cx = (rx0 + rx1) / 2
+    lid = case.printed["lid"].solid
+    probe = box(cx - 7, ry0 - 5, lay.lid_underside - 1, cx + 7, ry0 + 0.5, lay.height + 1)
+    assert _overlap(probe, lid) == 0.0
+    under_card = box(cx - 7, ry0 + 1.5, lay.lid_underside, cx + 7, ry0 + 3,
+                     lay.height - L.RECESS_DEPTH)
+    assert _overlap(under_card, lid) > 0.9 * under_card.volume()  # the card's seat
