@@ -89,6 +89,8 @@ def pictures(built: Built, out: Path,
               _mesh(parts["faceplate"].solid, PRINT_COLOURS["faceplate"]), *bodies]
     shots.append(("inside", inside, (205.0, 55.0),
                   "Inside, lid off: every board on its bosses"))
+    shots.append(("back", [_mesh(parts["tray"].solid, PRINT_COLOURS["tray"]), *bodies],
+                  (150.0, 18.0), "The back and right walls: the Pi's sockets at their openings"))
     behind = [_mesh(parts["faceplate"].solid, PRINT_COLOURS["faceplate"]),
               *[_mesh(b.solid + b.extra, colour_of[b.key]) for b in built.bodies
                 if b.key in panel_parts]]
