@@ -171,6 +171,10 @@ def tray(lay: Layout) -> PrintedPart:
             panel_back + L.SLOT_GAP + L.RIB, L.FLOOR + 3.0),
     ]
     posts, cuts = _bosses(lay, "z")
+    spigot_d, spigot_h = L.LID_SPIGOT
+    for x, y in lay.lid_screws:  # the rings that locate the lid, bored for the insert
+        posts.append(cyl_z(x, y, top - EPS, top + spigot_h, spigot_d, 32))
+        cuts.append(cyl_z(x, y, top - 1, top + spigot_h + 1, L.INSERT_HOLE[L.LID_SCREW], 24))
     for o in lay.openings:
         if o.wall == "right":
             cuts.append(box(w - L.WALL - 1, o.along - o.width / 2, o.z0, w + 1,
@@ -234,8 +238,12 @@ def lid(lay: Layout) -> PrintedPart:
     plate = box(0, 0, h - L.LID, w, d, h)
     rx0, ry0, rx1, ry1 = lay.recess
     cuts = [box(rx0, ry0, h - L.RECESS_DEPTH, rx1, ry1, h + 1)]
+    spigot_d, spigot_h = L.LID_SPIGOT
     for x, y in lay.lid_screws:  # pan heads on top: a countersink would leave a knife edge
         cuts.append(cyl_z(x, y, h - L.LID - 1, h + 1, L.CLEAR_HOLE[L.LID_SCREW], 24))
+        # the pocket the column's ring stands in (a 7.8 mm bridge when printed)
+        cuts.append(cyl_z(x, y, h - L.LID - 1, h - L.LID + spigot_h + L.SPIGOT_FIT,
+                          spigot_d + 2 * L.SPIGOT_FIT, 32))
     for x0, y0, x1, y1 in lay.vents_top:
         cuts.append(box(x0, y0, h - L.LID - 1, x1, y1, h + 1))
     # a finger notch through the lid at the recess's front edge: a fingertip goes under

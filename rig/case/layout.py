@@ -73,6 +73,11 @@ KNOB_RECESS = (14.0, 5.0)
 BOSS_WALL = 1.7
 PI_STANDOFF = 5.0
 LID_SCREW = "M3"
+LID_SPIGOT = (7.4, 1.2)
+"""A ring on each lid column's top (outer diameter, height) that stands into a pocket in
+the lid's underside (SPIGOT_FIT larger all round, 0.2 mm deeper): the lid drops into
+place and cannot slide."""
+SPIGOT_FIT = 0.2
 ANTENNA_GAP_MIN = 2.6
 """Under the lid over a reader: room for a clamp screw's washer and head."""
 SPEAKER_RIM = 3.0
@@ -453,7 +458,7 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
         bosses += _mount_bosses(a, FLOOR, board_z - FLOOR)
 
     # -- lid screws: columns in the corners, the back right one just left of the Pi --------
-    c = WALL + 3.0
+    c = WALL + 3.6  # the lid's spigot pocket keeps MIN_WALL to the lid's edge
     lid_screws = ((c, front_zone), (width - c, front_zone), (c, depth - c),
                   (pi_x0 - 6.0, depth - c))
     for i, (lx, ly) in enumerate(lid_screws):

@@ -310,3 +310,14 @@ def test_a_finger_reaches_under_the_card(case: Case) -> None:
     under_card = box(cx - 7, ry0 + 1.5, lay.lid_underside, cx + 7, ry0 + 3,
                      lay.height - L.RECESS_DEPTH)
     assert _overlap(under_card, lid) > 0.9 * under_card.volume()  # the card's seat
+
+
+def test_the_lid_drops_onto_the_column_rings_and_cannot_slide(case: Case) -> None:
+    """Each lid column's ring stands in a pocket of the lid: the lid sits without
+    touching them, but slid 0.3 mm any way it meets one."""
+    tray, lid = case.printed["tray"].solid, case.printed["lid"].solid
+    assert _overlap(tray, lid) < CONTACT
+    for dx, dy in ((0.1, 0.0), (0.0, -0.1)):
+        assert _overlap(tray, lid.translate((dx, dy, 0.0))) < CONTACT
+    for dx, dy in ((0.3, 0.0), (-0.3, 0.0), (0.0, 0.3), (0.0, -0.3)):
+        assert _overlap(tray, lid.translate((dx, dy, 0.0))) > 0.01, (dx, dy)
