@@ -42,8 +42,8 @@ FINGER_NOTCH = (18.0, 8.0)
 """The finger notch through the lid at the card recess's front edge (width, front to
 back): a fingertip, not a fingernail, gets under the card."""
 RECESS_INSET = 8.0
-"""From the left wall's inner face to the card recess: the front-left lid screw's head
-(M3 pan head, 5.6 mm) stands beside the recess with more than MIN_WALL of lid between."""
+"""From the left wall's inner face to the card recess: the left lid screws' heads (M3 pan
+head, 5.6 mm) stand beside the recess with MIN_WALL of lid between."""
 """Room around the card in its recess, each side."""
 PANEL = 2.4
 """The faceplate's thickness."""
