@@ -91,6 +91,7 @@ if TYPE_CHECKING:
     from rig.printout.sheets import (
         CARD_H,
         CARD_W,
+        TAG_SPOT_Y,
         CardFace,
         CardSheet,
         IconCanvas,
@@ -135,8 +136,9 @@ _HOMES = {
         "rig.boardart.geometry"),
     **dict.fromkeys(("PdfCanvas", "wrap"), "rig.boardart.pdf"),
     **dict.fromkeys(("Sections", "corrections"), "rig.printout.reference"),
-    **dict.fromkeys(("CARD_H", "CARD_W", "CardFace", "CardSheet", "IconCanvas", "PieceList",
-                     "PrintedPiece", "put_text", "rfid_spot"), "rig.printout.sheets"),
+    **dict.fromkeys(("CARD_H", "CARD_W", "TAG_SPOT_Y", "CardFace", "CardSheet", "IconCanvas",
+                     "PieceList", "PrintedPiece", "put_text", "rfid_spot"),
+                    "rig.printout.sheets"),
     "Part": "rig.screen",
     **dict.fromkeys(("Vocabulary", "number_words", "said_as"), "rig.speech"),
     **dict.fromkeys(("ALERT", "DETAIL", "NEWS", "RESULT", "ChanceInput", "CorrectionPlace",
@@ -155,7 +157,7 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "ALERT", "API_VERSION", "BLACK", "CARD_H", "CARD_W", "CHANCE", "DETAIL", "FILL", "GAP",
-    "GREY", "INK", "JSON", "NEWS", "RESULT", "RGB", "TERMINAL", "WHITE", "Action",
+    "GREY", "INK", "JSON", "NEWS", "RESULT", "RGB", "TAG_SPOT_Y", "TERMINAL", "WHITE", "Action",
     "ActionCodec", "BenchCases", "BoardGeometry", "BoardTools", "BuildFunction", "CardFace",
     "CardSheet", "ChanceInput", "Checker", "ConformanceError", "CorrectionPlace", "DataError",
     "Event", "EventNotices", "Fix", "FolderParts", "Frozen", "Game", "GameEntry", "GameView",

@@ -1,47 +1,82 @@
-"""Print docs/CASE.md's table of checks and clearances for the four tested configurations.
+"""Print docs/CASE.md's tables for the checked configurations (rig/case/layout.py CHECKED).
 
-    .venv/bin/python docs/case_figures.py
+    .venv/bin/python docs/case_figures.py [--no-slice]
 
-For each configuration (the ones tests/case/ builds): the console's size, the mesh
-checks, the largest bridge, each part's clearance to its nearest neighbour (keep-out to
-keep-out, each grown by its tolerance), the card-to-antenna and antenna-to-Pi distances,
-and the time to build the solids. Needs the case extra.
+Per configuration and printed part: its size on the bed, the beds it fits, the thinnest
+wall or web the local wall check finds (rig/case/checks.py wall_thickness), and
+PrusaSlicer's print time and filament (rig/case/slicer.ini; parts with the same STL are
+sliced once). Then per configuration: each part's envelope and its nearest printed part
+and nearest other part (rig/case/checks.py clearances), the knob rim gap and the tag's
+worst coupling over the card's play. Needs the case extra and prusa-slicer.
 """
 
 from __future__ import annotations
 
-import time
+import hashlib
+import sys
+import tempfile
+from pathlib import Path
 
+from rig.case import geometry as G
 from rig.case.build import build_solids
-from rig.case.checks import summarise
+from rig.case.checks import clearances, knob_rim_gap, tag_check, thinnest_wall
+from rig.case.export import write_stl
 from rig.case.layout import CHECKED, plan
 from rig.case.parts import load_parts
+from rig.case.slicing import Sliced, duration, fits, slice_stl, slicer
 
 
-def run() -> None:
+def run(slice_parts: bool) -> None:
     table = load_parts()
-    print("| configuration | console (mm) | open edges / steep faces | largest bridge | "
-          "nearest neighbour of each part (mm) | card to antenna | antenna to Pi | solids |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
-    for name, choice in CHECKED.items():
-        start = time.perf_counter()
-        built = build_solids(plan(table, choice))
-        seconds = time.perf_counter() - start
-        summary = summarise(built)
-        bodies = {b.key: b for b in built.bodies}
-        nearest = []
-        for key, body in bodies.items():
-            gap = min(float(body.keepout.min_gap(other.keepout, 50.0))
-                      for k, other in bodies.items() if k != key)
-            nearest.append(f"{key} {gap:.1f}")
-        lay = built.layout
-        coil = bodies["antenna" if lay.has("antenna") else "reader"].solid
-        pi_gap = float(bodies["pi"].solid.min_gap(coil, 100.0))
-        print(f"| {name} | {lay.width:.0f} x {lay.depth:.0f} x {lay.height:.0f} | "
-              f"{summary.open_edges} / {summary.steep_faces} | "
-              f"{summary.largest_bridge:.1f} mm | {', '.join(nearest)} | "
-              f"{summary.card_to_antenna:.1f} mm | {pi_gap:.1f} mm | {seconds:.2f} s |")
+    command = slicer() if slice_parts else None
+    done: dict[str, Sliced] = {}
+    parts_rows = ["| configuration | part | size on the bed (mm) | fits | thinnest wall | "
+                  "print time | filament |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    fit_rows = ["| configuration | console (mm) | part: nearest printed part, nearest part "
+                "(mm, envelope to envelope) | knob rims | card to antenna | tag coupling "
+                "(worst) |", "| --- | --- | --- | --- | --- | --- |"]
+    with tempfile.TemporaryDirectory() as scratch:
+        for name, choice in CHECKED.items():
+            built = build_solids(plan(table, choice))
+            lay = built.layout
+            total_s = total_g = 0.0
+            for part in built.printed:
+                solid = part.on_bed()
+                x0, y0, z0, x1, y1, z1 = G.bounds(solid)
+                beds = ", ".join(b for b, ok in fits((x1 - x0, y1 - y0)).items() if ok)
+                thin = thinnest_wall(part)
+                figures = "| - | - |"
+                if command:
+                    stl = Path(scratch) / "part.stl"
+                    write_stl(stl, *G.mesh_arrays(solid), part.name)
+                    digest = hashlib.sha256(stl.read_bytes()).hexdigest()
+                    if digest not in done:
+                        print(f"slicing {name} {part.name}", file=sys.stderr)
+                        done[digest] = slice_stl(stl, Path(scratch) / "part.gcode", command)
+                    s = done[digest]
+                    total_s += s.seconds
+                    total_g += s.grams
+                    warn = f" ({len(s.problems)} warnings)" if s.problems else ""
+                    figures = f"| {duration(s.seconds)} | {s.grams:.0f} g{warn} |"
+                parts_rows.append(f"| {name} | {part.name} | {x1 - x0:.1f} x {y1 - y0:.1f} x "
+                                  f"{z1 - z0:.1f} | {beds} | {thin.thickness:.2f} mm "
+                                  f"{figures}")
+            if command:
+                parts_rows.append(f"| {name} | **all five** | | | | **{duration(total_s)}** "
+                                  f"| **{total_g:.0f} g** |")
+            near = "; ".join(f"{c.key}: {c.printed} {c.to_printed:.1f}, {c.part} "
+                             f"{c.to_part:.1f}" for c in clearances(built))
+            tag = tag_check(lay)
+            tag_text = "no reader" if tag is None else (
+                f"{tag.worst:.0%} at {tag.offset[0]:+.1f}, {tag.offset[1]:+.1f} mm "
+                f"({tag.antenna[0]:.1f} x {tag.antenna[1]:.1f} mm antenna)")
+            fit_rows.append(f"| {name} | {lay.width:.0f} x {lay.depth:.0f} x {lay.height:.0f} "
+                            f"| {near} | {knob_rim_gap(built):.1f} mm | "
+                            f"{lay.card_to_antenna():.1f} mm | {tag_text} |")
+    print("\n".join(parts_rows))
+    print()
+    print("\n".join(fit_rows))
 
 
 if __name__ == "__main__":
-    run()
+    run("--no-slice" not in sys.argv[1:])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +16,7 @@ from rig.case import layout as L
 from rig.case.export import write_3mf, write_stl
 from rig.case.layout import Layout
 from rig.case.render import Mesh, bed_mesh, render, save_png
+from rig.case.slicing import Sliced, duration, fits, slice_stl
 from valueclass import Frozen
 
 PRINT_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -62,7 +63,8 @@ EXPLODE = {"lid": (0.0, 0.0, 75.0), "faceplate": (0.0, -55.0, 0.0),
            "knob hi": (0.0, -105.0, 0.0), "knob lo": (0.0, -105.0, 0.0)}
 
 
-def pictures(built: Built, out: Path) -> list[Path]:
+def pictures(built: Built, out: Path,
+             progress: Callable[[str], None] = lambda _: None) -> list[Path]:
     """The assembly pictures and each part on the bed; returns the files written."""
     lay = built.layout
     files = []
@@ -87,20 +89,33 @@ def pictures(built: Built, out: Path) -> list[Path]:
               _mesh(parts["faceplate"].solid, PRINT_COLOURS["faceplate"]), *bodies]
     shots.append(("inside", inside, (205.0, 55.0),
                   "Inside, lid off: every board on its bosses"))
+    shots.append(("back", [_mesh(parts["tray"].solid, PRINT_COLOURS["tray"]), *bodies],
+                  (150.0, 18.0), "The back and right walls: the Pi's sockets at their openings"))
     behind = [_mesh(parts["faceplate"].solid, PRINT_COLOURS["faceplate"]),
               *[_mesh(b.solid + b.extra, colour_of[b.key]) for b in built.bodies
                 if b.key in panel_parts]]
     shots.append(("faceplate-back", behind, (160.0, 20.0),
-                  "The faceplate from behind: display, knobs, LED, buzzer"))
+                  "The faceplate from behind: " + faceplate_parts(lay)))
     for name, meshes, (azimuth, elevation), title in shots:
+        progress(f"drawing case-{name}.png")
         path = out / f"case-{name}.png"
         render(meshes, path, title=title, azimuth=azimuth, elevation=elevation)
         files.append(path)
     for part in built.printed:
+        progress(f"drawing {part.name} on the bed")
         path = out / f"bed-{part.name.replace(' ', '-')}.png"
         _bed_picture(part, path)
         files.append(path)
     return files
+
+
+def faceplate_parts(lay: Layout) -> str:
+    """What the faceplate carries, in words, as built."""
+    names = {"speaker": "speaker", "display": "display", "led": "LED", "buzzer": "buzzer"}
+    found = [names[p.part.role] for p in lay.placed
+             if p.orient == "panel" and p.part.role in names]
+    found.insert(1 if lay.has("speaker") else 0, "knobs")
+    return ", ".join(found)
 
 
 def _bed_picture(part: G.PrintedPart, path: Path) -> None:
@@ -124,19 +139,33 @@ def _bed_picture(part: G.PrintedPart, path: Path) -> None:
     save_png(sheet, path)
 
 
-def bill_of_materials(built: Built) -> str:
+def bill_of_materials(built: Built, sliced: Mapping[str, Sliced] | None = None) -> str:
     """The BOM as Markdown: printed parts, screws and inserts, and the parts themselves."""
     lay = built.layout
     lines = ["# Bill of materials", "",
              f"Console {lay.width:.0f} x {lay.depth:.0f} x {lay.height:.0f} mm for: "
              f"{_describe(lay)}.", "", "## Printed parts (PLA or PETG, 0.2 mm layers, "
-             "3 walls, no supports)", "", "| Part | File | Size on the bed (mm) | Lies |",
-             "| --- | --- | --- | --- |"]
+             "3 walls, no supports)", "",
+             "| Part | File | Size on the bed (mm) | Lies | Fits a bed of (mm) | Print time | "
+             "Filament |", "| --- | --- | --- | --- | --- | --- | --- |"]
+    total_s = total_g = 0.0
     for p in built.printed:
         x0, y0, z0, x1, y1, z1 = G.bounds(p.on_bed())
         slug = p.name.replace(" ", "-")
+        beds = ", ".join(name for name, ok in fits((x1 - x0, y1 - y0)).items() if ok)
+        done = (sliced or {}).get(slug)
+        figures = "| not sliced | not sliced |" if done is None else (
+            f"| {duration(done.seconds)} | {done.grams:.0f} g ({done.metres:.1f} m) |")
+        if done is not None:
+            total_s += done.seconds
+            total_g += done.grams
         lines.append(f"| {p.name} | {slug}.stl, {slug}.3mf | {x1 - x0:.1f} x {y1 - y0:.1f} x "
-                     f"{z1 - z0:.1f} | {p.orientation} |")
+                     f"{z1 - z0:.1f} | {p.orientation} | {beds} {figures}")
+    if sliced:
+        lines += ["", f"All parts: {duration(total_s)} of printing and {total_g:.0f} g of PLA "
+                  "(PrusaSlicer's estimate with rig/case/slicer.ini)."]
+    else:
+        lines += ["", "Print time and filament: `cbrig case build --slice` (PrusaSlicer)."]
     hardware: Counter[str] = Counter()
     for b in lay.bosses:
         if b.clamp:
@@ -145,7 +174,8 @@ def bill_of_materials(built: Built) -> str:
         kind = "pan head screw" if b.fixing == "insert" else (
             "self-tapping pan head screw (for plastic)")
         if b.fixing == "insert":
-            hardware[f"{b.screw} heat-set insert ({b.hole} mm hole)"] += 1
+            hardware[f"{b.screw} heat-set insert, {L.INSERT_LENGTH[b.screw]} mm long "
+                     f"({b.hole} mm hole, {b.depth} mm deep)"] += 1
         hardware[f"{b.screw} x {length} {kind}"] += 1
     knob = next(p.part for p in lay.placed if p.part.role == "encoder")
     if knob.nut:
@@ -203,8 +233,11 @@ def _describe(lay: Layout) -> str:
 
 
 def write_all(built: Built, out: Path, *, images: bool = True,
-              progress: Callable[[str], None] = lambda _: None) -> list[Path]:
-    """Every part's STL and 3MF, bom.md and (with `images`) the pictures, into `out`."""
+              progress: Callable[[str], None] = lambda _: None,
+              slice_with: str | None = None) -> list[Path]:
+    """Every part's STL and 3MF, bom.md and (with `images`) the pictures, into `out`;
+    with `slice_with` (the prusa-slicer command) each part sliced too, its G-code
+    written and its print time and filament in the BOM."""
     out.mkdir(parents=True, exist_ok=True)
     files = []
     for part in built.printed:
@@ -214,14 +247,23 @@ def write_all(built: Built, out: Path, *, images: bool = True,
             path = out / f"{slug}{suffix}"
             writer(path, vertices, triangles, part.name)
             files.append(path)
-        progress(f"{slug}: {len(triangles)} triangles")
+        progress(f"wrote {slug} ({len(triangles)} triangles)")
+    sliced: dict[str, Sliced] = {}
+    if slice_with:
+        for part in built.printed:
+            slug = part.name.replace(" ", "-")
+            progress(f"slicing {slug} with PrusaSlicer")
+            gcode = out / f"{slug}.gcode"
+            sliced[slug] = slice_stl(out / f"{slug}.stl", gcode, slice_with)
+            files.append(gcode)
     bom = out / "bom.md"
-    bom.write_text(bill_of_materials(built), encoding="utf-8")
+    bom.write_text(bill_of_materials(built, sliced), encoding="utf-8")
     files.append(bom)
     if images:
-        files += pictures(built, out)
+        progress("drawing the pictures")
+        files += pictures(built, out, progress)
     return files
 
 
-__all__ = ["Built", "bill_of_materials", "build_solids", "held_by", "pictures", "screw_length",
-           "write_all"]
+__all__ = ["Built", "bill_of_materials", "build_solids", "faceplate_parts", "held_by",
+           "pictures", "screw_length", "write_all"]

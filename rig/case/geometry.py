@@ -19,6 +19,7 @@ from numpy.typing import NDArray
 from hardware.display.font import GLYPHS_5X7
 from rig.case import layout as L
 from rig.case.layout import Boss, Layout, Placed
+from rig.case.parts import Connector
 from valueclass import Frozen
 
 SEGMENTS = 48
@@ -170,6 +171,10 @@ def tray(lay: Layout) -> PrintedPart:
             panel_back + L.SLOT_GAP + L.RIB, L.FLOOR + 3.0),
     ]
     posts, cuts = _bosses(lay, "z")
+    spigot_d, spigot_h = L.LID_SPIGOT
+    for x, y in lay.lid_screws:  # the rings that locate the lid, bored for the insert
+        posts.append(cyl_z(x, y, top - EPS, top + spigot_h, spigot_d, 32))
+        cuts.append(cyl_z(x, y, top - 1, top + spigot_h + 1, L.INSERT_HOLE[L.LID_SCREW], 24))
     for o in lay.openings:
         if o.wall == "right":
             cuts.append(box(w - L.WALL - 1, o.along - o.width / 2, o.z0, w + 1,
@@ -233,13 +238,19 @@ def lid(lay: Layout) -> PrintedPart:
     plate = box(0, 0, h - L.LID, w, d, h)
     rx0, ry0, rx1, ry1 = lay.recess
     cuts = [box(rx0, ry0, h - L.RECESS_DEPTH, rx1, ry1, h + 1)]
+    spigot_d, spigot_h = L.LID_SPIGOT
     for x, y in lay.lid_screws:  # pan heads on top: a countersink would leave a knife edge
         cuts.append(cyl_z(x, y, h - L.LID - 1, h + 1, L.CLEAR_HOLE[L.LID_SCREW], 24))
+        # the pocket the column's ring stands in (a 7.8 mm bridge when printed)
+        cuts.append(cyl_z(x, y, h - L.LID - 1, h - L.LID + spigot_h + L.SPIGOT_FIT,
+                          spigot_d + 2 * L.SPIGOT_FIT, 32))
     for x0, y0, x1, y1 in lay.vents_top:
         cuts.append(box(x0, y0, h - L.LID - 1, x1, y1, h + 1))
-    # a finger notch in the recess's front edge, to lift the card out
+    # a finger notch through the lid at the recess's front edge: a fingertip goes under
+    # the card's edge (1 mm of card over it) and lifts it out
     cx = (rx0 + rx1) / 2
-    cuts.append(box(cx - 9, ry0 - 6, h - L.RECESS_DEPTH, cx + 9, ry0 + 1, h + 1))
+    nw, nd = L.FINGER_NOTCH
+    cuts.append(box(cx - nw / 2, ry0 - nd + 1.0, h - L.LID - 1, cx + nw / 2, ry0 + 1.0, h + 1))
     solid = plate - union(cuts)
     return PrintedPart("lid", solid, _to_bed(solid, np.eye(4)), "top face up")
 
@@ -340,13 +351,12 @@ def _local_body(placed: Placed) -> tuple[M, M, M]:
             (cu, cv, nut_z))
         extra = union([bushing, shaft, nut])
     elif part.role == "pi":
+        room = L.PORT_CLEARANCE + tol
         for c in part.connectors:
-            if c.edge == "bottom":
-                solid += box(c.at - c.width / 2, 0, t - EPS, c.at + c.width / 2, 7.0,
-                             t + c.height)
-            elif c.edge == "right":
-                solid += box(sx - 17.0, c.at - c.width / 2, t - EPS, sx, c.at + c.width / 2,
-                             t + c.height)
+            socket = socket_box(c, sx, sy, t)
+            solid += box(*socket)
+            x0, y0, _z0, x1, y1, z1 = socket
+            keep += box(x0 - room, y0 - room, t, x1 + room, y1 + room, z1 + room)
         header_y = sy - 3.5
         solid += box(7.1, header_y - 2.55, t - EPS, 57.9, header_y + 2.55, t + 8.5)
     elif part.role == "amplifier":
@@ -354,6 +364,20 @@ def _local_body(placed: Placed) -> tuple[M, M, M]:
     elif part.role == "antenna":
         solid = box(0, 0, 0, sx, sy, t) - box(5, 5, -1, sx - 5, sy - 5, t + 1)
     return solid, keep, extra
+
+
+def socket_box(c: Connector, sx: float, sy: float, t: float
+               ) -> tuple[float, float, float, float, float, float]:
+    """A socket's body on its board (board coordinates): `depth` in from its edge,
+    `overhang` past it, `width` across, `height` over the board's top."""
+    half = c.width / 2
+    if c.edge == "bottom":
+        return (c.at - half, -c.overhang, t - EPS, c.at + half, c.depth, t + c.height)
+    if c.edge == "top":
+        return (c.at - half, sy - c.depth, t - EPS, c.at + half, sy + c.overhang, t + c.height)
+    if c.edge == "left":
+        return (-c.overhang, c.at - half, t - EPS, c.depth, c.at + half, t + c.height)
+    return (sx - c.depth, c.at - half, t - EPS, sx + c.overhang, c.at + half, t + c.height)
 
 
 def part_bodies(lay: Layout) -> list[PartBody]:
@@ -379,4 +403,4 @@ def bounds(solid: M) -> Sequence[float]:
 
 
 __all__ = ["PartBody", "PrintedPart", "box", "cyl_y", "cyl_z", "d_profile", "mesh_arrays",
-           "part_bodies", "placed_solid", "printed_parts", "text_solid"]
+           "part_bodies", "placed_solid", "printed_parts", "socket_box", "text_solid"]

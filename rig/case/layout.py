@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from rig.case import tag
 from rig.case.parts import Part, PartTable
 from valueclass import Frozen
 
@@ -34,9 +35,15 @@ LID = 3.2
 RECESS_DEPTH = 1.2
 """The card recess in the lid: 2.0 mm of lid stays over the antenna (REFERENCE.md: a
 2-3 mm printed wall over the antenna is fine)."""
-CARD = (63.0, 88.0)
-"""A Mike card printed by the kit: poker size (REFERENCE.md)."""
+CARD = tag.CARD
+"""A Mike card printed by the kit: poker size (REFERENCE.md; rig/case/tag.py)."""
 CARD_CLEARANCE = 1.0
+FINGER_NOTCH = (18.0, 8.0)
+"""The finger notch through the lid at the card recess's front edge (width, front to
+back): a fingertip, not a fingernail, gets under the card."""
+RECESS_INSET = 8.0
+"""From the left wall's inner face to the card recess: the left lid screws' heads (M3 pan
+head, 5.6 mm) stand beside the recess with MIN_WALL of lid between."""
 """Room around the card in its recess, each side."""
 PANEL = 2.4
 """The faceplate's thickness."""
@@ -50,6 +57,10 @@ RIB = 2.0
 FIT = 0.2
 """Clearance of a printed hole round a part (LED, bushing, sockets), each side."""
 KNOB_DIAMETER = 30.0
+KNOB_RIM_GAP = 20.0
+"""At least this much between the two knobs' rims (grip ribs included): finger and thumb
+turn one knob without touching the other (panel-design guides ask about 25 mm between
+knobs; one each side of the display gives more)."""
 KNOB_HEIGHT = 19.0
 KNOB_GAP = 1.0
 """Between the knob's underside and the faceplate."""
@@ -62,6 +73,11 @@ KNOB_RECESS = (14.0, 5.0)
 BOSS_WALL = 1.7
 PI_STANDOFF = 5.0
 LID_SCREW = "M3"
+LID_SPIGOT = (7.4, 1.2)
+"""A ring on each lid column's top (outer diameter, height) that stands into a pocket in
+the lid's underside (SPIGOT_FIT larger all round, 0.2 mm deeper): the lid drops into
+place and cannot slide."""
+SPIGOT_FIT = 0.2
 ANTENNA_GAP_MIN = 2.6
 """Under the lid over a reader: room for a clamp screw's washer and head."""
 SPEAKER_RIM = 3.0
@@ -70,13 +86,23 @@ SPEAKER_SCREW = 3.2
 """The speaker clamp screws' centres outside its rim: the pilot hole keeps a 1.6 mm wall
 to the speaker's ring and the washer still reaches 1.8 mm over the rim."""
 PLUG_MARGIN = 0.5
+"""Room round a plug's moulding in its wall opening, each side."""
+PLUG_MARGIN_MIN = 0.2
+"""What a wall opening may shrink to round a plug to keep the web beside it MIN_WALL."""
+PORT_CLEARANCE = 0.5
+"""Kept clear round every socket's envelope (wiring/parts.toml: width, height, overhang,
+depth), besides the board's tolerance: the board drops onto its bosses past the walls."""
 PANEL_MARGIN = 5.0
 """Between neighbouring parts on the faceplate."""
 GAP = 1.5
-"""Between a board's edge and a wall it faces."""
+"""Between a board's edge and a wall it faces, at least (more where a socket reaches past
+the edge: see `edge_gap`)."""
 
 INSERT_HOLE = {"M2": 3.2, "M2.5": 3.6, "M3": 4.0}
 """Heat-set insert holes (M2.5 and M3 inserts hold screws in PLA: REFERENCE.md)."""
+INSERT_LENGTH = {"M2.5": 4.0, "M3": 5.7}
+"""The heat-set inserts the BOM names (the common short brass inserts: M2.5 x 4 mm,
+M3 x 5.7 mm); each sits in its pocket with room below it to spare."""
 PILOT_HOLE = {"M2": 1.6, "M2.5": 2.1, "M3": 2.5}
 """Self-tapping screws' pilot holes (small modules)."""
 CLEAR_HOLE = {"M2": 2.4, "M2.5": 2.9, "M3": 3.4}
@@ -254,9 +280,10 @@ CHECKED = {
                                             speaker=True),
     "pi5-ssd1306-rdm6300": CaseChoice(pi="pi5", display="ssd1306", reader="rdm6300",
                                       buzzer=False),
+    "pi3-ssd1306-pn532": CaseChoice(pi="pi3", display="ssd1306", reader="pn532"),
 }
 """The configurations tests/case/ builds and checks (docs/case_figures.py measures them):
-Pi Zero vs Pi 4/5, SSD1306 vs SH1106, RDM6300 vs PN532, speaker or not, buzzer or not."""
+Pi Zero vs Pi 3/4/5, SSD1306 vs SH1106, RDM6300 vs PN532, speaker or not, buzzer or not."""
 
 
 def choice_from_config(config: RigConfig) -> CaseChoice:
@@ -287,16 +314,18 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     buzzer = table.choose("buzzer", "buzzer") if choice.buzzer else None
     led = table.choose("led", "led") if choice.led else None
 
-    # -- the faceplate, left to right: grille, display, hi knob, lo knob, LED/buzzer -------
+    # -- the faceplate, left to right: grille, hi knob, display, lo knob, LED/buzzer -------
     widths: list[tuple[str, float]] = []
     if speaker:
         widths.append(("speaker", speaker.diameter + 2 * (FIT + MIN_WALL) + 2 * CLAMP_POST))
-    widths.append(("display", display.size[0] + 2 * display.tolerance))
     # the encoders stand turned so their pin header points down, its housings above the
     # floor: across the faceplate they take the board's short side
     shaft_v = knob.shaft[1] if knob.shaft else 0.0
     knob_w = max(KNOB_DIAMETER, 2 * (max(shaft_v, knob.size[1] - shaft_v) + knob.tolerance))
-    widths += [("hi", knob_w), ("lo", knob_w)]
+    # one knob each side of the display, as a CB radio's volume and squelch: a hand turns
+    # one without brushing the other (KNOB_RIM_GAP between their rims at least)
+    widths += [("hi", knob_w), ("display", display.size[0] + 2 * display.tolerance),
+               ("lo", knob_w)]
     if led or buzzer:
         widths.append(("side", 16.0))
     inside = sum(w for _, w in widths) + PANEL_MARGIN * (len(widths) + 1)
@@ -305,10 +334,21 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     # -- the top: the card recess on the left, the Pi at the back right --------------------
     recess_w, recess_d = CARD[0] + 2 * CARD_CLEARANCE, CARD[1] + 2 * CARD_CLEARANCE
     pi_w, pi_l = pi.size[1], pi.size[0]  # turned 90 degrees: its length runs front to back
-    top_width = WALL + 6 + recess_w + 34 + pi_w + GAP + WALL
+    right_gap, back_gap = edge_gap(pi, "bottom"), edge_gap(pi, "right")
+    top_width = WALL + RECESS_INSET + recess_w + 34 + pi_w + right_gap + WALL
     width = math.ceil(max(panel_width + 2 * WALL, top_width))
     front_zone = 31.0
-    depth = math.ceil(max(front_zone + pi_l + GAP + WALL + 8, recess_d + 2 * 14))
+    depth = math.ceil(max(front_zone + pi_l + back_gap + WALL + 8, recess_d + 2 * 14))
+    # the card's recess: its tag's spot over the antenna, the antenna (and the posts
+    # beside it) behind the faceplate's parts, a lid rim behind the recess
+    tag_dx, tag_dy = tag.tag_offset()
+    recess_cy = depth / 2 + 6.0
+    if reader:
+        top_thing = antenna or reader
+        reach = top_thing.size[1] / 2 + top_thing.tolerance + (
+            CLAMP_POST if top_thing.mount == "clamp" else 0.0)
+        recess_cy = max(recess_cy, front_zone + reach - tag_dy)
+    depth = max(depth, math.ceil(recess_cy + recess_d / 2 + WALL + 4.0))
     height = 56.0
     if width > BED or depth > BED:
         raise ValueError(f"the console would be {width} x {depth} mm, over the {BED} mm bed")
@@ -374,7 +414,7 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
                                   z_mid - 8.0 - buzzer.diameter / 2), "panel"))
 
     # -- the Pi: turned 90 degrees, power edge to the right wall, ports to the back -------
-    pi_origin = (width - WALL - GAP, depth - WALL - GAP - pi_l, FLOOR + PI_STANDOFF)
+    pi_origin = (width - WALL - right_gap, depth - WALL - back_gap - pi_l, FLOOR + PI_STANDOFF)
     pi_placed = Placed("pi", pi, pi_origin, "flat", 90)
     placed.append(pi_placed)
     for i, (hu, hv) in enumerate(pi.holes):
@@ -386,10 +426,13 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     pi_x0 = pi_placed.footprint()[0]
 
     # -- the card recess and the reader under it --------------------------------------------
-    rx0 = WALL + 6.0
-    ry0 = (depth - recess_d) / 2 + 6.0
+    rx0 = WALL + RECESS_INSET
+    ry0 = recess_cy - recess_d / 2
     recess = (rx0, ry0, rx0 + recess_w, ry0 + recess_d)
-    rcx, rcy = (recess[0] + recess[2]) / 2, (recess[1] + recess[3]) / 2
+    # the antenna goes under the tag's printed spot (rig/case/tag.py) of a card lying
+    # face up the right way round: its top edge towards the back of the console
+    rcx = (recess[0] + recess[2]) / 2 + tag_dx
+    rcy = (recess[1] + recess[3]) / 2 + tag_dy
     if reader:
         top_thing = antenna or reader
         gap = max(ANTENNA_GAP_MIN, top_thing.above + 0.4)
@@ -409,12 +452,13 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     if amp:
         board_z = FLOOR + amp.below + 1.0
         ax = (recess[2] + pi_x0) / 2 - amp.size[0] / 2
-        a = Placed("amplifier", amp, (ax, depth - WALL - GAP - 14.0 - amp.size[1], board_z))
+        a = Placed("amplifier", amp, (ax, depth - WALL - back_gap - 14.0 - amp.size[1],
+                                      board_z))
         placed.append(a)
         bosses += _mount_bosses(a, FLOOR, board_z - FLOOR)
 
     # -- lid screws: columns in the corners, the back right one just left of the Pi --------
-    c = WALL + 3.0
+    c = WALL + 3.6  # the lid's spigot pocket keeps MIN_WALL to the lid's edge
     lid_screws = ((c, front_zone), (width - c, front_zone), (c, depth - c),
                   (pi_x0 - 6.0, depth - c))
     for i, (lx, ly) in enumerate(lid_screws):
@@ -469,22 +513,52 @@ def _mount_bosses(placed: Placed, base_z: float, length: float) -> list[Boss]:
     return out
 
 
+def edge_gap(part: Part, edge: str) -> float:
+    """Between the board's `edge` and the wall it faces: its sockets' overhang past that
+    edge, the board's tolerance and PORT_CLEARANCE (at least GAP)."""
+    reach = max((c.overhang for c in part.connectors if c.edge == edge), default=0.0)
+    return max(GAP, round(reach + part.tolerance + PORT_CLEARANCE, 2))
+
+
 def _openings(pi: Placed) -> tuple[Opening, ...]:
     """The wall openings for the Pi's plugs: its bottom edge faces the right wall and its
-    right edge the back wall (turned 90 degrees)."""
-    out = []
+    right edge the back wall (turned 90 degrees). Each passes its plug's moulding with
+    PLUG_MARGIN round it; where two would leave a web under MIN_WALL between them, both
+    give way (down to PLUG_MARGIN_MIN), or the layout is refused."""
     board_top = pi.origin[2] + pi.part.thickness
+    walls: dict[str, list[tuple[str, float, float, float, float, float]]] = {}
     for c in pi.part.connectors:
         w, h = c.plug[0] + 2 * PLUG_MARGIN, c.plug[1] + 2 * PLUG_MARGIN
         zc = board_top + c.height / 2
         if c.edge == "bottom":
-            along = pi.point(c.at, 0, 0)[1]
-            out.append(Opening(c.name, "right", along, w, zc - h / 2, zc + h / 2))
+            wall, along = "right", pi.point(c.at, 0, 0)[1]
         elif c.edge == "right":
-            along = pi.point(pi.part.size[0], c.at, 0)[0]
-            out.append(Opening(c.name, "back", along, w, zc - h / 2, zc + h / 2))
+            wall, along = "back", pi.point(pi.part.size[0], c.at, 0)[0]
+        else:
+            continue
+        walls.setdefault(wall, []).append((c.name, along, c.plug[0], along - w / 2,
+                                           along + w / 2, zc))
+    out = []
+    for wall, found in walls.items():
+        found.sort(key=lambda o: o[1])
+        spans = [[o[3], o[4]] for o in found]
+        for i in range(len(found) - 1):
+            (a_name, a_at, a_plug, *_), (b_name, b_at, b_plug, *_) = found[i], found[i + 1]
+            short = MIN_WALL - (spans[i + 1][0] - spans[i][1])
+            if short <= 0:
+                continue
+            spans[i][1] -= short / 2
+            spans[i + 1][0] += short / 2
+            if (spans[i][1] < a_at + a_plug / 2 + PLUG_MARGIN_MIN
+                    or spans[i + 1][0] > b_at - b_plug / 2 - PLUG_MARGIN_MIN):
+                raise ValueError(f"the {a_name} and {b_name} plugs are too close to leave a "
+                                 f"{MIN_WALL} mm wall between their openings")
+        for (name, _, _, _, _, zc), (x0, x1) in zip(found, spans, strict=True):
+            c = next(c for c in pi.part.connectors if c.name == name)
+            h = c.plug[1] + 2 * PLUG_MARGIN
+            out.append(Opening(name, wall, (x0 + x1) / 2, x1 - x0, zc - h / 2, zc + h / 2))
     return tuple(out)
 
 
 __all__ = ["BED", "CHECKED", "MAX_BRIDGE", "MAX_OVERHANG", "MIN_WALL", "Boss", "CaseChoice",
-           "Layout", "Opening", "Placed", "choice_from_config", "plan"]
+           "Layout", "Opening", "Placed", "choice_from_config", "edge_gap", "plan"]

@@ -38,6 +38,10 @@ class Connector(Frozen):
     width: float
     height: float
     plug: tuple[float, float]
+    overhang: float
+    """How far the socket's body reaches past the board's edge."""
+    depth: float
+    """How far the socket's body reaches in from the board's edge."""
 
 
 class Part(Frozen):
@@ -121,7 +125,7 @@ _OPTIONAL: dict[str, type | tuple[type, ...]] = {
     "shaft_diameter": (int, float), "shaft_flat": (int, float), "shaft_length": (int, float),
     "nut": list, "flange": (int, float), "header": list,
 }
-_CONNECTOR_KEYS = ("name", "edge", "at", "width", "height", "plug")
+_CONNECTOR_KEYS = ("name", "edge", "at", "width", "height", "plug", "overhang", "depth")
 
 
 def load_parts(path: str | Path | None = None) -> PartTable:
@@ -271,11 +275,12 @@ def _connectors(check: Checker, raw: Any, size: tuple[float, ...],
             check.fail(f"connector {j + 1}: missing {missing}, unknown {unknown}", *where)
             continue
         plug = _numbers(check, c["plug"], 2, *where)
-        numbers = [c[k] for k in ("at", "width", "height")]
+        numbers = [c[k] for k in ("at", "width", "height", "depth")]
         if (plug is None or c["edge"] not in EDGES
-                or not all(isinstance(n, int | float) and n > 0 for n in numbers)):
-            check.fail(f"connector {j + 1}: edge one of {', '.join(EDGES)}; at, width and "
-                       "height positive numbers", *where)
+                or not all(isinstance(n, int | float) and n > 0 for n in numbers)
+                or not isinstance(c["overhang"], int | float) or c["overhang"] < 0):
+            check.fail(f"connector {j + 1}: edge one of {', '.join(EDGES)}; at, width, "
+                       "height and depth positive numbers, overhang 0 or more", *where)
             continue
         along = size[0] if c["edge"] in ("bottom", "top") else size[1]
         if not 0 < c["at"] < along:
@@ -283,7 +288,8 @@ def _connectors(check: Checker, raw: Any, size: tuple[float, ...],
                        *where)
             continue
         found.append(Connector(str(c["name"]), c["edge"], float(c["at"]), float(c["width"]),
-                               float(c["height"]), (plug[0], plug[1])))
+                               float(c["height"]), (plug[0], plug[1]), float(c["overhang"]),
+                               float(c["depth"])))
     return tuple(found)
 
 

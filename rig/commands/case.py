@@ -12,6 +12,7 @@ import argparse
 import importlib.util
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rig.config import CASE_PIS, I2C_DRIVERS, READER_TYPES
@@ -37,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "[case] speaker)")
     parser.add_argument("--no-pictures", action="store_true",
                         help="only the meshes and the bill of materials")
+    parser.add_argument("--slice", action="store_true",
+                        help="slice every part with PrusaSlicer (prusa-slicer on the PATH): "
+                             "G-code, and the print time and filament in the BOM")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,23 +77,59 @@ def run(args: argparse.Namespace) -> int:
                  if v is not None}
     choice = replace(choice, **overrides)
     start = time.perf_counter()
+    progress = _progress()
     from rig.case.build import build_solids, write_all
+    from rig.case.slicing import slicer
+
+    slice_with = None
+    if args.slice:
+        slice_with = slicer()
+        if slice_with is None:
+            print("cbrig case: --slice needs PrusaSlicer's command line: apt-get install "
+                  "prusa-slicer (or put prusa-slicer on the PATH)", file=sys.stderr)
+            return 2
 
     try:
         layout = plan(table, choice)
     except (KeyError, ValueError) as exc:
         print(f"cbrig case: {exc}", file=sys.stderr)
         return 1
+    progress("building the solids")
     built = build_solids(layout)
     try:
-        files = write_all(built, args.out, images=not args.no_pictures, progress=print)
+        files = write_all(built, args.out, images=not args.no_pictures, progress=progress,
+                          slice_with=slice_with)
     except OSError as exc:
+        progress("")
         print(f"cbrig case: cannot write {args.out}: {exc}", file=sys.stderr)
+        return 1
+    except RuntimeError as exc:
+        progress("")
+        print(f"cbrig case: {exc}", file=sys.stderr)
         return 1
     from rig.case.checks import describe, summarise
 
-    print(describe(summarise(built)))
+    progress("checking the parts")
+    summary = describe(summarise(built))
+    progress("")
+    print(summary)
     print(f"{len(built.printed)} printed parts for a {layout.width:.0f} x {layout.depth:.0f} "
           f"x {layout.height:.0f} mm console; {len(files)} files in {args.out} "
           f"({time.perf_counter() - start:.1f} s; solids {built.seconds:.1f} s)")
     return 0
+
+
+def _progress() -> Callable[[str], None]:
+    """One status line on a terminal (rewritten in place, the seconds so far); nothing
+    when stderr is not a terminal (a log or a pipe gets only the summary). An empty
+    text clears the line."""
+    if not sys.stderr.isatty():
+        return lambda _: None
+    start = time.perf_counter()
+
+    def show(text: str) -> None:
+        line = f"cbrig case [{time.perf_counter() - start:5.1f} s] {text}" if text else ""
+        sys.stderr.write("\r\x1b[K" + line)
+        sys.stderr.flush()
+
+    return show

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 from rig.boardart import board_geometry
 from rig.boardart.geometry import BLACK, GREY, INK, RGB, WHITE, Label, Point, fit_label
 from rig.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
+from rig.case.tag import CARD, TAG_DIAMETER, TAG_FROM_BOTTOM
 from rig.printout.board import write_board
 from rig.printout.reference import Sections
 from rig.registry import entry
@@ -23,13 +24,17 @@ if TYPE_CHECKING:
     from engine.api import Game
     from rig.gametype import GamePrints
 
-CARD_W, CARD_H = 63.0, 88.0
-"""Poker-size cards: sleeves and card stock for them are everywhere."""
+CARD_W, CARD_H = CARD
+"""Poker-size cards (63 x 88 mm): sleeves and card stock for them are everywhere; the
+case's card recess reads the same figure (rig/case/tag.py)."""
 CARD_MARGIN = 5.0
 """Kept clear round the card grid; with the footer this fits 3 x 3 cards on Letter too."""
 FOOTER_MM = 5.0
-RFID_MM = 25.0
+RFID_MM = TAG_DIAMETER
 """Room for a round 25 mm NFC sticker (the common size of an NTAG/MIFARE tag)."""
+TAG_SPOT_Y = CARD_H - TAG_FROM_BOTTOM
+"""The sticker spot's centre below a card's top edge: rig/case/tag.py, the one figure
+the case puts its reader's antenna under."""
 CUT: RGB = (150, 150, 150)
 
 

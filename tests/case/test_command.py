@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rig.case import layout as L
 from rig.cli import main
 from tests.case.conftest import Case
 
@@ -36,8 +37,13 @@ def test_case_build_writes_every_part_as_stl_and_3mf_and_a_bill_of_materials(
         assert model.count("<triangle ") == len(triangles)
     bom = (out / "bom.md").read_text()
     assert "Pi pi4" in bom and "| 8 | M2.5 heat-set insert" not in bom
-    assert "| 4 | M2.5 heat-set insert (3.6 mm hole) |" in bom  # the Pi's four
-    assert "| 4 | M3 heat-set insert (4.0 mm hole) |" in bom  # the lid's four
+    assert "| 4 | M2.5 heat-set insert, 4.0 mm long (3.6 mm hole, 4.5 mm deep) |" in bom
+    assert "| 4 | M3 heat-set insert, 5.7 mm long (4.0 mm hole, 6.0 mm deep) |" in bom
+    assert "| 4 | M2.5 x 5 pan head screw |" in bom  # the Pi's: 1.4 mm board, 4.5 mm pocket
+    assert "| 4 | M3 x 8 pan head screw |" in bom  # the lid's
+    assert "| knob hi | knob-hi.stl, knob-hi.3mf |" in bom and "180 x 180, 220 x 220" in bom
+    # not a terminal: no progress lines, only the summary
+    assert said.count("\n") == 2 and "thinnest wall" in said and "knob rims" in said
     assert "Raspberry Pi 4 Model B" in bom and "KY-040" in bom
     assert not list(out.glob("*.png"))
 
@@ -150,3 +156,54 @@ def test_the_config_decides_what_the_case_holds() -> None:
     lay = plan(load_parts(), choice)
     assert {p.part.id for p in lay.placed} == {
         "pi_4", "sh1106_13", "ky040", "pn532", "speaker_40", "max98357a"}
+
+
+def test_on_a_terminal_case_build_shows_its_progress(tmp_path: Path) -> None:
+    """stderr a terminal (a pty): one status line rewritten in place while it works."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    leader, follower = pty.openpty()
+    run = subprocess.run([sys.executable, "-m", "rig.cli", "case", "build", "--out",
+                          str(tmp_path / "case"), "--no-pictures"], stderr=follower,
+                         stdout=subprocess.PIPE, text=True, cwd=REPO, check=False, timeout=600)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert run.returncode == 0
+    text = shown.decode()
+    assert "\r" in text and "building the solids" in text and "wrote tray" in text
+    assert "checking the parts" in text
+    assert "5 printed parts for a" in run.stdout and "cbrig case [" not in run.stdout
+
+
+def test_the_bom_and_the_insert_pockets_agree(cases: dict[str, Case]) -> None:
+    """Each insert the BOM names fits its pocket, and the screw through it stops short
+    of the pocket's floor."""
+    from rig.case.build import held_by, screw_length
+
+    for case in cases.values():
+        for b in case.layout.bosses:
+            if b.fixing != "insert":
+                continue
+            assert L.INSERT_LENGTH[b.screw] <= b.depth - 0.3, b.key
+            assert screw_length(held_by(case.layout, b), b.depth) - held_by(
+                case.layout, b) <= b.depth, b.key
+
+
+def test_the_faceplate_caption_names_what_it_carries(cases: dict[str, Case]) -> None:
+    from rig.case.build import faceplate_parts
+
+    assert faceplate_parts(cases["pi4-sh1106-pn532-speaker"].layout) == (
+        "speaker, knobs, display, LED, buzzer")
+    assert faceplate_parts(cases["pi5-ssd1306-rdm6300"].layout) == "knobs, display, LED"

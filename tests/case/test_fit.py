@@ -251,3 +251,73 @@ def test_the_grille_and_the_speaker_come_with_the_config(cases: dict[str, Case])
     assert without.grille is None and not without.has("speaker")
     assert with_speaker.width > without.width
     assert not cases["pi5-ssd1306-rdm6300"].layout.has("buzzer")
+
+
+def test_every_socket_s_envelope_keeps_its_clearance_from_the_walls(case: Case) -> None:
+    """Each Pi socket as the table models it (its body past the board's edge included)
+    keeps PORT_CLEARANCE plus the board's tolerance from every printed part, so the
+    board drops onto its bosses; and it reaches past the edge as the table says."""
+    from rig.case.geometry import box, placed_solid, socket_box
+
+    pi = case.layout.get("pi")
+    part = pi.part
+    sx, sy = part.size
+    for c in part.connectors:
+        socket = placed_solid(pi, box(*socket_box(c, sx, sy, part.thickness)))
+        for name, printed in case.printed.items():
+            gap = socket.min_gap(printed.solid, 10.0)
+            assert gap >= L.PORT_CLEARANCE + part.tolerance - 0.01, (
+                f"{c.name}: {gap:.2f} mm from the {name}")
+    reach = {edge: max((c.overhang for c in part.connectors if c.edge == edge), default=0.0)
+             for edge in ("bottom", "right")}
+    _x0, _y0, _, x1, y1, _ = case.bodies["pi"].solid.bounding_box()
+    _bx0, _by0, bx1, by1 = pi.footprint()
+    assert x1 - bx1 == pytest.approx(reach["bottom"], abs=0.02)  # towards the right wall
+    assert y1 - by1 == pytest.approx(reach["right"], abs=0.02)  # towards the back wall
+
+
+def test_the_pi_3_4_and_5_bring_their_ethernet_and_the_3_and_4_their_audio_jack(
+        cases: dict[str, Case]) -> None:
+    for name, case in cases.items():
+        opened = {o.name for o in case.layout.openings}
+        pi = case.layout.config[0]
+        assert ("Ethernet (RJ45)" in opened) == (pi != "zero2w"), name
+        assert ("audio jack" in opened) == (pi in ("pi3", "pi4")), name
+
+
+def test_the_knobs_stand_a_hand_apart(case: Case) -> None:
+    """One each side of the display: at least KNOB_RIM_GAP between their rims (ribs
+    included), as a CB radio's volume and squelch."""
+    from rig.case.checks import knob_rim_gap
+
+    assert knob_rim_gap(case.built) >= L.KNOB_RIM_GAP
+    hi, lo, display = (case.layout.get(k).footprint() for k in ("hi knob", "lo knob",
+                                                                 "display"))
+    assert hi[2] <= display[0] and display[2] <= lo[0]
+
+
+def test_a_finger_reaches_under_the_card(case: Case) -> None:
+    """The notch at the recess's front edge goes through the lid: the card's edge lies
+    over an open notch a fingertip wide."""
+    from rig.case.geometry import box
+
+    lay = case.layout
+    rx0, ry0, rx1, _ = lay.recess
+    cx = (rx0 + rx1) / 2
+    lid = case.printed["lid"].solid
+    probe = box(cx - 7, ry0 - 5, lay.lid_underside - 1, cx + 7, ry0 + 0.5, lay.height + 1)
+    assert _overlap(probe, lid) == 0.0
+    under_card = box(cx - 7, ry0 + 1.5, lay.lid_underside, cx + 7, ry0 + 3,
+                     lay.height - L.RECESS_DEPTH)
+    assert _overlap(under_card, lid) > 0.9 * under_card.volume()  # the card's seat
+
+
+def test_the_lid_drops_onto_the_column_rings_and_cannot_slide(case: Case) -> None:
+    """Each lid column's ring stands in a pocket of the lid: the lid sits without
+    touching them, but slid 0.3 mm any way it meets one."""
+    tray, lid = case.printed["tray"].solid, case.printed["lid"].solid
+    assert _overlap(tray, lid) < CONTACT
+    for dx, dy in ((0.1, 0.0), (0.0, -0.1)):
+        assert _overlap(tray, lid.translate((dx, dy, 0.0))) < CONTACT
+    for dx, dy in ((0.3, 0.0), (-0.3, 0.0), (0.0, 0.3), (0.0, -0.3)):
+        assert _overlap(tray, lid.translate((dx, dy, 0.0))) > 0.01, (dx, dy)

@@ -13,6 +13,7 @@ from cbrig.game import (
     GREY,
     INK,
     RGB,
+    TAG_SPOT_Y,
     CardFace,
     CardSheet,
     IconCanvas,
@@ -121,7 +122,7 @@ def _ticket_face(kind: str, label: str, text: str, order: int, total: int, copy:
         for line in wrap(text, 3.3, CARD_W - 10)[:6]:
             put_text(canvas, line, cx, cy, 3.3)
             cy += 4.3
-        rfid_spot(canvas, cx, y + CARD_H - 20, kind, order, total)
+        rfid_spot(canvas, cx, y + TAG_SPOT_Y, kind, order, total)
         note = f"ticket {label}" + (f"  (copy {copy + 1} of {copies})" if copies > 1 else "")
         put_text(canvas, note, x + 4, y + CARD_H - 4, 2.4, GREY, align="left")
     return draw

@@ -12,6 +12,7 @@ from cbrig.game import (
     CARD_W,
     GREY,
     RGB,
+    TAG_SPOT_Y,
     WHITE,
     CardFace,
     CardSheet,
@@ -137,7 +138,7 @@ def _mike_face(card: Card, order: int, total: int, copy: int,
         for line in wrap(card.text, 3.3, CARD_W - 10)[:5]:
             put_text(canvas, line, cx, cy, 3.3)
             cy += 4.3
-        rfid_spot(canvas, cx, y + CARD_H - 20, card.id, order, total)
+        rfid_spot(canvas, cx, y + TAG_SPOT_Y, card.id, order, total)
         note = f"{card.id}" + (f"  (copy {copy + 1} of {card.copies})" if card.copies > 1
                                else "")
         put_text(canvas, note, x + 4, y + CARD_H - 4, 2.4, GREY, align="left")

@@ -1,0 +1,60 @@
+"""A real slicer in the suite: PrusaSlicer's command line (Debian `prusa-slicer`, installed
+by the suite) slices every distinct printed part of every checked configuration with no
+warning and reports a print time and filament."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+
+from tests.case.conftest import Case
+from tests.system_tools import require_command
+
+pytestmark = pytest.mark.case
+
+
+def test_prusaslicer_slices_every_part_of_every_configuration_without_a_warning(
+        cases: dict[str, Case], tmp_path: Path) -> None:
+    """The parts that are the same in several configurations (the knobs, mostly) are
+    sliced once: identical STL bytes, identical G-code."""
+    from rig.case.slicing import slice_stl
+
+    command = require_command("prusa-slicer", "prusa-slicer")
+    seen: dict[str, str] = {}
+    for name, case in cases.items():
+        for part, stl in case.stl.items():
+            digest = hashlib.sha256(stl.read_bytes()).hexdigest()
+            if digest in seen:
+                continue
+            seen[digest] = f"{name}/{part}"
+            done = slice_stl(stl, tmp_path / f"{digest[:12]}.gcode", command)
+            assert done.problems == (), f"{name}/{part}: {done.problems}"
+            assert done.seconds > 60 and done.grams > 1.0, f"{name}/{part}: {done}"
+    assert len(seen) >= 3 * len(cases) + 2  # a tray, faceplate and lid each; two knobs
+
+
+def test_the_slicer_s_report_is_read_and_its_failures_are_not_hidden(tmp_path: Path) -> None:
+    from rig.case.export import write_stl
+    from rig.case.geometry import box, mesh_arrays
+    from rig.case.slicing import duration, fits, slice_stl
+
+    command = require_command("prusa-slicer", "prusa-slicer")
+    cube = tmp_path / "cube.stl"
+    write_stl(cube, *mesh_arrays(box(0, 0, 0, 20, 20, 20)), "cube")
+    done = slice_stl(cube, tmp_path / "cube.gcode", command)
+    assert done.problems == () and 60 < done.seconds < 4 * 3600
+    assert 2.0 < done.grams < 9.92  # a solid 20 mm PLA cube weighs 9.92 g; 15 % infill less
+    # a block floating over another, empty layers between: the slicer's warning is kept
+    gap = tmp_path / "gap.stl"
+    write_stl(gap, *mesh_arrays(box(0, 0, 0, 10, 10, 5) + box(30, 30, 8, 40, 40, 12)), "gap")
+    warned = slice_stl(gap, tmp_path / "gap.gcode", command).problems
+    assert any("Empty layer" in line for line in warned), warned
+    with pytest.raises(RuntimeError, match=r"prusa-slicer failed on nothing\.stl"):
+        (tmp_path / "nothing.stl").write_bytes(b"solid nothing\nendsolid nothing\n")
+        slice_stl(tmp_path / "nothing.stl", tmp_path / "nothing.gcode", command)
+    assert duration(3 * 3600 + 7 * 60) == "3 h 07 min" and duration(600) == "10 min"
+    assert fits((175.0, 130.0)) == {"180 x 180": True, "220 x 220": True, "250 x 210": True}
+    assert fits((205.0, 130.0)) == {"180 x 180": False, "220 x 220": True, "250 x 210": True}
+    assert fits((230.0, 130.0)) == {"180 x 180": False, "220 x 220": False, "250 x 210": True}
