@@ -1,8 +1,8 @@
 """I2C bus traffic per frame: what the OLED driver sends, counted on a fake bus.
 
 Seeded games of 10-Four (4 players) and Bump 'Em (3 players) are played through an
-:class:`rig.emulated.EmulatedRig` by the autopilot (the gestures a table makes); every
-frame is drawn with :func:`rig.render.render` onto an :class:`hardware.display.
+:class:`rig.desktop.emulated.EmulatedRig` by the autopilot (the gestures a table makes); every
+frame is drawn with :func:`rig.screens.render.render` onto an :class:`hardware.display.
 OledDisplay` whose luma driver (the real ``ssd1306`` or ``sh1106`` class and luma's real
 ``i2c`` interface) writes to :class:`hardware.display.fakebus.FakeSmbus2`, once per
 controller. Each write transfer is counted as on the wire: start, the address byte, the
@@ -55,7 +55,7 @@ class _Recorder:
         self.mismatches = 0
 
     def draw(self, screen: Any) -> None:
-        from rig.render import render
+        from rig.screens.render import render
 
         frame = render(screen)
         self.bus.take()
@@ -75,8 +75,8 @@ class _Recorder:
 
 
 def _play(recorder: _Recorder, game: str, players: int, seed: int) -> None:
-    from rig.autopilot import gestures_for
-    from rig.emulated import new_emulated_rig
+    from rig.core.autopilot import gestures_for
+    from rig.desktop.emulated import new_emulated_rig
 
     recorder.game, recorder.cause, recorder.controller = game, "start", None
     rig = new_emulated_rig(game, players, seed=seed, draw=recorder.draw)

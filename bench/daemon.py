@@ -52,7 +52,7 @@ from typing import Any
 
 from bench import progress
 from bench.stats import median, rnd
-from rig.sdnotify import START_CPU_FIELD
+from rig.core.sdnotify import START_CPU_FIELD
 
 METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 READY_TIMEOUT = 30.0
@@ -248,8 +248,8 @@ def mid_game_journal(directory: Path, inputs: int = 80) -> Path:
     import random
 
     from engine.selfplay import random_choice, sample_chance
+    from rig.core.session import Session
     from rig.gamebuild import build_game
-    from rig.session import Session
 
     game = build_game("tenfour", players=4, variant="standard")
     path = directory / "mid-game.jsonl"

@@ -1,4 +1,4 @@
-"""Frame render time per screen kind: `rig.render.render(Screen)` -> 128x64 image.
+"""Frame render time per screen kind: `rig.screens.render.render(Screen)` -> 128x64 image.
 
 The screens are the rig's own: the setup menu from ``SetupMenu``; the others are
 collected from seeded 10-Four games played through an ``EmulatedRig`` (no journal), the
@@ -42,9 +42,9 @@ def screen_kind(controller: Any, screen: Any) -> str:
 
 def collect_screens(max_games: int = 40) -> dict[str, Any]:
     """One Screen of each kind from the real controller."""
-    from rig.autopilot import gestures_for
-    from rig.emulated import new_emulated_rig
-    from rig.setup_menu import SetupMenu
+    from rig.core.autopilot import gestures_for
+    from rig.core.setup_menu import SetupMenu
+    from rig.desktop.emulated import new_emulated_rig
 
     found: dict[str, Any] = {"setup_menu": SetupMenu().screen()}
     for seed in range(max_games):
@@ -74,7 +74,7 @@ def collect_screens(max_games: int = 40) -> dict[str, Any]:
 
 
 def measure(quick: bool) -> dict[str, Any]:
-    from rig.render import render
+    from rig.screens.render import render
 
     screens = collect_screens()
     batches, per_batch = (5, 40) if quick else (15, 200)

@@ -1,6 +1,6 @@
 """The journal's sync alone, two ways turn about: appending a line + ``fsync`` (the
 journal before the third pass of issue 16) against overwriting a preallocated,
-zero-filled file in place + ``fdatasync`` (``rig.journal`` now). One line each way per
+zero-filled file in place + ``fdatasync`` (``rig.core.journal`` now). One line each way per
 round, alternating, so both see the same disk and the same load.
 
     python -m bench.journal_sync --dir /var/tmp --writes 1500

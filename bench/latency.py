@@ -1,14 +1,14 @@
 """Input to frame: one mock hardware event through the whole rig to the display.
 
-An :class:`rig.emulated.EmulatedRig` (the real Controller and RigLoop, manual clock)
+An :class:`rig.desktop.emulated.EmulatedRig` (the real Controller and RigLoop, manual clock)
 with its journal in a temporary directory (every accepted input is written and
-fsynced), drawing with :func:`rig.render.render` onto an
+fsynced), drawing with :func:`rig.screens.render.render` onto an
 :class:`hardware.display.OledDisplay` with luma's real SSD1306 driver and I2C interface
 over a fake bus that only records the transfers (:mod:`hardware.display.fakebus`, no
 decoding), so the display's CPU cost is the rig's (partial updates included);
 input_to_frame_bus_ms_400khz is the I2C time those transfers take at 400 kHz, beside the
 CPU figures (on the Pi the frame is on the glass that much later). The
-autopilot (:func:`rig.autopilot.gestures_for`) makes the events a table would make:
+autopilot (:func:`rig.core.autopilot.gestures_for`) makes the events a table would make:
 knob turns and presses, spins, Mike cards presented and removed. The main figures have
 every seat human without hints; input_to_frame_hints_* repeat 10-Four 4p and Bump 'Em
 4p with hints on (the shipped config), where the strong level's suggestion is computed
@@ -16,7 +16,7 @@ inside the step of every input that reaches a decision node.
 
 The rig draws as the daemon does: the frame is rendered while the input's fsync runs on
 the journal's helper thread and handed to the display only once the fsync has returned
-(:mod:`rig.loop`). For each event: t0 just before ``loop.step(event)``; t1 when
+(:mod:`rig.core.loop`). For each event: t0 just before ``loop.step(event)``; t1 when
 ``display.show`` returns for the frame that event caused. Events that change nothing on
 screen (a card taken off the reader) hand no frame over and are counted apart. The parts
 are timed by wrapping the instance's methods: ``Controller.handle`` (engine + journal
@@ -25,7 +25,7 @@ the thread's CPU time over the same span (time.thread_time: no fsync wait, no ti
 to other processes; the fsync's own kernel time is on the helper thread). The sync
 itself (``os.fdatasync`` of a line written over the journal's preallocated zero tail;
 ``os.fsync`` when the tail grows) is timed through a stand-in for the ``os`` module that
-``rig.journal`` sees (restored afterwards) and reported as fsync; ``journal`` is
+``rig.core.journal`` sees (restored afterwards) and reported as fsync; ``journal`` is
 ``Journal.begin_append`` (JSON, write, hand-over) plus ``finish_append`` (the wait for
 the fsync, after the render); ``prepare`` is the display working out its bus plan for
 the frame, also while the fsync runs (``Daemon._render``), so ``display`` is then only
@@ -104,7 +104,7 @@ class _Timer:
 
 
 class _TimedOs:
-    """``os`` for ``rig.journal`` with ``fsync`` and ``fdatasync`` timed (both filed as
+    """``os`` for ``rig.core.journal`` with ``fsync`` and ``fdatasync`` timed (both filed as
     "fsync": an append's sync is ``fdatasync``); everything else passes through."""
 
     def __init__(self, timer: _Timer) -> None:
@@ -128,10 +128,10 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     ``overlap=False`` draws the old way (render only after the fsync)."""
     from hardware.display import OledDisplay, i2c_device_factory
     from hardware.display.fakebus import FakeSmbus2, bits_of, fake_bus
-    from rig.emulated import EmulatedRig
+    from rig.core.session import Session
+    from rig.desktop.emulated import EmulatedRig
     from rig.gamebuild import build_game
-    from rig.render import render
-    from rig.session import Session
+    from rig.screens.render import render
 
     game = build_game(game_name, players=players, variant=variant)
     name = f"{game_name}-{players}-{seed}-{hints}-{overlap}.jsonl"
@@ -151,7 +151,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
 
     seats = None
     if hints:
-        from rig.computer import seat_for
+        from rig.core.computer import seat_for
 
         seats = [seat_for(game_name, "human", seed=i, hint=True, game=session.game)
                  for i in range(players)]
@@ -174,7 +174,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
     # collector's full passes longer than the daemon's would be: freeze what exists.
     gc.collect()
     gc.freeze()
-    import rig.journal as journal_module
+    import rig.core.journal as journal_module
 
     real_os = vars(journal_module)["os"]
     setattr(journal_module, "os", _TimedOs(timer))  # noqa: B010 (not re-exported)
@@ -193,7 +193,7 @@ def play_game(game_name: str, variant: str | None, players: int, seed: int,
 def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
            handed: list[tuple[float, float]],
            seed: int, samples: dict[str, list[Any]], max_inputs: int | None = None) -> None:
-    from rig.autopilot import gestures_for
+    from rig.core.autopilot import gestures_for
 
     assert session.journal is not None
     journal = session.journal
@@ -258,7 +258,7 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
 
 
 def _tick() -> Any:
-    from rig.loop import Tick
+    from rig.core.loop import Tick
 
     return Tick()
 

@@ -3,7 +3,7 @@
     .venv/bin/python -m bench.radio_wer              # the report: 3 seeds of each game
     .venv/bin/python -m bench.radio_wer --seeds 1    # fewer utterances, quicker
 
-The rig's own utterances of seeded games (rig.speech, as the narrator says them) are
+The rig's own utterances of seeded games (rig.voice.speech, as the narrator says them) are
 rendered three ways and given to pocketsphinx (PyPI; its bundled en-US acoustic model
 and dictionary), with a bigram language model built here, only from the utterances of
 OTHER seeds (so the recognizer knows the rig's phrasing, not the sentences it hears):
@@ -64,9 +64,9 @@ def game_utterances(game: str, players: int, variant: str | None, seed: int) -> 
     """What the rig says in one whole seeded game, in order, each distinct text once."""
     import random
 
-    from rig.autopilot import play_out
-    from rig.emulated import new_emulated_rig
-    from rig.speech import utterance, vocabulary_for
+    from rig.core.autopilot import play_out
+    from rig.desktop.emulated import new_emulated_rig
+    from rig.voice.speech import utterance, vocabulary_for
 
     rig = new_emulated_rig(game, players, variant=variant, seed=seed)
     play_out(rig, random.Random(seed))
@@ -264,7 +264,7 @@ class Renderer:
 
     def __init__(self, espeak: str, sox: str) -> None:
         from rig.config import VoiceConfig
-        from rig.voice import Synthesizer
+        from rig.voice.narrator import Synthesizer
 
         self.espeak, self.sox = espeak, sox
         self.settings = VoiceConfig()
@@ -272,7 +272,7 @@ class Renderer:
                       for effect in ("radio", "plain")}
 
     def render(self, condition: str, text: str) -> bytes:
-        from rig.voice import pcm_of_wav
+        from rig.voice.narrator import pcm_of_wav
 
         if condition == "straight":
             wav = subprocess.run([self.espeak, "--stdout", "-v", self.settings.voice, "-s",

@@ -71,12 +71,12 @@ def measure(decisions: int = 4) -> dict[str, Any]:
 
 
 def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[str, Any]]:
-    from rig.autopilot import gestures_for
-    from rig.computer import seat_for
-    from rig.controller import Controller, ControllerOptions
+    from rig.core.autopilot import gestures_for
+    from rig.core.computer import seat_for
+    from rig.core.controller import Controller, ControllerOptions
+    from rig.core.loop import RigLoop, Stop, Tick
+    from rig.core.session import Session
     from rig.gamebuild import build_game
-    from rig.loop import RigLoop, Stop, Tick
-    from rig.session import Session
 
     game = build_game(name, players=players, variant=variant)
     session = Session.start(game, None, {"created": "bench"})

@@ -68,8 +68,8 @@ class _Timing:
 
 def _screens(quick: bool) -> list[tuple[str, Any]]:
     """(game, screen) for each screen a seeded game draws."""
-    from rig.autopilot import play_out
-    from rig.emulated import new_emulated_rig
+    from rig.core.autopilot import play_out
+    from rig.desktop.emulated import new_emulated_rig
 
     out: list[tuple[str, Any]] = []
     for game, players, variant in GAMES:
@@ -83,7 +83,7 @@ def _screens(quick: bool) -> list[tuple[str, Any]]:
 
 
 def _some(rig: Any, count: int) -> None:
-    from rig.autopilot import gestures_for
+    from rig.core.autopilot import gestures_for
 
     rng = random.Random(7)
     for _ in range(count):
@@ -98,8 +98,8 @@ def _first_sound(screens: list[tuple[str, Any]], cache: Path, effect: str,
                  limit: int) -> dict[str, list[float]]:
     from hardware.speaker import Speaker
     from rig.config import VoiceConfig
-    from rig.speech import utterance, vocabulary_for
-    from rig.voice import Narrator, Synthesizer
+    from rig.voice.narrator import Narrator, Synthesizer
+    from rig.voice.speech import utterance, vocabulary_for
 
     settings = VoiceConfig(effect=effect)
     backend = _Timing()
@@ -136,10 +136,10 @@ def _first_sound(screens: list[tuple[str, Any]], cache: Path, effect: str,
 
 def _loop_cpu(screens_games: tuple[tuple[str, int, str | None], ...], quick: bool,
               cache: Path) -> dict[str, Any]:
-    from rig.autopilot import gestures_for
     from rig.config import VoiceConfig
-    from rig.emulated import new_emulated_rig
-    from rig.voice import Narrator, Synthesizer
+    from rig.core.autopilot import gestures_for
+    from rig.desktop.emulated import new_emulated_rig
+    from rig.voice.narrator import Narrator, Synthesizer
 
     off: list[float] = []
     on: list[float] = []

@@ -1,7 +1,7 @@
-"""How big the phrase cache gets for whole games: the figures behind rig.voicecache.CAP.
+"""How big the phrase cache gets for whole games: the figures behind rig.voice.cache.CAP.
 
 Plays one seeded game of each kind through the emulated rig, keeps every distinct
-sentence the voice would say (rig.speech, split as the synthesizer splits them), renders
+sentence the voice would say (rig.voice.speech, split as the synthesizer splits them), renders
 each with the configured voice (the radio effect by default) into a fresh cache, and
 prints the count, the bytes and the mean length. Needs espeak-ng and sox; slow (the
 four-player Bump 'Em renders ~700 sentences: about a minute on a desktop core).
@@ -15,8 +15,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from rig.speech import utterance, vocabulary_for
-from rig.voice import Synthesizer, VoiceSettings, sentences
+from rig.voice.narrator import Synthesizer, VoiceSettings, sentences
+from rig.voice.speech import utterance, vocabulary_for
 from tests.voice.speechgames import GAMES, game_screens
 
 

@@ -53,7 +53,7 @@ def _same(clip: Clip) -> Clip:
 
 
 def leak(count: int, lines: _Lines) -> str:
-    from rig.voice import VoiceSettings, build_narrator
+    from rig.voice.narrator import VoiceSettings, build_narrator
 
     directory = Path(tempfile.mkdtemp())
     cat, head = shutil.which("cat"), shutil.which("head")

@@ -1,10 +1,10 @@
 """The voice at the table's pace: what the table hears of it when people play briskly.
 
-Seeded games of both games are played by the autopilot (rig.autopilot) at 2, 3 and 5
+Seeded games of both games are played by the autopilot (rig.core.autopilot) at 2, 3 and 5
 seconds per gesture: each person's act (a tap, a flick, a turn and press, an
 acknowledgement) comes that long after the screen it answers was shown, and the spin
 animates for its real length (the emulated rig's clock paused out in real time). Every
-frame goes to the real narrator (rig.voice.Narrator: its words, its scheduling, the
+frame goes to the real narrator (rig.voice.narrator.Narrator: its words, its scheduling, the
 real speaker worker, hardware.speaker.Speaker) with the real espeak-ng + sox voice, onto
 a mock sound device that plays in real time, as aplay would: a clip of 2 s takes 2 s to
 write. Time is scaled: the whole table (the gestures, the spin, the device) runs SPEED
@@ -14,7 +14,7 @@ on a clock that also drives the speaker). The phrase cache is filled before each
 scheduling, not the synthesis: a clip is then a file read of about a millisecond, SPEED
 ms of table time.
 
-Per kind of utterance (rig.speech.EVENTS): how many were handed to the speaker, how many
+Per kind of utterance (rig.voice.speech.EVENTS): how many were handed to the speaker, how many
 lost words (started and cut before their last word, or never started: `dropped`, which
 is the intended fate of a routine prompt the table already acted on, and a loss for
 everything else), and the lag behind the screen (from the frame being shown to the
@@ -169,8 +169,8 @@ class _Shown:
 def _groups(game: str, players: int, seed: int, count: int) -> list[list[Any]]:
     """The gestures of the first `count` acts of a seeded game (the game is the same
     whatever the voice does: its chance and the autopilot's choices are seeded)."""
-    from rig.autopilot import gestures_for
-    from rig.emulated import new_emulated_rig
+    from rig.core.autopilot import gestures_for
+    from rig.desktop.emulated import new_emulated_rig
 
     rig = new_emulated_rig(game, players, seed=seed)
     rng = random.Random(seed)
@@ -186,10 +186,10 @@ def _groups(game: str, players: int, seed: int, count: int) -> list[list[Any]]:
 
 def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any) -> None:
     """Every sentence the game's first acts will say, rendered into the cache."""
-    from rig.autopilot import gestures_for
-    from rig.emulated import new_emulated_rig
-    from rig.speech import utterance, vocabulary_for
-    from rig.voice import sentences
+    from rig.core.autopilot import gestures_for
+    from rig.desktop.emulated import new_emulated_rig
+    from rig.voice.narrator import sentences
+    from rig.voice.speech import utterance, vocabulary_for
 
     rig = new_emulated_rig(game, players, seed=seed)
     rng = random.Random(seed)
@@ -215,8 +215,8 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     """One seeded game's first `count` acts at `pace`, through the narrator."""
     from hardware.speaker import Speaker
     from rig.config import VoiceConfig
-    from rig.emulated import new_emulated_rig
-    from rig.voice import Narrator, Synthesizer
+    from rig.desktop.emulated import new_emulated_rig
+    from rig.voice.narrator import Narrator, Synthesizer
 
     settings = VoiceConfig(effect="radio" if shutil.which("sox") else "plain")
     synthesizer = Synthesizer(settings, cache)
@@ -287,7 +287,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     radio = synthesizer.effect == "radio"
     lead = synthesizer.squelch().seconds if radio else 0.0
     tail = synthesizer.roger_beep().seconds if radio else 0.0
-    from rig.voice import sentences
+    from rig.voice.narrator import sentences
 
     for record in said:
         record.lead = lead

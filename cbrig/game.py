@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     )
     from engine.datafile import Checker, parse_toml
     from engine.errors import DataError, IllegalAction, Problem, Reason
-    from rig.boardart.geometry import (
+    from rig.maker.boardart.geometry import (
         BLACK,
         FILL,
         GAP,
@@ -86,9 +86,9 @@ if TYPE_CHECKING:
         piece_mm,
         upright,
     )
-    from rig.boardart.pdf import PdfCanvas, wrap
-    from rig.printout.reference import Sections, corrections
-    from rig.printout.sheets import (
+    from rig.maker.boardart.pdf import PdfCanvas, wrap
+    from rig.maker.printout.reference import Sections, corrections
+    from rig.maker.printout.sheets import (
         CARD_H,
         CARD_W,
         TAG_SPOT_Y,
@@ -100,9 +100,8 @@ if TYPE_CHECKING:
         put_text,
         rfid_spot,
     )
-    from rig.screen import Part
-    from rig.speech import Vocabulary, number_words, said_as
-    from rig.views import (
+    from rig.screens.screen import Part
+    from rig.screens.views import (
         ALERT,
         DETAIL,
         NEWS,
@@ -116,6 +115,7 @@ if TYPE_CHECKING:
         StateChecked,
         own,
     )
+    from rig.voice.speech import Vocabulary, number_words, said_as
     from rig.web.live import Piece, live_tools
 
 API_VERSION = (1, 0)
@@ -133,17 +133,17 @@ _HOMES = {
         "BLACK", "FILL", "GAP", "GREY", "INK", "RGB", "WHITE", "BoardGeometry", "Label",
         "LegendEntry", "Line", "Point", "Space", "along", "clearance", "finish", "fit_label",
         "grid_slots", "legend_size", "outward", "piece_mm", "upright"),
-        "rig.boardart.geometry"),
-    **dict.fromkeys(("PdfCanvas", "wrap"), "rig.boardart.pdf"),
-    **dict.fromkeys(("Sections", "corrections"), "rig.printout.reference"),
+        "rig.maker.boardart.geometry"),
+    **dict.fromkeys(("PdfCanvas", "wrap"), "rig.maker.boardart.pdf"),
+    **dict.fromkeys(("Sections", "corrections"), "rig.maker.printout.reference"),
     **dict.fromkeys(("CARD_H", "CARD_W", "TAG_SPOT_Y", "CardFace", "CardSheet", "IconCanvas",
                      "PieceList", "PrintedPiece", "put_text", "rfid_spot"),
-                    "rig.printout.sheets"),
-    "Part": "rig.screen",
-    **dict.fromkeys(("Vocabulary", "number_words", "said_as"), "rig.speech"),
+                    "rig.maker.printout.sheets"),
+    "Part": "rig.screens.screen",
+    **dict.fromkeys(("Vocabulary", "number_words", "said_as"), "rig.voice.speech"),
     **dict.fromkeys(("ALERT", "DETAIL", "NEWS", "RESULT", "ChanceInput", "CorrectionPlace",
                      "EventNotices", "Fix", "GameView", "Notice", "StateChecked", "own"),
-                    "rig.views"),
+                    "rig.screens.views"),
     **dict.fromkeys(("Piece", "live_tools"), "rig.web.live"),
 }
 """The names loaded on first use, each with the module it lives in today."""

@@ -1,12 +1,12 @@
-"""Print docs/CASE.md's tables for the checked configurations (rig/case/layout.py CHECKED).
+"""Print docs/CASE.md's tables for the checked configurations (rig/maker/case/layout.py CHECKED).
 
     .venv/bin/python docs/case_figures.py [--no-slice]
 
 Per configuration and printed part: its size on the bed, the beds it fits, the thinnest
-wall or web the local wall check finds (rig/case/checks.py wall_thickness), and
-PrusaSlicer's print time and filament (rig/case/slicer.ini; parts with the same STL are
+wall or web the local wall check finds (rig/maker/case/checks.py wall_thickness), and
+PrusaSlicer's print time and filament (rig/maker/case/slicer.ini; parts with the same STL are
 sliced once). Then per configuration: each part's envelope and its nearest printed part
-and nearest other part (rig/case/checks.py clearances), the knob rim gap and the tag's
+and nearest other part (rig/maker/case/checks.py clearances), the knob rim gap and the tag's
 worst coupling over the card's play. Needs the case extra and prusa-slicer.
 """
 
@@ -17,13 +17,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from rig.case import geometry as G
-from rig.case.build import build_solids
-from rig.case.checks import clearances, knob_rim_gap, tag_check, thinnest_wall
-from rig.case.export import write_stl
-from rig.case.layout import CHECKED, plan
-from rig.case.parts import load_parts
-from rig.case.slicing import Sliced, duration, fits, slice_stl, slicer
+from rig.maker.case import geometry as G
+from rig.maker.case.build import build_solids
+from rig.maker.case.checks import clearances, knob_rim_gap, tag_check, thinnest_wall
+from rig.maker.case.export import write_stl
+from rig.maker.case.layout import CHECKED, plan
+from rig.maker.case.parts import load_parts
+from rig.maker.case.slicing import Sliced, duration, fits, slice_stl, slicer
 
 
 def run(slice_parts: bool) -> None:

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from PIL import Image
 
-from rig.boardart import board_geometry
-from rig.boardart.pdf import MARGIN_MM, PAPERS
-from rig.boardart.tiles import plan_tiles
 from rig.cli import main
 from rig.datafiles import read_data
+from rig.maker.boardart import board_geometry
+from rig.maker.boardart.pdf import MARGIN_MM, PAPERS
+from rig.maker.boardart.tiles import plan_tiles
 
 IMAGES = Path(__file__).resolve().parent / "images"
 DPI = 60

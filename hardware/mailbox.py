@@ -4,7 +4,7 @@ The loop must never wait for slow work (synthesis, playback, working out what to
 and work that is out of date is not worth doing: a newer screen or transmission makes
 the one not yet taken stale. So the poster drops its item in the slot and goes on,
 replacing whatever still waits there; the worker takes the newest when it is free.
-The speaker (:mod:`hardware.speaker`) and the narrator (:mod:`rig.voice`) each run one.
+The speaker (:mod:`hardware.speaker`) and the narrator (:mod:`rig.voice.narrator`) each run one.
 """
 
 from __future__ import annotations

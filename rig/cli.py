@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from rig import collector
+from rig.core import collector
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     name = args[0]
     # `cbrig run` starts without collecting garbage; the daemon resumes it after READY
-    # (rig.collector), and this does if the start fails first.
+    # (rig.core.collector), and this does if the start fails first.
     paused = name == "run" and collector.pause()
     try:
         return _command(name, args)

@@ -8,7 +8,7 @@ Sections: ``[game]`` (with ``[game.data]`` file overrides and ``[game.options]``
 options), ``[pins]`` (BCM numbers), ``[encoder]``, ``[reader]``, ``[display]``,
 ``[state]``, ``[daemon]``, ``[web]`` (the read-only live board, off by default) and
 ``[case]`` (what the printed enclosure holds: ``cbrig case build``, docs/CASE.md)
-and ``[voice]`` (the spoken announcements, rig.voice).
+and ``[voice]`` (the spoken announcements, rig.voice.narrator).
 ``dump_config`` writes a config back as TOML that loads to the same ``RigConfig``.
 """
 
@@ -36,7 +36,7 @@ from hardware.pins import (
 )
 from rig import gametype, registry
 from rig.datafiles import data_file_problem
-from rig.speech import EVENTS as VOICE_EVENTS
+from rig.voice.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
 
 if TYPE_CHECKING:
@@ -102,7 +102,7 @@ class GameConfig(Frozen):
     hint_level: str = "hard"
     """The computer level whose choice a hint shows; `medium` and `easy` answer at once.
     A `hard` hint thinks `think_ms` a decision, in slices the loop runs between events
-    (rig.controller, `Seat.think`): knobs and screen stay served, the star appears when
+    (rig.core.controller, `Seat.think`): knobs and screen stay served, the star appears when
     the search ends."""
     think_ms: int = 100
     """CPU milliseconds a `hard` seat (or hint) may think per decision; the rig turns it
@@ -226,7 +226,7 @@ _VOICE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+_-]*$")
 
 
 class VoiceConfig(Frozen):
-    """The spoken announcements (RULINGS G6; rig.voice, docs/VOICE.md)."""
+    """The spoken announcements (RULINGS G6; rig.voice.narrator, docs/VOICE.md)."""
 
     enabled: bool = True
     """Where the rig has a sound output it speaks (on by default; the setup menu too)."""

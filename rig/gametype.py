@@ -23,11 +23,11 @@ from valueclass import Frozen, field
 if TYPE_CHECKING:
     from engine.api import JSON, Game, State
     from engine.selfplay import Chooser
-    from rig.boardart.geometry import BoardGeometry
-    from rig.printout.reference import Sections
-    from rig.printout.sheets import CardSheet, PieceList
-    from rig.speech import Vocabulary
-    from rig.views import GameView
+    from rig.maker.boardart.geometry import BoardGeometry
+    from rig.maker.printout.reference import Sections
+    from rig.maker.printout.sheets import CardSheet, PieceList
+    from rig.screens.views import GameView
+    from rig.voice.speech import Vocabulary
     from rig.web.live import Piece
 
     class GameWithBoard(Game, Protocol):
@@ -146,7 +146,7 @@ printed sheets read."""
 
 
 class PrintTools(Frozen, Generic[G]):
-    """What ``cbrig print`` needs from a game (rig.printout), typed over the game's own
+    """What ``cbrig print`` needs from a game (rig.maker.printout), typed over the game's own
     class, so its folder's functions read their game as it is."""
 
     kind: type[G]
@@ -185,7 +185,7 @@ class PrintTools(Frozen, Generic[G]):
         return self.cards(own) if self.cards is not None else None
 
     def board_of(self, game: Game) -> object:
-        """The game's loaded board (drawn by ``rig.boardart.board_geometry``)."""
+        """The game's loaded board (drawn by ``rig.maker.boardart.board_geometry``)."""
         return self.own(game).board
 
 
@@ -304,7 +304,7 @@ class GameEntry(Frozen):
     """Dotted path of the module with the game's ``strong_choice`` (medium) and
     ``hard_choice`` (hard); None: its computer seats play ``easy`` only."""
     speech: Callable[[], Vocabulary] | None = None
-    """How the game is said aloud (rig.speech); None: numbers and capitals only."""
+    """How the game is said aloud (rig.voice.speech); None: numbers and capitals only."""
     sign_off: str = "Thanks for playing."
     """The line the rig leaves on the screen when it stops."""
     order: int = 100
@@ -408,7 +408,7 @@ PART_NAMES: Mapping[str, str] = MappingProxyType({
     "board": "TOOLS", "live": "TOOLS", "printout": "TOOLS", "speech": "VOCABULARY"})
 """Module of a game folder -> the name it defines: ``board.py``'s ``TOOLS`` (a
 BoardTools), ``live.py``'s ``TOOLS`` (LiveTools), ``printout.py``'s ``TOOLS``
-(PrintTools), ``speech.py``'s ``VOCABULARY`` (a rig.speech.Vocabulary)."""
+(PrintTools), ``speech.py``'s ``VOCABULARY`` (a rig.voice.speech.Vocabulary)."""
 
 P = TypeVar("P")
 
@@ -448,7 +448,7 @@ def _part(package: str, module: str, kind: type[P]) -> P:
 
 
 def _vocabulary(package: str) -> Vocabulary:
-    """speech.py's VOCABULARY, checked by what the voice calls on it (rig.speech reads
+    """speech.py's VOCABULARY, checked by what the voice calls on it (rig.voice.speech reads
     the registry, so the registry's records know its class for the type checker only)."""
     found: object = getattr(importlib.import_module(f"{package}.speech"), "VOCABULARY", None)
     if not _is_vocabulary(found):

@@ -1,6 +1,6 @@
 """The state directory's modes, making its directories, and opening its files.
 
-Apart from :mod:`rig.journal` (which uses them) because the daemon makes the state
+Apart from :mod:`rig.core.journal` (which uses them) because the daemon makes the state
 directory before its first screen, and the journal (with ``json``) is only needed
 after READY unless a game is resumed.
 
@@ -78,3 +78,42 @@ def read_state_bytes(path: str | os.PathLike[str]) -> bytes:
 def read_state_text(path: str | os.PathLike[str]) -> str:
     """A small state file's text (the card map), refusing a link."""
     return read_state_bytes(path).decode("utf-8")
+
+
+def fsync_directory(directory: str | os.PathLike[str]) -> None:
+    """Make a directory's entries (a new, renamed or removed file) durable."""
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Replace `path` with `data` all at once (temp file + fsync + os.replace + dir fsync).
+    The temp file is created new (``O_EXCL | O_NOFOLLOW``) and renamed over `path`: a
+    link at either name is replaced, never written through (see :mod:`rig.statedir`).
+
+    For snapshots and small files (the cards map): after a power cut the file holds
+    either the old or the new content, never a mix.
+    """
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
+    fd = create_new(tmp)  # a new file of our own, never a link's target
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            view = view[written:]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_directory(path.parent)

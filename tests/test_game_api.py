@@ -67,7 +67,7 @@ def test_every_listed_name_is_there() -> None:
     assert api.API_VERSION[0] == 1
     missing = [name for name in api.__all__ if not hasattr(api, name)]
     assert missing == []
-    assert api.EventNotices.__module__ == "rig.views"
+    assert api.EventNotices.__module__ == "rig.screens.views"
     assert api.check_game.__module__ == "cbrig.conformance"
 
 
@@ -84,7 +84,8 @@ def test_registering_through_the_api_loads_no_view_pil_or_pdf() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           check=True, cwd=ROOT)
     loaded = set(done.stdout.split())
-    heavy = {"rig.views", "rig.speech", "rig.boardart.geometry", "rig.printout.sheets",
+    heavy = {"rig.screens.views", "rig.voice.speech", "rig.maker.boardart.geometry",
+             "rig.maker.printout.sheets",
              "rig.web.live", "PIL", "reportlab", "engine.api", "engine.tenfour.game",
              "engine.bumpem.game"}
     assert "rig.games.tenfour" in loaded and "cbrig.game" in loaded

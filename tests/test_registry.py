@@ -20,16 +20,16 @@ import pytest
 from cbrig.conformance import SEEDS, check_game
 from engine.api import Action, State
 from rig import gametype, registry
-from rig.autopilot import play_out
 from rig.cli import main
-from rig.emulated import new_emulated_rig
+from rig.core.autopilot import play_out
+from rig.desktop.emulated import new_emulated_rig
 from rig.gamebuild import GameSetupError, build_game
 from tests.racegame.entry import RACE
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_AND_VIEWS = ("engine.tenfour.game", "engine.tenfour.state", "engine.bumpem.game",
                    "engine.bumpem.state", "rig.games.tenfour.view", "rig.games.bumpem.view",
-                   "rig.views")
+                   "rig.screens.views")
 
 
 @pytest.fixture
@@ -199,7 +199,7 @@ def test_the_built_in_games_seat_every_level_through_their_entry() -> None:
 def test_a_game_without_an_ai_module_seats_easy_computers_only(
         race: gametype.GameEntry, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from rig.config import ConfigError, load_config
-    from rig.setup_menu import seat_levels
+    from rig.core.setup_menu import seat_levels
 
     assert race.computer_levels == ("easy",) and seat_levels("race") == ("human", "easy")
     with pytest.raises(ValueError, match="Race to 20 has no 'medium' computer level"):
@@ -218,7 +218,7 @@ def test_a_game_without_an_ai_module_seats_easy_computers_only(
 def test_the_setup_menu_steps_a_seat_through_the_levels_its_game_has(
         race: gametype.GameEntry) -> None:
     from hardware.events import KnobPress, KnobTurn
-    from rig.setup_menu import SetupMenu
+    from rig.core.setup_menu import SetupMenu
 
     menu = SetupMenu()
     assert menu.choice.game == "tenfour"
@@ -246,8 +246,8 @@ def test_a_view_and_board_tools_refuse_another_games_state_and_board(
     """Where the rig hands a game's view a state, or a game's board tools a board, by
     the game's name (the type checker cannot tie them), each is checked once there: a
     wiring mistake is a TypeError naming both classes, not a wrong screen."""
-    from rig.boardart import board_geometry
-    from rig.views import view_for
+    from rig.maker.boardart import board_geometry
+    from rig.screens.views import view_for
 
     tenfour = build_game("tenfour", players=3)
     racing = build_game("race", players=2)
@@ -262,7 +262,7 @@ def test_a_view_and_board_tools_refuse_another_games_state_and_board(
 def test_print_tools_refuse_another_games_game(race: gametype.GameEntry) -> None:
     """``cbrig print`` hands a game's print tools the built game by its name: the tools
     read their own game class typed, so another game's is a TypeError naming both."""
-    from rig.printout.sheets import print_tools
+    from rig.maker.printout.sheets import print_tools
 
     tenfour = build_game("tenfour", players=3)
     racing = build_game("race", players=2)

@@ -38,14 +38,14 @@ def five() -> Iterator[gametype.GameEntry]:
 
 def _desk_config(name: str, players: int, state: Path) -> object:
     from rig.config import GameConfig
-    from rig.desk import desk_config
+    from rig.desktop.desk import desk_config
 
     return desk_config(GameConfig(name=name, players=players, levels=("human",) * players),
                        state)
 
 
 def test_the_setup_menu_offers_the_third_game(race: gametype.GameEntry) -> None:
-    from rig.setup_menu import SetupMenu
+    from rig.core.setup_menu import SetupMenu
 
     menu = SetupMenu()
     menu.cursor = 0
@@ -101,10 +101,10 @@ def test_the_web_desk_plays_a_game_that_has_no_live_board(tmp_path: Path) -> Non
 
 def test_a_five_player_game_is_accepted_end_to_end(five: gametype.GameEntry, tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    from rig.autopilot import play_out
     from rig.config import load_config
-    from rig.emulated import new_emulated_rig
-    from rig.setup_menu import SetupMenu, colour_sets
+    from rig.core.autopilot import play_out
+    from rig.core.setup_menu import SetupMenu, colour_sets
+    from rig.desktop.emulated import new_emulated_rig
 
     config = tmp_path / "config.toml"
     config.write_text('[game]\nname = "racefive"\nplayers = 5\n')
@@ -127,7 +127,7 @@ def test_a_five_player_game_is_accepted_end_to_end(five: gametype.GameEntry, tmp
 
 
 def test_the_game_s_own_words_are_the_rig_s(race: gametype.GameEntry) -> None:
-    from rig.daemon import goodbye_screen
+    from rig.core.daemon import goodbye_screen
 
     assert "See you at the finish line." in goodbye_screen("race").text()
     assert "ADIOS, good buddies." in goodbye_screen("tenfour").text()

@@ -155,7 +155,7 @@ def _subclasses(cls: type) -> list[type]:
 def test_every_hand_written_init_takes_the_fields_in_order() -> None:
     """A class with its own ``__init__`` must take its fields in declaration order, by
     their names: replace, copy and pickle call it that way."""
-    for module in ("rig.daemon", "rig.journal", "hardware.display.oled"):  # before READY
+    for module in ("rig.core.daemon", "rig.core.journal", "hardware.display.oled"):  # before READY
         importlib.import_module(module)
     own = [cls for cls in _subclasses(Frozen) + _subclasses(Record)
            if "__init__" in vars(cls) and cls.__module__.split(".")[0] in

@@ -2,7 +2,7 @@
 
     .venv/bin/python docs/screens/make.py
 
-Each picture is a key screen from tests/rig/screens.py rendered by rig.render.render and
+Each picture is a key screen from tests/rig/screens.py rendered by rig.screens.render.render and
 written by hardware.display.desktop.PngDisplay, exactly as `cbrig emulate` would.
 """
 
@@ -15,7 +15,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
 from hardware.display.desktop import PngDisplay  # noqa: E402
-from rig.render import render  # noqa: E402
+from rig.screens.render import render  # noqa: E402
 from tests.rig.screens import KEY_SCREENS  # noqa: E402
 
 PICTURES = ("draw_card", "bear_warning", "move_result", "alert", "police", "bumpem_move",

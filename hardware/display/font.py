@@ -134,7 +134,7 @@ MARKER_GLYPHS: dict[str, tuple[int, ...]] = {
     "\u25bc": (0x04, 0x0C, 0x1C, 0x0C, 0x04),  # down triangle: more below
     "\u25c6": (0x08, 0x1C, 0x3E, 0x1C, 0x08),  # diamond: more above and below
 }
-"""Beyond ASCII: the menu's scroll markers (rig.screen.MARKERS), drawn by every font."""
+"""Beyond ASCII: the menu's scroll markers (rig.screens.screen.MARKERS), drawn by every font."""
 
 
 class Font(Frozen):

@@ -19,7 +19,7 @@ from rig.datafiles import read_data
 from rig.safetext import safe_print
 
 if TYPE_CHECKING:
-    from rig.boardart.geometry import BoardGeometry
+    from rig.maker.boardart.geometry import BoardGeometry
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -96,7 +96,7 @@ def _tools(game: gametype.GameEntry) -> gametype.GameBoards:
 
 def draw_png(geometry: BoardGeometry, scale: float = 4.0) -> Any:
     """The board as a picture: the same drawing `cbrig print` and the browser use."""
-    from rig.boardart.pillow import render_png
+    from rig.maker.boardart.pillow import render_png
 
     return render_png(geometry, scale)
 

@@ -51,9 +51,9 @@ def run(args: argparse.Namespace) -> int:
         print(missing("case", "the CAD library (manifold3d, numpy)", "case"), file=sys.stderr)
         return 2
     from engine.errors import DataError
-    from rig.case.layout import choice_from_config, plan
-    from rig.case.parts import load_parts
     from rig.commands._config import command_config
+    from rig.maker.case.layout import choice_from_config, plan
+    from rig.maker.case.parts import load_parts
     from valueclass import replace
 
     config = command_config(args.config, "case")
@@ -78,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
     choice = replace(choice, **overrides)
     start = time.perf_counter()
     progress = _progress()
-    from rig.case.build import build_solids, write_all
-    from rig.case.slicing import slicer
+    from rig.maker.case.build import build_solids, write_all
+    from rig.maker.case.slicing import slicer
 
     slice_with = None
     if args.slice:
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
         progress("")
         print(f"cbrig case: {exc}", file=sys.stderr)
         return 1
-    from rig.case.checks import describe, summarise
+    from rig.maker.case.checks import describe, summarise
 
     progress("checking the parts")
     summary = describe(summarise(built))

@@ -115,7 +115,7 @@ def _card_map_problems(config: RigConfig, game: Game | None,
     except (OSError, UnicodeDecodeError) as exc:
         return [Problem(str(path), None, "tags", f"cannot read the card map: {exc}")]
     if game is not None and isinstance(tags, dict):
-        from rig.views import view_for
+        from rig.screens.views import view_for
 
         deck = set(view_for(game).card_ids())
         strangers = sorted({str(card) for card in tags.values()} - deck)

@@ -20,9 +20,9 @@ from rig.commands._gameargs import (
 
 if TYPE_CHECKING:
     from hardware.speaker import MockBackend
-    from rig.emulated import EmulatedRig
-    from rig.screen import Screen
-    from rig.voice import Narrator
+    from rig.desktop.emulated import EmulatedRig
+    from rig.screens.screen import Screen
+    from rig.voice.narrator import Narrator
 
 
 check_arguments = check_game_arguments
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     """Play the demo; `watched` (default: stdout is a terminal) paces it for a person,
     and `pause` (default: real time) is how the paced demo waits."""
     from rig.gamebuild import GameSetupError, game_entry
-    from rig.render import boxed, render_terminal
+    from rig.screens.render import boxed, render_terminal
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     pace = pace_for(args, sys.stdout.isatty() if watched is None else watched)
@@ -169,7 +169,7 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
 def record(recorder: MockBackend, path: Path, lines: str) -> str:
     """The transmissions (those numbered ``lines``, "A-B") in one WAV, 0.3 s apart."""
     from hardware.speaker import Clip
-    from rig.voice import wav_bytes
+    from rig.voice.narrator import wav_bytes
 
     played = [p for p in recorder.played if p.finished]
     first, _, last = lines.partition("-")
@@ -189,7 +189,7 @@ def narrator_for(args: argparse.Namespace, recorder: MockBackend | None = None) 
     espeak-ng), it says so once and only prints the words. With a ``recorder`` the voice
     goes there instead (``--record``)."""
     from rig.config import VoiceConfig, default_state_dir
-    from rig.voice import Narrator, build_narrator, sound_card_present
+    from rig.voice.narrator import Narrator, build_narrator, sound_card_present
 
     settings = VoiceConfig()
 
@@ -210,7 +210,7 @@ def narrator_for(args: argparse.Namespace, recorder: MockBackend | None = None) 
 
 def _new_rig(args: argparse.Namespace, seed: int,
              draw: Callable[[Screen], object] | None = None) -> EmulatedRig:
-    from rig.emulated import new_emulated_rig
+    from rig.desktop.emulated import new_emulated_rig
 
     return new_emulated_rig(args.game, args.players, variant=variant_for(args), seed=seed,
                             seats=seats_for(args, seed), options=options_for(args), draw=draw)
@@ -231,7 +231,7 @@ def _play(rig: EmulatedRig, seed: int, pace: float,
     """Gesture through the whole game as the table would, `pace` seconds after each
     gesture (and ``after`` it, e.g. waiting for the voice), and read the last screen to its
     last page; the number of gestures."""
-    from rig.autopilot import describe, gestures_for, read_on
+    from rig.core.autopilot import describe, gestures_for, read_on
 
     rng = random.Random(seed)
     gestures = 0

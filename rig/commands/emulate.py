@@ -1,7 +1,7 @@
 """`cbrig emulate`: the whole rig on a desktop (terminal or browser), or a script run
 headlessly.
 
-The interactive rig is the daemon on emulated devices (rig.desk): it starts at the setup
+The interactive rig is the daemon on emulated devices (rig.desktop.desk): it starts at the setup
 menu, and the game it plays is journalled in the emulator's state directory, so the
 same command after a quit, a crash or a kill picks the unfinished game up where it was.
 """
@@ -23,8 +23,8 @@ from rig.commands._gameargs import (
 
 if TYPE_CHECKING:
     from rig.config import GameConfig
-    from rig.desk import DeskRig
-    from rig.emulated import EmulatedRig
+    from rig.desktop.desk import DeskRig
+    from rig.desktop.emulated import EmulatedRig
 
 
 check_arguments = check_game_arguments
@@ -90,7 +90,7 @@ def game_config(args: argparse.Namespace) -> GameConfig:
 
 
 def _desk_rig(args: argparse.Namespace) -> DeskRig:
-    from rig.desk import DeskRig, default_state_dir, desk_config
+    from rig.desktop.desk import DeskRig, default_state_dir, desk_config
 
     state_dir = args.state or default_state_dir()
     return DeskRig(config=desk_config(game_config(args), state_dir), seed=args.seed,
@@ -98,8 +98,8 @@ def _desk_rig(args: argparse.Namespace) -> DeskRig:
 
 
 def _run_terminal(rig: DeskRig, new: bool) -> int:
-    from rig.desk import start_desk
-    from rig.terminal import TerminalScreen, interactive
+    from rig.desktop.desk import start_desk
+    from rig.desktop.terminal import TerminalScreen, interactive
 
     if not sys.stdin.isatty():
         print("cbrig emulate: needs a terminal (or use --web, or --script FILE)",
@@ -129,9 +129,9 @@ def _farewell(rig: DeskRig) -> None:
 
 
 def _run_script(args: argparse.Namespace) -> int:
-    from rig.emulated import new_emulated_rig
+    from rig.core.journal import JournalError
+    from rig.desktop.emulated import new_emulated_rig
     from rig.gamebuild import GameSetupError
-    from rig.journal import JournalError
 
     if args.journal is not None and args.journal.exists():
         print(f"cbrig emulate: {args.journal} exists; a script starts a new game, so give a "
@@ -150,7 +150,7 @@ def _run_script(args: argparse.Namespace) -> int:
 
 
 def _execute_script(rig: EmulatedRig, path: Path) -> int:
-    from rig.script import ScriptError, execute, parse
+    from rig.desktop.script import ScriptError, execute, parse
 
     try:
         text = path.read_text(encoding="utf-8")

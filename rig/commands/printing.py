@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from rig.commands._config import command_config
     from rig.gamebuild import GameSetupError, build_game
-    from rig.printout.sheets import print_tools
+    from rig.maker.printout.sheets import print_tools
 
     config = command_config(args.config, "print")
     game_name = args.game or config.game.name
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
 
         print(missing("print", "the PDF library (reportlab)", "print"), file=sys.stderr)
         return 2
-    from rig.printout.sheets import SHEETS
+    from rig.maker.printout.sheets import SHEETS
 
     kinds = [k for k in WHAT if k != "all"] if args.what == "all" else [args.what]
     if not print_tools(game_name).has_cards and "cards" in kinds:

@@ -8,9 +8,9 @@ import sys
 from collections.abc import Sequence
 
 from engine.api import JSON, Game
+from rig.core.journal import JournalError, read_journal
+from rig.core.replay import ReplayError, abandoned, journal_steps, replay
 from rig.gamebuild import GameSetupError
-from rig.journal import JournalError, read_journal
-from rig.replay import ReplayError, abandoned, journal_steps, replay
 from rig.safetext import safe_print
 
 
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         safe_print(json.dumps({"inputs": len(contents.entries), "state": state.to_json()},
                          sort_keys=True))
         return 0
-    from rig.views import view_for
+    from rig.screens.views import view_for
 
     view = view_for(game)
     safe_print(f"{len(contents.entries)} inputs replayed")

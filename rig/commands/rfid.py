@@ -15,7 +15,7 @@ import time
 
 from hardware.events import CardPresented, CardRemoved, FrameRejected, ReaderStatus
 from rig.commands._config import EXIT_CONFIG, add_config_argument, command_config
-from rig.readercheck import (
+from rig.owner.readercheck import (
     add_reader_arguments,
     connected,
     lacks_reader,

@@ -1,4 +1,4 @@
-"""`cbrig run`: the daemon (see rig.daemon)."""
+"""`cbrig run`: the daemon (see rig.core.daemon)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,6 @@ def run(args: argparse.Namespace) -> int:
     from rig.logs import setup_logging
 
     setup_logging(config.daemon.log_level)
-    from rig.daemon import run_daemon
+    from rig.core.daemon import run_daemon
 
     return run_daemon(config, autoplay=args.autoplay, crash_at=args.crash_at)

@@ -18,9 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from hardware.devices import build_real, config_from_sections
-    from rig.render import render
-    from rig.screen import Screen
-    from rig.selftest import run_checks
+    from rig.owner.selftest import run_checks
+    from rig.screens.render import render
+    from rig.screens.screen import Screen
 
     cfg = command_config(args.config, "selftest")
     events: queue.Queue[object] = queue.Queue()
@@ -56,7 +56,7 @@ def check_voice(cfg: object) -> bool | None:
     """Speak the test phrase and say how it went; None when the voice is off or no
     sound card is fitted at all (not a failed part)."""
     from rig.config import RigConfig
-    from rig.voice import TEST_PHRASE, sound_card_present, speak_test
+    from rig.voice.narrator import TEST_PHRASE, sound_card_present, speak_test
 
     assert isinstance(cfg, RigConfig)
     voice = cfg.voice

@@ -73,7 +73,7 @@ def _hard_samples(budget_ms: int | None, spec: str | None, game: Any) -> int | N
     """The sample budget `--budget MS` stands for on this machine (None: not given).
 
     Why a probe: the search counts samples, not time (so a seed replays), and how many
-    fit in MS depends on the machine; `rig.computer.calibrated_budget` is the rig's own
+    fit in MS depends on the machine; `rig.core.computer.calibrated_budget` is the rig's own
     mapping from `[game] think_ms`, so simulate plays what the rig would."""
     if budget_ms is None:
         return None
@@ -84,7 +84,7 @@ def _hard_samples(budget_ms: int | None, spec: str | None, game: Any) -> int | N
     levels = [s.strip() for s in (spec or "").split(",") if s.strip()]
     if "hard" not in {canonical_level(level) for level in levels if level != "human"}:
         raise ValueError("--budget sets how long a hard seat thinks: name one in --seats")
-    from rig.computer import calibrated_budget
+    from rig.core.computer import calibrated_budget
 
     return calibrated_budget(game, budget_ms)
 

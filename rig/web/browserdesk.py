@@ -16,7 +16,7 @@ from PIL import Image
 
 from hardware.buzzer import PATTERNS
 from hardware.display.base import FrameSink
-from rig.desk import DeskRig, start_desk
+from rig.desktop.desk import DeskRig, start_desk
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
 from rig.web.publish import BoardPublisher, attach

@@ -190,7 +190,7 @@ def body_length(headers: Any) -> int:
 
 def events_for(body: Any) -> list[object]:
     """The hardware events one input of the page stands for."""
-    from rig.emulated import emulated_tag
+    from rig.desktop.emulated import emulated_tag
 
     if not isinstance(body, dict):
         raise InputError("an input is a JSON object")

@@ -1,6 +1,6 @@
 """What the live board shows: every piece where the rig thinks it is, and the card tray.
 
-The board itself is print's one drawing of each board (`rig.boardart`, SVG backend);
+The board itself is print's one drawing of each board (`rig.maker.boardart`, SVG backend);
 this module only says which piece stands on which location, and where on that drawing
 (`piece_position`, one slot per piece sharing a location). Locations are the rig's own
 ids, the same the correction menu uses: "R13", "side:R13" (a caught truck at the side of
@@ -13,12 +13,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from engine.api import JSON, Game, State
-from rig.views import own
+from rig.screens.views import own
 from valueclass import Frozen, asdict
 
 if TYPE_CHECKING:
-    from rig.boardart.geometry import BoardGeometry
     from rig.gametype import GameWithBoard, LiveTools
+    from rig.maker.boardart.geometry import BoardGeometry
 
 
 G = TypeVar("G", bound="GameWithBoard")
@@ -62,7 +62,7 @@ def live_tools(game_kind: type[G], state_kind: type[S],
     from rig.gametype import LiveTools
 
     def geometry(game: Game) -> BoardGeometry:
-        from rig.boardart import board_geometry
+        from rig.maker.boardart import board_geometry
 
         return board_geometry(game.name, own(game, game_kind).board)
 
@@ -87,7 +87,7 @@ class LiveBoard:
     without a live board, a note saying so and no pieces (the rig keeps running)."""
 
     def __init__(self, game: Game) -> None:
-        from rig.boardart.svg import board_svg
+        from rig.maker.boardart.svg import board_svg
 
         self.game = game
         tools = _tools(game)
@@ -98,7 +98,7 @@ class LiveBoard:
     def pieces(self, state: State) -> list[dict[str, JSON]]:
         """Each piece with the mm position it is drawn at (pieces sharing a location
         take its successive slots)."""
-        from rig.boardart import piece_position
+        from rig.maker.boardart import piece_position
 
         if self.geometry is None:
             return []

@@ -13,14 +13,14 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rig.loop import Driven, Tick
-from rig.screen import Screen
+from rig.core.loop import Driven, Tick
+from rig.screens.screen import Screen
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
 
 if TYPE_CHECKING:
-    from rig.controller import Controller
-    from rig.daemon import Daemon
+    from rig.core.controller import Controller
+    from rig.core.daemon import Daemon
 
 
 class Observed:
@@ -61,7 +61,7 @@ class BoardPublisher:
         self._sent: dict[str, str] = {}
 
     def changed(self, is_input: bool = True) -> None:
-        from rig.controller import valid_cards
+        from rig.core.controller import valid_cards
         from rig.web.live import LiveBoard, card_tray
 
         controller = self.controller()

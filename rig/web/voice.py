@@ -81,7 +81,7 @@ class WebSound:
             return self._wavs.get(key)
 
     def _finished(self, clip: Clip, label: str, must_hear: bool) -> None:
-        from rig.voice import wav_bytes
+        from rig.voice.narrator import wav_bytes
 
         data = wav_bytes(clip)
         key = hashlib.sha256(data).hexdigest()[:32]

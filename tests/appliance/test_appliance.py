@@ -30,8 +30,8 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from rig.daemon import goodbye_screen
-from rig.render import render
+from rig.core.daemon import goodbye_screen
+from rig.screens.render import render
 from tests.appliance import rootfs
 from tests.appliance.container import Container, ContainerError, wait_until
 from tests.system_tools import require_commands
@@ -375,8 +375,8 @@ def test_the_appliance_lives_its_whole_life_under_systemd(machine: Container,
 
 def empty_game_journal(directory: Path) -> bytes:
     """A valid journal of a 10-Four game with no input yet, made by this checkout."""
+    from rig.core.session import Session
     from rig.gamebuild import build_game
-    from rig.session import Session
 
     path = directory / "current.jsonl"
     game = build_game("tenfour", players=2)

@@ -14,7 +14,8 @@ import os
 from bench.daemon import Workdir, start_daemon
 from tests.slowdown import scaled
 
-GAME_MODULES = ("rig.controller", "rig.session", "rig.replay", "rig.journal", "engine.api",
+GAME_MODULES = ("rig.core.controller", "rig.core.session", "rig.core.replay", "rig.core.journal",
+                "engine.api",
                 "engine.tenfour.state", "PIL.ImageDraw", "hardware.display.oled")
 COSTLY_STDLIB = ("dataclasses", "inspect", "ast", "shutil", "socket", "selectors", "json")
 """Nor these: the values the first screen needs are valueclass classes (dataclasses
@@ -54,11 +55,11 @@ def test_ready_comes_before_the_game_modules_and_they_follow() -> None:
             assert daemon.stop(scaled(10)) == 0
         after = imported(log.read_text(errors="replace"))
         before = imported(log.read_bytes()[:at_ready].decode(errors="replace"))
-        assert "rig.render" in before and "rig.setup_menu" in before
+        assert "rig.screens.render" in before and "rig.core.setup_menu" in before
         assert not before & set(GAME_MODULES), before & set(GAME_MODULES)
         costly = before & set(COSTLY_STDLIB)
         assert costly <= brought_by_the_pin_library(), costly
-        assert {"rig.controller", "rig.session", "engine.tenfour.state"} <= after
+        assert {"rig.core.controller", "rig.core.session", "engine.tenfour.state"} <= after
     finally:
         work.cleanup()
 
@@ -66,8 +67,8 @@ def test_ready_comes_before_the_game_modules_and_they_follow() -> None:
 OLED_FIRST_FRAME = """
 import sys
 from hardware.display.build import build_display
-from rig.render import render
-from rig.screen import Screen
+from rig.screens.render import render
+from rig.screens.screen import Screen
 display = build_display("ssd1306", lambda event: None, i2c_port=1, address=0x3C, rotate=0,
                         contrast=None)
 frame = render(Screen("SETUP"))

@@ -12,11 +12,11 @@ import pytest
 
 from engine.bumpem import load_board as load_bumpem
 from engine.tenfour import load_board as load_tenfour
-from rig.boardart import BoardGeometry, board_geometry, piece_position
-from rig.boardart.geometry import Box, contains
-from rig.boardart.pillow import render_png
-from rig.boardart.svg import board_svg
 from rig.datafiles import read_data
+from rig.maker.boardart import BoardGeometry, board_geometry, piece_position
+from rig.maker.boardart.geometry import Box, contains
+from rig.maker.boardart.pillow import render_png
+from rig.maker.boardart.svg import board_svg
 
 
 def tenfour_board(text: str | None = None) -> Any:

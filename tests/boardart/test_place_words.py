@@ -5,7 +5,7 @@ where the screen says "home stretch 3", not "H3"."""
 from __future__ import annotations
 
 from engine.bumpem.names import position_name
-from rig.boardart import board_geometry
+from rig.maker.boardart import board_geometry
 from tests.boardart.test_geometry import bumpem_board
 
 

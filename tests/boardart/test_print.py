@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from rig.boardart import board_geometry
-from rig.boardart.geometry import contains
-from rig.boardart.pdf import MARGIN_MM, PAPERS
-from rig.boardart.tiles import OVERLAP_MM, plan_tiles
 from rig.cli import main
 from rig.datafiles import read_data
+from rig.maker.boardart import board_geometry
+from rig.maker.boardart.geometry import contains
+from rig.maker.boardart.pdf import MARGIN_MM, PAPERS
+from rig.maker.boardart.tiles import OVERLAP_MM, plan_tiles
 from tests.boardart.test_geometry import bumpem_board, longer_red_route, tenfour_board
 from tests.system_tools import require_commands
 

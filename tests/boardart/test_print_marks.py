@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from rig.boardart import board_geometry
-from rig.boardart.pdf import MARGIN_MM, PAPERS
-from rig.boardart.tiles import plan_tiles
-from rig.printout.board import MARK_RADIUS, mark_points
+from rig.maker.boardart import board_geometry
+from rig.maker.boardart.pdf import MARGIN_MM, PAPERS
+from rig.maker.boardart.tiles import plan_tiles
+from rig.maker.printout.board import MARK_RADIUS, mark_points
 from tests.boardart.test_geometry import bumpem_board, tenfour_board
 from tests.boardart.test_print import poppler, run_print, words  # noqa: F401 (a fixture)
 
@@ -45,7 +45,7 @@ def test_no_mark_covers_a_word(game: str, paper: str, tmp_path: Path,
 @pytest.mark.parametrize("game", ["tenfour", "bumpem"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_no_mark_covers_a_legend_swatch(game: str, paper: str) -> None:
-    from rig.boardart.geometry import LEGEND_SWATCH, legend_swatch
+    from rig.maker.boardart.geometry import LEGEND_SWATCH, legend_swatch
 
     board = tenfour_board() if game == "tenfour" else bumpem_board()
     geometry = board_geometry(game, board)

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from rig.case.layout import CHECKED
+from rig.maker.case.layout import CHECKED
 
 if TYPE_CHECKING:
-    from rig.case.build import Built
+    from rig.maker.case.build import Built
 
 CONFIGS = CHECKED
 
@@ -31,11 +31,11 @@ class Case:
 
 @pytest.fixture(scope="session")
 def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
-    from rig.case import geometry as G
-    from rig.case.build import build_solids
-    from rig.case.export import write_stl
-    from rig.case.layout import plan
-    from rig.case.parts import load_parts
+    from rig.maker.case import geometry as G
+    from rig.maker.case.build import build_solids
+    from rig.maker.case.export import write_stl
+    from rig.maker.case.layout import plan
+    from rig.maker.case.parts import load_parts
 
     table = load_parts()
     out: dict[str, Case] = {}

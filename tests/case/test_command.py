@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from rig.case import layout as L
 from rig.cli import main
+from rig.maker.case import layout as L
 from tests.case.conftest import Case
 
 pytestmark = pytest.mark.case
@@ -19,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_case_build_writes_every_part_as_stl_and_3mf_and_a_bill_of_materials(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from rig.case.export import read_stl
+    from rig.maker.case.export import read_stl
 
     out = tmp_path / "case"
     config = REPO / "wiring" / "config.toml"
@@ -77,8 +77,8 @@ def test_the_renderer_keeps_the_nearer_face_whatever_the_order(tmp_path: Path) -
     import numpy as np
     from PIL import Image
 
-    from rig.case.geometry import box, mesh_arrays
-    from rig.case.render import render
+    from rig.maker.case.geometry import box, mesh_arrays
+    from rig.maker.case.render import render
 
     plate = mesh_arrays(box(-50, -2, -50, 50, 0, 50))
     block = mesh_arrays(box(30, 1, 30, 40, 60, 40))
@@ -95,7 +95,7 @@ def test_the_renderer_keeps_the_nearer_face_whatever_the_order(tmp_path: Path) -
 
 def test_the_bill_of_materials_lists_a_boss_s_screw_for_every_boss(cases: dict[str, Case]
                                                                    ) -> None:
-    from rig.case.build import bill_of_materials
+    from rig.maker.case.build import bill_of_materials
 
     for case in cases.values():
         bom = bill_of_materials(case.built)
@@ -104,7 +104,7 @@ def test_the_bill_of_materials_lists_a_boss_s_screw_for_every_boss(cases: dict[s
 
 
 def test_every_screw_bites_at_least_2_mm_and_never_bottoms_out(cases: dict[str, Case]) -> None:
-    from rig.case.build import held_by, screw_length
+    from rig.maker.case.build import held_by, screw_length
 
     for case in cases.values():
         for b in case.layout.bosses:
@@ -114,8 +114,8 @@ def test_every_screw_bites_at_least_2_mm_and_never_bottoms_out(cases: dict[str, 
 
 
 def test_a_console_too_big_for_the_bed_is_refused() -> None:
-    from rig.case.layout import CaseChoice, plan
-    from rig.case.parts import TABLE_PATH, parse_parts
+    from rig.maker.case.layout import CaseChoice, plan
+    from rig.maker.case.parts import TABLE_PATH, parse_parts
 
     text = TABLE_PATH.read_text().replace("diameter = 40.0", "diameter = 90.0")
     table = parse_parts(text, "big.toml")
@@ -133,7 +133,7 @@ def test_a_missing_part_table_says_where_to_find_one(tmp_path: Path,
 
 def test_a_part_table_with_mistakes_is_refused_line_by_line(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from rig.case.parts import TABLE_PATH
+    from rig.maker.case.parts import TABLE_PATH
 
     broken = tmp_path / "parts.toml"
     broken.write_text(TABLE_PATH.read_text().replace('mount = "nut"', 'mount = "glue"'))
@@ -143,9 +143,9 @@ def test_a_part_table_with_mistakes_is_refused_line_by_line(
 
 
 def test_the_config_decides_what_the_case_holds() -> None:
-    from rig.case.layout import choice_from_config, plan
-    from rig.case.parts import load_parts
     from rig.config import parse_config
+    from rig.maker.case.layout import choice_from_config, plan
+    from rig.maker.case.parts import load_parts
 
     config = parse_config('[case]\npi = "pi4"\nspeaker = true\n[pins]\nbuzzer = false\n'
                           'led = false\n[display]\ndriver = "sh1106"\n[reader]\n'
@@ -190,7 +190,7 @@ def test_on_a_terminal_case_build_shows_its_progress(tmp_path: Path) -> None:
 def test_the_bom_and_the_insert_pockets_agree(cases: dict[str, Case]) -> None:
     """Each insert the BOM names fits its pocket, and the screw through it stops short
     of the pocket's floor."""
-    from rig.case.build import held_by, screw_length
+    from rig.maker.case.build import held_by, screw_length
 
     for case in cases.values():
         for b in case.layout.bosses:
@@ -202,7 +202,7 @@ def test_the_bom_and_the_insert_pockets_agree(cases: dict[str, Case]) -> None:
 
 
 def test_the_faceplate_caption_names_what_it_carries(cases: dict[str, Case]) -> None:
-    from rig.case.build import faceplate_parts
+    from rig.maker.case.build import faceplate_parts
 
     assert faceplate_parts(cases["pi4-sh1106-pn532-speaker"].layout) == (
         "speaker, knobs, display, LED, buzzer")

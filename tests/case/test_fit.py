@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rig.case import layout as L
+from rig.maker.case import layout as L
 from tests.case.conftest import Case
 
 pytestmark = pytest.mark.case
@@ -21,7 +21,7 @@ PART_GAP = 0.5
 
 
 def _overlap(a: Any, b: Any) -> float:
-    from rig.case.checks import overlap
+    from rig.maker.case.checks import overlap
 
     return overlap(a, b)
 
@@ -38,7 +38,7 @@ def test_every_part_is_inside_the_case(case: Case) -> None:
 def test_no_part_overlaps_a_printed_part(case: Case) -> None:
     """The part itself and the room it needs (its tolerance, its parts, its wires) hit
     no printed part but the bosses it is screwed to; touching a seat is allowed."""
-    from rig.case.checks import printed_minus_own_bosses
+    from rig.maker.case.checks import printed_minus_own_bosses
 
     for key, body in case.bodies.items():
         for name, solid in printed_minus_own_bosses(case.built, key):
@@ -66,7 +66,7 @@ def test_printed_parts_do_not_overlap_each_other(case: Case) -> None:
 
 def _hole_probe(case: Case, boss: L.Boss) -> tuple[float, float]:
     """(material inside the hole, share of the boss's wall that is there) at its end."""
-    from rig.case.geometry import cyl_y, cyl_z
+    from rig.maker.case.geometry import cyl_y, cyl_z
 
     x, y, z = boss.end
     r_in, r_out = boss.hole / 2, boss.diameter / 2
@@ -137,7 +137,7 @@ def test_clamp_washers_hold_each_board_without_holes(case: Case) -> None:
 
 
 def test_the_knobs_fit_their_d_shafts_and_lock_on_the_flat(case: Case) -> None:
-    from rig.case.geometry import d_profile
+    from rig.maker.case.geometry import d_profile
 
     for which in ("hi", "lo"):
         knob = case.printed[f"knob {which}"].solid
@@ -181,7 +181,7 @@ def test_the_card_recess_is_over_the_antenna_within_read_range(case: Case) -> No
     distance = lay.card_to_antenna()
     assert 0 < distance <= reader.read_range / 4, f"{distance:.1f} mm"
     # what the card lies on over the antenna: 2-3 mm of lid (REFERENCE.md), measured
-    from rig.case.geometry import box
+    from rig.maker.case.geometry import box
 
     cx, cy = (ax0 + ax1) / 2, (ay0 + ay1) / 2
     column = box(cx - 1, cy - 1, lay.lid_underside - 5, cx + 1, cy + 1, lay.height + 5)
@@ -195,7 +195,7 @@ def test_the_card_recess_is_over_the_antenna_within_read_range(case: Case) -> No
 
 
 def test_the_pi_s_power_and_usb_plugs_reach_through_the_walls(case: Case) -> None:
-    from rig.case.geometry import box
+    from rig.maker.case.geometry import box
 
     lay = case.layout
     pi = lay.get("pi")
@@ -218,7 +218,7 @@ def test_the_pi_s_power_and_usb_plugs_reach_through_the_walls(case: Case) -> Non
 def test_each_panel_part_shows_through_its_hole(case: Case) -> None:
     """The display's active area (grown by its tolerance) is open in front; the LED and
     the encoder bushings pass their holes without touching."""
-    from rig.case.geometry import box
+    from rig.maker.case.geometry import box
 
     lay = case.layout
     face = case.printed["faceplate"].solid
@@ -230,7 +230,7 @@ def test_each_panel_part_shows_through_its_hole(case: Case) -> None:
     a = display.point(u - t + 0.05, v - t + 0.05, 0)
     b = display.point(u + w + t - 0.05, v + h + t - 0.05, 0)
     assert _overlap(box(a[0], y0 - 1, a[2], b[0], y1 + 1, b[2]), face) < CONTACT
-    from rig.case.geometry import cyl_y
+    from rig.maker.case.geometry import cyl_y
 
     for key in ("hi knob", "lo knob", "led"):
         if lay.has(key):  # through without overlap (the nut and the LED's flange seat)
@@ -257,7 +257,7 @@ def test_every_socket_s_envelope_keeps_its_clearance_from_the_walls(case: Case) 
     """Each Pi socket as the table models it (its body past the board's edge included)
     keeps PORT_CLEARANCE plus the board's tolerance from every printed part, so the
     board drops onto its bosses; and it reaches past the edge as the table says."""
-    from rig.case.geometry import box, placed_solid, socket_box
+    from rig.maker.case.geometry import box, placed_solid, socket_box
 
     pi = case.layout.get("pi")
     part = pi.part
@@ -288,7 +288,7 @@ def test_the_pi_3_4_and_5_bring_their_ethernet_and_the_3_and_4_their_audio_jack(
 def test_the_knobs_stand_a_hand_apart(case: Case) -> None:
     """One each side of the display: at least KNOB_RIM_GAP between their rims (ribs
     included), as a CB radio's volume and squelch."""
-    from rig.case.checks import knob_rim_gap
+    from rig.maker.case.checks import knob_rim_gap
 
     assert knob_rim_gap(case.built) >= L.KNOB_RIM_GAP
     hi, lo, display = (case.layout.get(k).footprint() for k in ("hi knob", "lo knob",
@@ -299,7 +299,7 @@ def test_the_knobs_stand_a_hand_apart(case: Case) -> None:
 def test_a_finger_reaches_under_the_card(case: Case) -> None:
     """The notch at the recess's front edge goes through the lid: the card's edge lies
     over an open notch a fingertip wide."""
-    from rig.case.geometry import box
+    from rig.maker.case.geometry import box
 
     lay = case.layout
     rx0, ry0, rx1, _ = lay.recess

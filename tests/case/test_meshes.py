@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from rig.case import layout as L
+from rig.maker.case import layout as L
 from tests.case.conftest import Case
 
 if TYPE_CHECKING:
-    from rig.case.checks import Thin
+    from rig.maker.case.checks import Thin
 
 pytestmark = pytest.mark.case
 
@@ -20,8 +20,8 @@ pytestmark = pytest.mark.case
 def test_every_exported_mesh_is_watertight_and_manifold(case: Case) -> None:
     import trimesh
 
-    from rig.case.checks import open_edges
-    from rig.case.export import read_stl
+    from rig.maker.case.checks import open_edges
+    from rig.maker.case.export import read_stl
 
     for name, path in case.stl.items():
         mesh = trimesh.load_mesh(path, process=True)
@@ -42,8 +42,8 @@ def test_every_part_fits_the_bed_lying_on_it(case: Case) -> None:
 
 
 def test_no_overhang_beyond_45_degrees_and_bridges_within_the_stated_span(case: Case) -> None:
-    from rig.case.checks import bridges, steep_faces
-    from rig.case.geometry import mesh_arrays
+    from rig.maker.case.checks import bridges, steep_faces
+    from rig.maker.case.geometry import mesh_arrays
 
     for part in case.built.printed:
         vertices, triangles = mesh_arrays(part.on_bed())
@@ -58,8 +58,8 @@ def test_the_overhang_check_finds_a_ledge_and_a_long_bridge() -> None:
     point leans too far if it widens faster than it rises; a plain post has neither."""
     from manifold3d import Manifold
 
-    from rig.case.checks import bridges, steep_faces
-    from rig.case.geometry import box, mesh_arrays
+    from rig.maker.case.checks import bridges, steep_faces
+    from rig.maker.case.geometry import box, mesh_arrays
 
     arch = box(0, 0, 0, 40, 5, 10) - box(5, -1, -1, 35, 6, 6)
     assert max(bridges(*mesh_arrays(arch))) == pytest.approx(30.0)
@@ -72,10 +72,10 @@ def test_the_overhang_check_finds_a_ledge_and_a_long_bridge() -> None:
 
 
 def test_no_wall_or_web_is_thinner_than_1_6_mm(case: Case) -> None:
-    """Local thickness by rays (rig.case.checks.wall_thickness) across level slices and
+    """Local thickness by rays (rig.maker.case.checks.wall_thickness) across level slices and
     up and down through upright ones: every wall, web, floor, ceiling and bridge is at
     least MIN_WALL, but for the thin features named in THIN_FEATURES."""
-    from rig.case.checks import thinnest_wall
+    from rig.maker.case.checks import thinnest_wall
 
     for part in case.built.printed:
         thin = thinnest_wall(part)
@@ -88,8 +88,8 @@ def test_the_wall_check_measures_a_sliver_between_two_openings_locally() -> None
     (the micro-USB pair). Rays across each slice find the 0.6 mm web where it is, though
     it is a tiny share of the part (an area balance over the whole slice missed it); the
     same wall with the openings 2 mm apart measures 2 mm."""
-    from rig.case.checks import wall_thickness
-    from rig.case.geometry import box
+    from rig.maker.case.checks import wall_thickness
+    from rig.maker.case.geometry import box
 
     def wall(web: float) -> Thin:
         solid = box(0, 0, 0, 100, 2.0, 40) - box(20, -1, 6, 40, 3, 14) - box(

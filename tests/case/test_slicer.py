@@ -19,7 +19,7 @@ def test_prusaslicer_slices_every_part_of_every_configuration_without_a_warning(
         cases: dict[str, Case], tmp_path: Path) -> None:
     """The parts that are the same in several configurations (the knobs, mostly) are
     sliced once: identical STL bytes, identical G-code."""
-    from rig.case.slicing import slice_stl
+    from rig.maker.case.slicing import slice_stl
 
     command = require_command("prusa-slicer", "prusa-slicer")
     seen: dict[str, str] = {}
@@ -36,9 +36,9 @@ def test_prusaslicer_slices_every_part_of_every_configuration_without_a_warning(
 
 
 def test_the_slicer_s_report_is_read_and_its_failures_are_not_hidden(tmp_path: Path) -> None:
-    from rig.case.export import write_stl
-    from rig.case.geometry import box, mesh_arrays
-    from rig.case.slicing import duration, fits, slice_stl
+    from rig.maker.case.export import write_stl
+    from rig.maker.case.geometry import box, mesh_arrays
+    from rig.maker.case.slicing import duration, fits, slice_stl
 
     command = require_command("prusa-slicer", "prusa-slicer")
     cube = tmp_path / "cube.stl"

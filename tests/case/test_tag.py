@@ -1,5 +1,5 @@
 """The card's tag and the reader's antenna agree by construction: the print kit draws
-the sticker spot and the case places the antenna from one figure (rig/case/tag.py), and
+the sticker spot and the case places the antenna from one figure (rig/maker/case/tag.py), and
 the tag stays in the antenna's read zone wherever the card lies in its recess."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from typing import Any, cast
 
 import pytest
 
-from rig.case import tag
+from rig.maker.case import tag
 from tests.case.conftest import Case
 
 pytestmark = pytest.mark.case
 
 
 def test_the_tag_stays_in_the_antenna_s_read_zone_wherever_the_card_lies(case: Case) -> None:
-    from rig.case.checks import tag_check
-    from rig.case.coupling import READ_ZONE
+    from rig.maker.case.checks import tag_check
+    from rig.maker.case.coupling import READ_ZONE
 
     found = tag_check(case.layout)
     assert found is not None
@@ -29,7 +29,7 @@ def test_the_coupling_model_finds_the_null_just_past_the_winding() -> None:
     """A tag over the centre couples fully, one straddling the winding far less, and one
     centred 24 mm off a 32 mm coil (the old sticker spot over a centred coil) has
     crossed the null: its net flux is reversed."""
-    from rig.case.coupling import READ_ZONE, coupling
+    from rig.maker.case.coupling import READ_ZONE, coupling
 
     coil = (46.0, 32.0)
     assert coupling(coil, (0.0, 0.0), 4.6) == pytest.approx(1.0)
@@ -56,7 +56,7 @@ class _Recorder:
 @pytest.mark.parametrize("game_name", ["tenfour", "bumpem"])
 def test_the_printed_cards_put_the_sticker_where_the_case_reads_it(game_name: str) -> None:
     from rig.gamebuild import build_game
-    from rig.printout.sheets import CARD_H, CARD_W, print_tools
+    from rig.maker.printout.sheets import CARD_H, CARD_W, print_tools
 
     game = build_game(game_name, players=2)
     sheet = print_tools(game_name).cards_of(game)

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from engine.errors import DataError
-from rig.case.parts import ROLES, TABLE_PATH, load_parts, parse_parts
+from rig.maker.case.parts import ROLES, TABLE_PATH, load_parts, parse_parts
 from tests.config.test_wiring_docs import WIRING, pin_table
 
 _HEAD = TABLE_PATH.read_text(encoding="utf-8").split("\n[[part]]", 1)[0]

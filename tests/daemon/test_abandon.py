@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from hardware.events import KnobLongPress, KnobPress, KnobTurn
-from rig.app import App
-from rig.autopilot import gestures_for
 from rig.config import load_config
-from rig.daemon import Daemon
-from rig.journal import archive_name, read_journal
-from rig.loop import Tick
-from rig.replay import ReplayError, effective_inputs, replay
-from rig.setup_menu import SetupChoice
+from rig.core.app import App
+from rig.core.autopilot import gestures_for
+from rig.core.daemon import Daemon
+from rig.core.journal import archive_name, read_journal
+from rig.core.loop import Tick
+from rig.core.replay import ReplayError, effective_inputs, replay
+from rig.core.setup_menu import SetupChoice
 from tests.daemon.helpers import Quiet, write_config
 
 ABANDON_ROW = "Abandon this game"
@@ -123,7 +123,7 @@ def test_replay_reads_an_abandoned_game(tmp_path, capsys):
 
 @pytest.mark.parametrize("game", ["tenfour", "bumpem"])
 def test_an_emulated_rig_says_the_game_was_abandoned_and_takes_no_more_input(game):
-    from rig.emulated import new_emulated_rig
+    from rig.desktop.emulated import new_emulated_rig
 
     rig = new_emulated_rig(game, 3, seed=2)
     rig.hold()

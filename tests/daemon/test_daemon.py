@@ -8,8 +8,8 @@ import sys
 
 from PIL import Image, ImageChops
 
-from rig.daemon import goodbye_screen
-from rig.render import render
+from rig.core.daemon import goodbye_screen
+from rig.screens.render import render
 from tests.daemon.helpers import NotifySocket, start_daemon, write_config
 
 
@@ -76,8 +76,8 @@ def test_a_missing_config_file_is_reported(tmp_path):
 
 def test_a_resumed_game_keeps_its_seats_and_hints(tmp_path):
     from rig.config import load_config
-    from rig.daemon import Daemon
-    from rig.setup_menu import SetupChoice
+    from rig.core.daemon import Daemon
+    from rig.core.setup_menu import SetupChoice
 
     config = load_config(write_config(tmp_path, game="tenfour", players=3))
 

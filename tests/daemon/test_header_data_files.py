@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from rig.daemon import Daemon
+from rig.core.daemon import Daemon
 from rig.datafiles import MAX_DATA_BYTES
 from tests.daemon.helpers import Quiet
 from tests.daemon.test_journal_faults import _config, _edit_header, _journal_in_progress, _set

@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from hardware.events import KnobLongPress
-from rig.autopilot import gestures_for
 from rig.config import load_config
-from rig.daemon import EXIT_BUSY, EXIT_UNWRITABLE, Daemon
-from rig.setup_menu import SetupChoice
+from rig.core.autopilot import gestures_for
+from rig.core.daemon import EXIT_BUSY, EXIT_UNWRITABLE, Daemon
+from rig.core.setup_menu import SetupChoice
 from tests.daemon.helpers import Quiet, start_daemon, up_then_stop, write_config
 from tests.system_tools import require_command
 
@@ -48,7 +48,7 @@ def _journal_in_progress(config: Any, levels: tuple[str, ...] = ("human", "stron
 
 
 def _tick() -> Any:
-    from rig.loop import Tick
+    from rig.core.loop import Tick
 
     return Tick()
 
@@ -266,7 +266,7 @@ def test_a_healthy_journal_that_cannot_be_written_refuses_to_start(tmp_path):
 
 
 def test_the_state_the_daemon_creates_is_private_whatever_the_umask(tmp_path):
-    from rig.enroll import save_card_map
+    from rig.core.enroll import save_card_map
 
     old = os.umask(0)
     try:

@@ -18,8 +18,8 @@ from hardware.display.base import Display
 from hardware.display.fakebus import FakeSmbus2, fake_bus
 from hardware.display.oled import OledDisplay, i2c_device_factory
 from rig.config import RigConfig
-from rig.daemon import EXIT_UNWRITABLE, Daemon, StartRefused, StateUnwritable, refused_screen
-from rig.render import render
+from rig.core.daemon import EXIT_UNWRITABLE, Daemon, StartRefused, StateUnwritable, refused_screen
+from rig.screens.render import render
 from tests.daemon.helpers import Quiet
 from tests.daemon.test_journal_faults import _config, _journal_in_progress
 from tests.system_tools import require_command
@@ -56,7 +56,7 @@ def test_the_refused_start_replaces_the_old_picture_on_the_oled(
     config, _ = immutable_journal
     bus = fake_bus("ssd1306")
     old = OledDisplay(i2c_device_factory("ssd1306", smbus=FakeSmbus2(bus)))
-    from rig.daemon import goodbye_screen
+    from rig.core.daemon import goodbye_screen
 
     old.close(render(goodbye_screen("tenfour")))  # what the last run left: RIG OFF
     before = bus.image().tobytes()
@@ -83,7 +83,7 @@ def test_the_screen_names_the_cause_of_an_unwritable_journal(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, errno_name: str, words: str) -> None:
     import errno
 
-    from rig import journal as journal_module
+    from rig.core import journal as journal_module
 
     config = _config(tmp_path)
     _journal_in_progress(config)
@@ -104,15 +104,15 @@ def test_every_cause_fits_one_page_of_the_refused_screen(tmp_path: Path) -> None
     """No knob works at a refused start: a second page could never be turned to."""
     import errno
 
-    from rig.daemon import _cause_words
-    from rig.screen import page_count
+    from rig.core.daemon import _cause_words
+    from rig.screens.screen import page_count
 
     for code in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT,
                  errno.EIO, errno.ENOTDIR, errno.EBUSY):
         for what in ("Journal", "State dir"):
             refused = StateUnwritable("", _cause_words(OSError(code, ""), what))
             assert page_count(refused_screen(refused)) == 1, refused.short
-    from rig.daemon import HardwareUnavailable
+    from rig.core.daemon import HardwareUnavailable
 
     for kind in (StartRefused, HardwareUnavailable, StateUnwritable):
         assert page_count(refused_screen(kind(""))) == 1, kind.short

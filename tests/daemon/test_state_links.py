@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from rig.config import load_config
-from rig.daemon import Daemon, load_card_map
-from rig.enroll import save_card_map
-from rig.journal import Journal, JournalError, atomic_write
-from rig.setup_menu import SetupChoice
+from rig.core.daemon import Daemon, load_card_map
+from rig.core.enroll import save_card_map
+from rig.core.journal import Journal, JournalError
+from rig.core.setup_menu import SetupChoice
+from rig.statedir import atomic_write
 from tests.daemon.helpers import Quiet, write_config
 from tests.daemon.test_journal_faults import _journal_in_progress
 
@@ -108,7 +109,7 @@ def test_a_linked_card_map_is_not_read(tmp_path, caplog):
 
 
 def test_games_a_link_is_not_filed_into(tmp_path):
-    from rig.journal import archive
+    from rig.core.journal import archive
 
     config = _config(tmp_path)
     current = _journal_in_progress(config)
@@ -123,7 +124,7 @@ def test_games_a_link_is_not_filed_into(tmp_path):
 def test_the_voice_settings_follow_no_link(tmp_path):
     """voice.conf (the setup menu's voice choice) lives in the state directory too: its
     temporary file was written through a planted link, and a linked file was read."""
-    from rig.voicecontrol import VoiceControl
+    from rig.voice.control import VoiceControl
 
     victim = tmp_path / "victim"
     victim.write_text("precious\n")
@@ -147,7 +148,7 @@ def test_the_voice_cache_follows_no_link(tmp_path):
     or a cached clip that links elsewhere is neither written through nor read."""
     import threading
 
-    from rig.voice import Clip, Synthesizer, VoiceSettings, cache_key, pcm_of_wav
+    from rig.voice.narrator import Clip, Synthesizer, VoiceSettings, cache_key, pcm_of_wav
 
     victim = tmp_path / "victim"
     victim.write_text("precious\n")

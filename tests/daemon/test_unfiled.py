@@ -15,7 +15,7 @@ from pathlib import Path
 
 from hardware.events import KnobLongPress, KnobPress, KnobTurn
 from rig.config import load_config
-from rig.daemon import Daemon
+from rig.core.daemon import Daemon
 from tests.daemon.helpers import Quiet, start_daemon, up_then_stop, write_config
 from tests.daemon.test_journal_faults import WITHOUT_WRITE_OVERRIDE, play_to_game_over
 from tests.system_tools import require_command

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from rig.journal import MAX_LINE, TAIL_LIMIT, Journal, JournalError, read_journal
+from rig.core.journal import MAX_LINE, TAIL_LIMIT, Journal, JournalError, read_journal
 from tests.journal.test_journal_file import ACTIONS, HEADER, make_journal
 
 GIB = 1 << 30
@@ -94,8 +94,8 @@ def test_a_full_disk_says_how_much_a_new_game_needs(tmp_path: Path, monkeypatch)
     """40 KiB free, 64 KiB reserved: START said "the disk is full" and nothing more."""
     import errno
 
-    from rig import journal as journal_module
-    from rig.journal import PREALLOCATE, JournalWriteError
+    from rig.core import journal as journal_module
+    from rig.core.journal import PREALLOCATE, JournalWriteError
 
     real_statvfs = os.statvfs
 
@@ -135,7 +135,7 @@ def test_reading_a_missing_journal_says_the_file_does_not_exist(tmp_path: Path):
 
 
 def test_creating_in_a_missing_directory_says_the_directory_does_not_exist(tmp_path: Path):
-    from rig.journal import JournalWriteError
+    from rig.core.journal import JournalWriteError
 
     with pytest.raises(JournalWriteError, match="the directory does not exist"):
         Journal.create(tmp_path / "gone" / "current.jsonl", HEADER)
@@ -169,7 +169,7 @@ class _NearlyFullDisk:
     def __init__(self, monkeypatch: pytest.MonkeyPatch, directory: Path, free: int) -> None:
         import errno
 
-        from rig import journal as journal_module
+        from rig.core import journal as journal_module
 
         self.free = free
         self.taken = 0
@@ -212,7 +212,7 @@ def test_a_short_write_of_the_preallocation_is_a_full_disk_not_a_failing_card(
     "input/output error (failing SD card or disk?)": owners would replace a good card."""
     import errno
 
-    from rig.journal import JournalWriteError
+    from rig.core.journal import JournalWriteError
 
     _NearlyFullDisk(monkeypatch, tmp_path, free_kib * 1024)
     with pytest.raises(JournalWriteError) as caught:
@@ -227,7 +227,7 @@ def test_a_short_write_of_the_preallocation_is_a_full_disk_not_a_failing_card(
 
 def test_a_short_write_while_extending_the_tail_is_a_full_disk(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rig.journal import PREALLOCATE, JournalWriteError
+    from rig.core.journal import PREALLOCATE, JournalWriteError
 
     with Journal.create(tmp_path / "current.jsonl", HEADER) as journal:
         disk = _NearlyFullDisk(monkeypatch, tmp_path, 10 * 1024)

@@ -1,4 +1,4 @@
-"""rig.journal: creation, appending, reopening and recovery after a power cut."""
+"""rig.core.journal: creation, appending, reopening and recovery after a power cut."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rig.journal import (
+from rig.core.journal import (
     CURRENT_NAME,
     GAMES_DIR,
     PREALLOCATE,
@@ -24,10 +24,10 @@ from rig.journal import (
     Recovery,
     archive,
     archive_name,
-    atomic_write,
     parse_journal,
     read_journal,
 )
+from rig.statedir import atomic_write
 
 IDENTITY = {
     "game": "tenfour",

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from rig.autopilot import gestures_for
-from rig.emulated import EmulatedRig
+from rig.core.autopilot import gestures_for
+from rig.desktop.emulated import EmulatedRig
 
 
 def advance_to_choice(rig: EmulatedRig, rng: random.Random, limit: int = 300) -> None:

@@ -7,7 +7,7 @@ through the same checks.
 
 from __future__ import annotations
 
-from rig.screen import Part, Screen
+from rig.screens.screen import Part, Screen
 
 KEY_SCREENS: dict[str, Screen] = {
     "setup": Screen(title="NEW GAME", menu=("Game: 10-Four, Good Buddy", "Players: 4",

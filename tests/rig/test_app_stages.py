@@ -1,12 +1,12 @@
-"""The rig's stages between and during games (rig.app): one value says where it is."""
+"""The rig's stages between and during games (rig.core.app): one value says where it is."""
 
 from __future__ import annotations
 
 from hardware.events import KnobLongPress, KnobPress, KnobTurn
-from rig.app import App, AtMenu, InGame
-from rig.controller import Controller
-from rig.emulated import new_emulated_rig
-from rig.setup_menu import SetupChoice
+from rig.core.app import App, AtMenu, InGame
+from rig.core.controller import Controller
+from rig.core.setup_menu import SetupChoice
+from rig.desktop.emulated import new_emulated_rig
 
 
 def _to_start(app: App) -> None:

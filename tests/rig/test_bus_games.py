@@ -14,9 +14,9 @@ from hardware.clock import FakeClock
 from hardware.display import OledDisplay, i2c_device_factory
 from hardware.display.fakebus import FakeBus, FakeSmbus2, bits_of, fake_bus
 from hardware.display.pages import ADDRESSING, luma_frame_bits
-from rig.autopilot import gestures_for
-from rig.emulated import new_emulated_rig
-from rig.render import render
+from rig.core.autopilot import gestures_for
+from rig.desktop.emulated import new_emulated_rig
+from rig.screens.render import render
 
 GAMES = (("tenfour", 4), ("bumpem", 3))
 

@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from rig.autopilot import play_out
 from rig.cli import main
-from rig.emulated import new_emulated_rig
+from rig.core.autopilot import play_out
+from rig.desktop.emulated import new_emulated_rig
 
 TENFOUR_COUNTERS = {"smokey_catches", "trap_catches", "bear_catches", "lost_turns",
                     "hammer_up_turns", "break_one_nine", "park_exits", "smokey_exact_moves",
@@ -133,8 +133,9 @@ def test_spins_do_not_depend_on_the_gesture():
 def test_simulate_budget_sets_what_a_hard_seat_thinks(capsys, monkeypatch):
     """`--budget MS` is turned into samples as the rig does (the probe is stood in for
     here: it times the machine) and the hard seats play with exactly that many."""
-    from rig import computer, registry
+    from rig import registry
     from rig.commands.simulate import simulate
+    from rig.core import computer
     from rig.gamebuild import build_game
 
     asked = []

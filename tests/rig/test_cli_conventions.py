@@ -24,7 +24,7 @@ def test_version_is_the_packages(capsys) -> None:
 
 def test_the_journal_header_names_the_program_version(tmp_path: Path) -> None:
     from rig import version
-    from rig.emulated import new_emulated_rig
+    from rig.desktop.emulated import new_emulated_rig
 
     journal = tmp_path / "game.jsonl"
     new_emulated_rig("tenfour", 3, seed=1, journal=journal)

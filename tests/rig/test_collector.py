@@ -1,5 +1,5 @@
 """`cbrig run` starts with the garbage collector paused and resumes it, frozen, once READY
-is sent (rig.collector); every other command, and a failed start, leave it as it was."""
+is sent (rig.core.collector); every other command, and a failed start, leave it as it was."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import gc
 
 import pytest
 
-from rig import collector
 from rig.cli import main
 from rig.config import GameConfig
-from rig.desk import DeskRig, desk_config
+from rig.core import collector
+from rig.desktop.desk import DeskRig, desk_config
 
 
 @pytest.fixture(autouse=True)

@@ -11,8 +11,8 @@ import pytest
 from engine.bumpem.ai import strong_choice as bumpem_medium
 from engine.selfplay import random_choice, sample_chance
 from engine.tenfour.ai import strong_choice as tenfour_medium
-from rig import computer
-from rig.computer import calibrated_budget, seat_for
+from rig.core import computer
+from rig.core.computer import calibrated_budget, seat_for
 from rig.gamebuild import build_game
 from tests.daemon.helpers import write_config
 
@@ -103,8 +103,8 @@ def test_a_hard_seat_calibrates_at_its_first_choice(monkeypatch: pytest.MonkeyPa
 
 def test_a_journal_naming_the_old_levels_resumes_with_them(tmp_path: Path) -> None:
     from rig.config import load_config
-    from rig.daemon import Daemon
-    from rig.setup_menu import SetupChoice
+    from rig.core.daemon import Daemon
+    from rig.core.setup_menu import SetupChoice
 
     config = load_config(write_config(tmp_path, game="tenfour", players=2))
 

@@ -9,10 +9,10 @@ import pytest
 
 from engine.tenfour import Correct, Draw
 from hardware.events import FrameRejected, KnobPress
-from rig.autopilot import gestures_for, play_out
-from rig.emulated import new_emulated_rig
-from rig.journal import JournalWriteError, read_journal
-from rig.replay import replay
+from rig.core.autopilot import gestures_for, play_out
+from rig.core.journal import JournalWriteError, read_journal
+from rig.core.replay import replay
+from rig.desktop.emulated import new_emulated_rig
 from tests.rig.drive import advance_to_choice
 
 
@@ -167,7 +167,7 @@ def test_a_catch_is_an_alert_that_a_press_acknowledges():
 
 
 def test_a_computer_seat_has_its_choice_preselected():
-    from rig.computer import seat_for
+    from rig.core.computer import seat_for
 
     seats = [seat_for("bumpem", "random", seed=1), seat_for("bumpem", "random", seed=2)]
     rig = new_emulated_rig("bumpem", 2, seed=9, seats=seats)
@@ -195,7 +195,7 @@ def test_bears_crawling_when_both_smokeys_wait_just_ahead_of_the_leader():
 
 
 def test_computer_seats_play_their_own_choices_through_the_autopilot():
-    from rig.computer import seat_for
+    from rig.core.computer import seat_for
 
     seats = [seat_for("tenfour", "strong", seed=1), seat_for("tenfour", "random", seed=2)]
     rig = new_emulated_rig("tenfour", 2, seed=13, seats=seats)
@@ -228,7 +228,7 @@ def _to_decision_without_settling(rig, rng) -> None:
 
 
 def test_the_computer_thinks_after_the_frame_is_drawn():
-    from rig.computer import seat_for
+    from rig.core.computer import seat_for
 
     calls = []
 
@@ -251,7 +251,7 @@ def test_the_computer_thinks_after_the_frame_is_drawn():
 
 
 def test_a_person_who_presses_before_the_hint_gets_what_they_saw():
-    from rig.controller import Seat
+    from rig.core.controller import Seat
 
     seats = [Seat(level="hint", chooser=lambda state, legal: legal[-1]) for _ in range(2)]
     rig = new_emulated_rig("bumpem", 2, seed=15, seats=seats)

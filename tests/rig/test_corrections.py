@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
-from rig.emulated import new_emulated_rig
-from rig.journal import read_journal
-from rig.replay import replay
-from rig.session import Session
+from rig.core.journal import read_journal
+from rig.core.replay import replay
+from rig.core.session import Session
+from rig.desktop.emulated import new_emulated_rig
 from tests.rig.drive import advance_to_choice
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from engine.datafile import parse_toml
 from engine.errors import DataError
-from rig.journal import Journal, JournalError, parse_journal
+from rig.core.journal import Journal, JournalError, parse_journal
 
 DEPTH = 50_000
 
@@ -88,7 +88,7 @@ def test_the_journal_reader_names_a_deep_line():
 
 def test_the_daemon_sets_a_deep_journal_aside_and_ignores_a_deep_card_map(tmp_path):
     from rig.config import load_config
-    from rig.daemon import Daemon
+    from rig.core.daemon import Daemon
     from tests.daemon.helpers import Quiet, write_config
 
     config = load_config(write_config(tmp_path, game="tenfour", players=3))

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from hardware.events import CardPresented, KnobPress, KnobSpin, KnobTurn
-from rig.controller import ACK_GUARD_MS, EARLY_CARD, EARLY_INPUT, NOT_A_FLICK
-from rig.emulated import EMULATED_READER, emulated_tag, new_emulated_rig
-from rig.modes import Acknowledging, Playing, Spinning
-from rig.screen import shown_rows
+from rig.core.controller import ACK_GUARD_MS, EARLY_CARD, EARLY_INPUT, NOT_A_FLICK
+from rig.core.modes import Acknowledging, Playing, Spinning
+from rig.desktop.emulated import EMULATED_READER, emulated_tag, new_emulated_rig
+from rig.screens.screen import shown_rows
 from tests.rig.test_modes import _spin_with_a_result
 
 CARD = CardPresented(emulated_tag("1"), EMULATED_READER)
@@ -110,7 +110,7 @@ def test_a_press_during_the_spin_shows_a_catch_first():
     its spin like any move."""
     import random
 
-    from rig.autopilot import gestures_for
+    from rig.core.autopilot import gestures_for
 
     rig = new_emulated_rig("tenfour", 3, seed=3)
     rng = random.Random(3)
@@ -131,8 +131,8 @@ def test_a_press_during_the_spin_shows_a_catch_first():
 
 
 def test_an_early_press_on_a_result_of_two_pages_is_answered_on_page_one():
-    from rig.modes import Moment
-    from rig.screen import Part
+    from rig.core.modes import Moment
+    from rig.screens.screen import Part
 
     rig, _ = _spinning_rig()
     long = Moment(title="ALERT", alert=True, parts=tuple(

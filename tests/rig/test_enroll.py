@@ -12,7 +12,7 @@ import pytest
 
 from hardware.events import CardPresented, KnobPress, KnobTurn
 from rig.cli import main
-from rig.enroll import Enrolment
+from rig.core.enroll import Enrolment
 from tests.rig.conftest import Pty
 
 DECK = """
@@ -106,7 +106,7 @@ class Quiet:
 @pytest.fixture
 def daemon(tmp_path: Path) -> Iterator[object]:
     from rig.config import load_config
-    from rig.daemon import Daemon
+    from rig.core.daemon import Daemon
 
     config = load_config(write_config(tmp_path))
     config.state.directory.mkdir()
@@ -172,7 +172,7 @@ def _play_to_the_first_draw(rig: object) -> None:
     """The start-order spins, as the autopilot makes them."""
     import random
 
-    from rig.autopilot import gestures_for
+    from rig.core.autopilot import gestures_for
 
     controller = rig.app.controller  # type: ignore[attr-defined]
     rng = random.Random(3)
@@ -183,7 +183,7 @@ def _play_to_the_first_draw(rig: object) -> None:
 
 
 def test_no_enrol_row_without_a_reader(tmp_path: Path) -> None:
-    from rig.app import App
+    from rig.core.app import App
 
     app = App(lambda choice: None, lambda controller: None)  # type: ignore[arg-type,return-value]
     assert "Enrol cards" not in app.screen().menu
@@ -193,10 +193,10 @@ def test_no_enrol_row_without_a_reader(tmp_path: Path) -> None:
 
 def test_cards_enroll_walks_the_configured_deck_on_the_configured_port(
         tmp_path: Path, pty: Pty, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
-    import rig.readercheck
+    import rig.owner.readercheck
 
     config = write_config(tmp_path, port=pty.path)
-    real_wait = rig.readercheck.wait_for_connection
+    real_wait = rig.owner.readercheck.wait_for_connection
 
     def connected_then_tap(events: queue.Queue[object], *args: object) -> object:
         status = real_wait(events)
@@ -211,7 +211,7 @@ def test_cards_enroll_walks_the_configured_deck_on_the_configured_port(
             pty.tap(number)
         return reply
 
-    monkeypatch.setattr(rig.readercheck, "wait_for_connection", connected_then_tap)
+    monkeypatch.setattr(rig.owner.readercheck, "wait_for_connection", connected_then_tap)
     monkeypatch.setattr("builtins.input", answer)
     assert main(["cards", "enroll", "--config", str(config), "--timeout", "10"]) == 0
     out = capsys.readouterr().out

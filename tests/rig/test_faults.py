@@ -6,13 +6,13 @@ import random
 
 from hardware.clock import FakeClock
 from hardware.display.oled import OledDisplay
-from rig.app import App
-from rig.autopilot import gestures_for
-from rig.controller import Controller
-from rig.emulated import new_emulated_rig
-from rig.render import render
-from rig.session import Session
-from rig.setup_menu import SetupChoice
+from rig.core.app import App
+from rig.core.autopilot import gestures_for
+from rig.core.controller import Controller
+from rig.core.session import Session
+from rig.core.setup_menu import SetupChoice
+from rig.desktop.emulated import new_emulated_rig
+from rig.screens.render import render
 from tests.rig.drive import advance_to_choice
 
 
@@ -87,7 +87,7 @@ def test_a_read_only_state_directory_refuses_to_start_with_a_message(tmp_path):
 
 
 def test_a_hint_marks_the_strong_choice_for_a_person():
-    from rig.controller import Seat
+    from rig.core.controller import Seat
 
     seats = [Seat(level="hint", chooser=lambda state, legal: legal[-1]) for _ in range(2)]
     rig = new_emulated_rig("bumpem", 2, seed=23, seats=seats)

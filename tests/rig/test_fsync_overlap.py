@@ -1,6 +1,6 @@
 """The next frame is rendered while the input's fsync runs, and shown only after it.
 
-A stand-in for the ``os`` module that ``rig.journal`` sees records when each fsync
+A stand-in for the ``os`` module that ``rig.core.journal`` sees records when each fsync
 starts and finishes (and can hold it until the frame has been rendered, or make it
 fail); the loop's render and show record when they run. Durability is unchanged: no
 frame, buzzer or game over reaches the table before the input it shows is on disk, and
@@ -19,13 +19,13 @@ from typing import Any
 
 import pytest
 
-import rig.journal as journal_module
+import rig.core.journal as journal_module
 from hardware.events import KnobPress
-from rig.autopilot import gestures_for
-from rig.emulated import EmulatedRig
+from rig.core.autopilot import gestures_for
+from rig.core.session import Session
+from rig.desktop.emulated import EmulatedRig
 from rig.gamebuild import build_game
-from rig.screen import Screen
-from rig.session import Session
+from rig.screens.screen import Screen
 
 
 class RecordingOs:

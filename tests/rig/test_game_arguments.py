@@ -85,7 +85,7 @@ def test_one_default_player_count_everywhere() -> None:
     wanted = registry.DEFAULT_PLAYERS
     for game in (registry.entry("tenfour"), registry.entry("bumpem")):
         assert game.variant_for(wanted) == game.variants[0]
-    from rig.setup_menu import SetupChoice
+    from rig.core.setup_menu import SetupChoice
 
     assert GameConfig().players == wanted and len(GameConfig().levels) == wanted
     assert SetupChoice().players == wanted and len(SetupChoice().levels) == wanted

@@ -12,8 +12,8 @@ import pytest
 from PIL import Image, ImageChops
 
 from hardware.display.oled import OledDisplay, dummy_device_factory
-from rig.render import render, rows
-from rig.screen import MORE_BELOW
+from rig.screens.render import render, rows
+from rig.screens.screen import MORE_BELOW
 from tests.rig.screens import KEY_SCREENS
 from tests.rig.test_screen_audit import check_fits
 

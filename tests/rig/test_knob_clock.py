@@ -15,8 +15,8 @@ from hardware.events import KnobLongPress, KnobPress, KnobTurn
 from hardware.gesture import KnobGestures
 from hardware.gestureclock import GestureClock, RawButton
 from hardware.knob import QuadratureDriver
-from rig.loop import RigLoop, Stop
-from rig.screen import Screen
+from rig.core.loop import RigLoop, Stop
+from rig.screens.screen import Screen
 
 
 class Recorder:

@@ -1,4 +1,4 @@
-"""The controller's modes (rig/modes.py): the table of changes, and what a table sees
+"""The controller's modes (rig/core/modes.py): the table of changes, and what a table sees
 as the rig moves between the game, a spin, a result and the correction menu."""
 
 from __future__ import annotations
@@ -8,9 +8,8 @@ import random
 import pytest
 
 from hardware.events import KnobLongPress, KnobPress, KnobSpin
-from rig.corrections import CorrectionMenu
-from rig.emulated import new_emulated_rig
-from rig.modes import (
+from rig.core.corrections import CorrectionMenu
+from rig.core.modes import (
     Acknowledged,
     Acknowledging,
     Animation,
@@ -27,7 +26,8 @@ from rig.modes import (
     TakenBack,
     next_mode,
 )
-from rig.screen import Part
+from rig.desktop.emulated import new_emulated_rig
+from rig.screens.screen import Part
 from tests.rig.drive import advance_to_choice
 
 MOMENT = Moment(title="10-4  RED", parts=(Part("Red truck at R4: 9 ahead", "result"),),

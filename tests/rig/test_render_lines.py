@@ -10,7 +10,7 @@ from PIL import Image, ImageChops
 
 from hardware.display.base import WIDTH
 from hardware.display.font import FONTS, Font, glyph_cell
-from rig.render import _line
+from rig.screens.render import _line
 
 PRINTABLE = "".join(chr(c) for c in range(32, 127))
 

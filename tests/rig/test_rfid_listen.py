@@ -26,16 +26,16 @@ def test_a_missing_port_says_so_and_exits_1(tmp_path: Path, capsys) -> None:
 
 def test_the_configured_type_port_and_baud_are_used_and_can_be_overridden(
         tmp_path: Path, pty: Pty, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
-    import rig.readercheck
+    import rig.owner.readercheck
 
-    real_wait = rig.readercheck.wait_for_connection
+    real_wait = rig.owner.readercheck.wait_for_connection
 
     def connected_then_tap(events: queue.Queue[object], *args: object) -> object:
         status = real_wait(events)
         pty.tap(3887558)
         return status
 
-    monkeypatch.setattr(rig.readercheck, "wait_for_connection", connected_then_tap)
+    monkeypatch.setattr(rig.owner.readercheck, "wait_for_connection", connected_then_tap)
     config = write_config(tmp_path, port=pty.path)
     assert main(["rfid", "listen", "--config", str(config), "--count", "1",
                  "--seconds", "10"]) == 0

@@ -37,11 +37,12 @@ from hardware.events import (
     KnobSpin,
     KnobTurn,
 )
-from rig.autopilot import gestures_for
-from rig.computer import seat_for
-from rig.controller import Seat
-from rig.emulated import EMULATED_READER, EmulatedRig, emulated_tag, new_emulated_rig
-from rig.screen import (
+from rig.core.autopilot import gestures_for
+from rig.core.computer import seat_for
+from rig.core.controller import Seat
+from rig.core.session import Session
+from rig.desktop.emulated import EMULATED_READER, EmulatedRig, emulated_tag, new_emulated_rig
+from rig.screens.screen import (
     BIG_ROWS,
     COLUMNS,
     MARKERS,
@@ -55,7 +56,6 @@ from rig.screen import (
     shown_rows,
     wrap,
 )
-from rig.session import Session
 from valueclass import replace
 
 GAMES = [("tenfour", 2, "two-player"), ("tenfour", 3, None), ("tenfour", 4, None),

@@ -13,9 +13,9 @@ from functools import cache
 import pytest
 
 from hardware.events import KnobSpin
-from rig.autopilot import gestures_for
-from rig.emulated import new_emulated_rig
-from rig.screen import Screen, fit, wrap
+from rig.core.autopilot import gestures_for
+from rig.desktop.emulated import new_emulated_rig
+from rig.screens.screen import Screen, fit, wrap
 
 GAMES = [("tenfour", 4, 6), ("tenfour", 3, 1), ("tenfour", 2, 3)]
 """(game, players, seed): `cbrig demo --players 4 --seed 6` put "flick the LO knob" on
@@ -120,7 +120,7 @@ def test_a_refusal_goes_with_the_screen_it_answered():
 @pytest.mark.parametrize("game_name", ["tenfour", "bumpem"])
 def test_enrolment_says_tap_it_on_page_one_for_every_card(game_name):
     from hardware.events import CardPresented
-    from rig.enroll import Enrolment, EnrolScreen, deck_cards
+    from rig.core.enroll import Enrolment, EnrolScreen, deck_cards
     from rig.gamebuild import build_game
 
     enrol = EnrolScreen(Enrolment(cards=deck_cards(build_game(game_name, players=3)),
@@ -140,7 +140,7 @@ def test_enrolment_says_tap_it_on_page_one_for_every_card(game_name):
 @pytest.mark.parametrize("game_name", ["tenfour", "bumpem"])
 def test_the_setup_menu_cuts_no_word(game_name, players):
     """The colours row said "Colours: red gre blu"."""
-    from rig.setup_menu import SetupChoice, SetupMenu, colour_sets
+    from rig.core.setup_menu import SetupChoice, SetupMenu, colour_sets
     from valueclass import replace
 
     menu = SetupMenu(SetupChoice(game=game_name, players=players,

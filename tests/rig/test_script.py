@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from rig.cli import main
-from rig.emulated import new_emulated_rig
-from rig.script import ScriptError, execute, parse
+from rig.desktop.emulated import new_emulated_rig
+from rig.desktop.script import ScriptError, execute, parse
 
 SCRIPTS = Path(__file__).parent / "scripts"
 

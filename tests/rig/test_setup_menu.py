@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from hardware.events import KnobPress, KnobTurn
+from rig.core.setup_menu import SetupChoice, SetupMenu, colour_sets
 from rig.gamebuild import build_game
-from rig.setup_menu import SetupChoice, SetupMenu, colour_sets
 
 
 def _press_row(menu: SetupMenu, label: str) -> None:
@@ -47,7 +47,7 @@ def test_turning_wraps_around_the_menu():
 
 
 def test_a_seat_steps_through_the_levels_and_an_old_name_shows_as_its_level():
-    from rig.setup_menu import SetupChoice
+    from rig.core.setup_menu import SetupChoice
 
     menu = SetupMenu(SetupChoice(game="bumpem", players=2, levels=("strong", "human")))
     assert "Red: medium" in menu.items()
@@ -61,8 +61,8 @@ def test_a_seat_steps_through_the_levels_and_an_old_name_shows_as_its_level():
 def test_a_start_error_is_shown_whole_page_by_page_and_logged(caplog):
     import logging
 
-    from rig.app import App
-    from rig.screen import fit, page_count
+    from rig.core.app import App
+    from rig.screens.screen import fit, page_count
     from tests.rig.test_screen_audit import MENU_ROW, check_fits, squash
 
     where = "/var/lib/cbrig/a/rather/long/state/directory/for/this/rig/current.jsonl"
@@ -72,7 +72,7 @@ def test_a_start_error_is_shown_whole_page_by_page_and_logged(caplog):
 
     app = App(start_game=start, finish_game=lambda c: None)
     app.handle(KnobTurn("hi", -1))  # to START
-    with caplog.at_level(logging.ERROR, logger="rig.app"):
+    with caplog.at_level(logging.ERROR, logger="rig.core.app"):
         app.handle(KnobPress("hi"))
     assert any(where in record.getMessage() for record in caplog.records), "not logged"
     screen = app.screen()

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from hardware.events import CardRemoved, KnobPress, KnobSpin, KnobTurn
-from rig.autopilot import gestures_for
-from rig.emulated import EMULATED_READER, EmulatedRig, emulated_tag, new_emulated_rig
-from rig.modes import Moment
-from rig.render import render
-from rig.screen import (
+from rig.core.autopilot import gestures_for
+from rig.core.modes import Moment
+from rig.desktop.emulated import EMULATED_READER, EmulatedRig, emulated_tag, new_emulated_rig
+from rig.screens.render import render
+from rig.screens.screen import (
     MARKERS,
     Part,
     Screen,
@@ -178,7 +178,7 @@ def test_the_markers_are_drawn_as_triangles_not_question_marks():
 
 @pytest.mark.parametrize(("game", "players", "variant"), GAMES)
 def test_the_computers_choice_is_not_claimed_for_another_option(game, players, variant):
-    from rig.computer import seat_for
+    from rig.core.computer import seat_for
 
     seats = [seat_for(game, "random", seed=n) for n in range(players)]
     rig = new_emulated_rig(game, players, variant=variant, seed=5, seats=seats)
@@ -292,7 +292,7 @@ def test_the_two_player_which_truck_list_says_where_each_truck_stands():
 @pytest.mark.parametrize("game", ["tenfour", "bumpem"])
 def test_the_enrol_screen_shows_each_cards_whole_text(game):
     """Page by page with the LO knob (M08 and M09 no longer look the same)."""
-    from rig.enroll import Enrolment, EnrolScreen, deck_cards
+    from rig.core.enroll import Enrolment, EnrolScreen, deck_cards
     from rig.gamebuild import build_game
     from tests.rig.test_screen_audit import MENU_ROW, check_fits
 
@@ -374,8 +374,8 @@ def test_cbrig_replay_lists_each_move_in_the_words_its_menu_row_had(tmp_path, ga
                                                                     variant):
     import re
 
-    from rig.journal import read_journal
-    from rig.replay import journal_steps
+    from rig.core.journal import read_journal
+    from rig.core.replay import journal_steps
 
     journal = tmp_path / "game.jsonl"
     rig = new_emulated_rig(game, players, variant=variant, seed=11, journal=journal)

@@ -10,11 +10,11 @@ from pathlib import Path
 from PIL import Image
 
 from rig.config import GameConfig
-from rig.controller import valid_cards
-from rig.desk import DeskRig, desk_config, start_desk
-from rig.render import render
-from rig.screen import Screen
-from rig.terminal import KEYS_FULL, TerminalScreen, compose, layout_for
+from rig.core.controller import valid_cards
+from rig.desktop.desk import DeskRig, desk_config, start_desk
+from rig.desktop.terminal import KEYS_FULL, TerminalScreen, compose, layout_for
+from rig.screens.render import render
+from rig.screens.screen import Screen
 from tests.rig.ptyscreen import PtyProgram
 
 EMULATE = [sys.executable, "-m", "rig.cli", "emulate", "--players", "2", "--seed", "5"]
@@ -155,7 +155,7 @@ def test_cards_listed_are_the_ones_the_reader_takes_now(tmp_path):
     assert controller is not None
     cards = valid_cards(controller)
     assert cards and set(cards) <= set(controller.view.card_ids())
-    from rig.terminal import Keyboard
+    from rig.desktop.terminal import Keyboard
 
     stream = _Stream()
     term = TerminalScreen(rig.screen_now, stream=stream, size=lambda: (80, 24))  # type: ignore[arg-type]
@@ -174,8 +174,8 @@ def test_cards_listed_are_the_ones_the_reader_takes_now(tmp_path):
 
 def test_game_over_leads_back_to_the_setup_menu(tmp_path):
     from hardware.events import KnobLongPress
-    from rig.autopilot import gestures_for
-    from rig.daemon import StepSeeded
+    from rig.core.autopilot import gestures_for
+    from rig.core.daemon import StepSeeded
 
     rig = DeskRig(config=desk_config(GameConfig(name="bumpem", players=2), tmp_path),
                   seed=4, signals=False)
@@ -224,7 +224,7 @@ def test_hints_as_on_the_pi(tmp_path):
 
 
 def _tap_card(rig: DeskRig, card: str) -> None:
-    from rig.terminal import Keyboard
+    from rig.desktop.terminal import Keyboard
 
     Keyboard(rig, TerminalScreen(rig.screen_now, stream=_Stream())).post_tap(card)  # type: ignore[arg-type]
 
@@ -295,7 +295,7 @@ def _keys_for(gesture: object, controller: object) -> str:
 
 
 def _boxed_rows(screen: Screen) -> list[str]:
-    from rig.render import boxed
+    from rig.screens.render import boxed
 
     return boxed(screen).split("\n")[1:-1]
 
@@ -310,8 +310,8 @@ def test_a_press_during_the_spin_shows_the_move_first(tmp_path):
     import random
 
     from hardware.events import KnobSpin
-    from rig.autopilot import gestures_for
-    from rig.controller import EARLY_INPUT
+    from rig.core.autopilot import gestures_for
+    from rig.core.controller import EARLY_INPUT
 
     mirror = DeskRig(config=desk_config(GameConfig(name="tenfour", players=3),
                                         tmp_path / "mirror"), seed=5, signals=False)

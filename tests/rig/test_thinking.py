@@ -12,13 +12,14 @@ import pytest
 from engine.api import Action, State
 from engine.search import Thinking
 from hardware.events import KnobTurn
-from rig import computer, registry
-from rig import controller as controller_module
-from rig.autopilot import gestures_for
-from rig.computer import seat_for
-from rig.controller import Seat
-from rig.emulated import EmulatedRig, new_emulated_rig
-from rig.loop import RigLoop, Stop
+from rig import registry
+from rig.core import computer
+from rig.core import controller as controller_module
+from rig.core.autopilot import gestures_for
+from rig.core.computer import seat_for
+from rig.core.controller import Seat
+from rig.core.loop import RigLoop, Stop
+from rig.desktop.emulated import EmulatedRig, new_emulated_rig
 from tests.rig.drive import advance_to_choice
 from tests.rig.test_controller import _to_decision_without_settling
 
@@ -178,7 +179,7 @@ def _recorded(rig: EmulatedRig) -> list[tuple[State, Action]]:
 
 @pytest.mark.parametrize("game_name", ["tenfour", "bumpem"])
 def test_hard_seats_in_the_loop_play_the_unsliced_search_moves(game_name: str) -> None:
-    from rig.autopilot import play_out
+    from rig.core.autopilot import play_out
 
     game_rig = new_emulated_rig(game_name, 2, seed=24)
     game = game_rig.session.game
@@ -280,7 +281,7 @@ def test_the_daemon_autoplays_a_game_with_hard_seats(tmp_path: Path) -> None:
     """`cbrig run --autoplay` waits for a thinking computer (a slice per pass of its
     loop) instead of pressing into it, and plays the game to the end."""
     from rig.config import load_config
-    from rig.daemon import Daemon
+    from rig.core.daemon import Daemon
     from tests.daemon.helpers import write_config
 
     path = write_config(tmp_path, game="bumpem", players=2)

@@ -10,9 +10,9 @@ import tty
 
 from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
 from hardware.rfid.rdm6300 import encode_frame
-from rig.daemon import load_card_map
-from rig.enroll import enroll, save_card_map
-from rig.selftest import CHECKS, run_checks
+from rig.core.daemon import load_card_map
+from rig.core.enroll import enroll, save_card_map
+from rig.owner.selftest import CHECKS, run_checks
 
 
 def test_rfid_listen_prints_a_presented_card_and_its_removal():

@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from engine.selfplay import sample_chance
+from rig.core.session import Session
 from rig.gamebuild import build_game
-from rig.session import Session
 from tests.daemon.helpers import write_config
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""rig.sdnotify against a datagram socket standing in for systemd's NOTIFY_SOCKET."""
+"""rig.core.sdnotify against a datagram socket standing in for systemd's NOTIFY_SOCKET."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rig import sdnotify
-from rig.sdnotify import Notifier, watchdog_interval
+from rig.core import sdnotify
+from rig.core.sdnotify import Notifier, watchdog_interval
 
 OTHER_PID = str(os.getpid() + 1)
 """A process that is not this one (PID 1 would be this one when the suite runs as a

@@ -96,10 +96,10 @@ def test_unit_runs_cbrig_as_a_notify_service_with_watchdog() -> None:
     watchdog = d[("Service", "WatchdogSec")][0]
     assert re.fullmatch(r"\d+s?", watchdog)
     assert d[("Service", "Restart")] == ["on-failure"]
-    # the daemon's "fix this first" exits (rig.daemon: 69 hardware not set up,
+    # the daemon's "fix this first" exits (rig.core.daemon: 69 hardware not set up,
     # 73 unwritable, 78 bad config)
     from rig.commands._config import EXIT_CONFIG
-    from rig.daemon import EXIT_HARDWARE, EXIT_UNWRITABLE
+    from rig.core.daemon import EXIT_HARDWARE, EXIT_UNWRITABLE
 
     assert d[("Service", "RestartPreventExitStatus")] == [
         f"{EXIT_HARDWARE} {EXIT_UNWRITABLE} {EXIT_CONFIG}"]

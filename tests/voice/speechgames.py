@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 from functools import cache
 
-from rig.autopilot import play_out
-from rig.emulated import new_emulated_rig
-from rig.screen import Screen
+from rig.core.autopilot import play_out
+from rig.desktop.emulated import new_emulated_rig
+from rig.screens.screen import Screen
 
 GAMES = (("tenfour", 2, "two-player"), ("tenfour", 3, None), ("tenfour", 4, None),
          ("bumpem", 2, None), ("bumpem", 3, None), ("bumpem", 4, None))

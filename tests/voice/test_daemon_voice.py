@@ -13,7 +13,7 @@ import pytest
 from hardware.events import KnobPress, KnobTurn
 from hardware.speaker import MockBackend
 from rig.config import load_config
-from rig.daemon import Daemon, QuietNotifier
+from rig.core.daemon import Daemon, QuietNotifier
 from tests.daemon.helpers import write_config
 from tests.system_tools import require_commands
 
@@ -98,8 +98,8 @@ def test_the_desk_says_once_where_the_voice_is_heard(tmp_path: Path) -> None:
     """The terminal emulator's greeting: the host's sound output, or that there is none
     (this test machine has no sound card unless /dev/snd says otherwise)."""
     from rig.config import GameConfig
-    from rig.desk import DeskRig, desk_config, start_desk
-    from rig.voice import sound_card_present
+    from rig.desktop.desk import DeskRig, desk_config, start_desk
+    from rig.voice.narrator import sound_card_present
 
     rig = DeskRig(config=desk_config(GameConfig(players=2), tmp_path), signals=False)
     greeting = start_desk(rig, new=False)

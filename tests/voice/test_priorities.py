@@ -15,8 +15,8 @@ import threading
 from functools import partial
 
 from hardware.speaker import ROUTINE_LAG, Clip, Speaker, Stream, Transmission
-from rig.screen import Part, Screen
-from rig.voice import Narrator, Synthesizer, VoiceSettings
+from rig.screens.screen import Part, Screen
+from rig.voice.narrator import Narrator, Synthesizer, VoiceSettings
 
 RATE = 8000
 

@@ -284,7 +284,7 @@ def test_no_synthesizer_is_one_line_no_aplay_and_no_leak(
     """espeak-ng missing (sox and aplay there, as stubs): 1,000 transmissions are one
     "no sound" line, start no playback process (no squelch burst without a voice), and
     leave no child process or descriptor behind."""
-    from rig.voice import VoiceSettings, build_narrator
+    from rig.voice.narrator import VoiceSettings, build_narrator
 
     tools = tmp_path / "bin"
     tools.mkdir()
@@ -362,7 +362,7 @@ def test_a_broken_device_over_a_games_worth_is_one_line(
 def test_the_plain_voice_plays_through_the_speaker(sox: bool) -> None:
     """The issue's case with the real synthesizer: effect "plain" (or "radio" without
     sox: the plain fallback), espeak-ng's 22,050 Hz, at 80 %: played whole."""
-    from rig.voice import Synthesizer, VoiceSettings
+    from rig.voice.narrator import Synthesizer, VoiceSettings
     from tests.system_tools import require_commands
 
     require_commands({"espeak-ng": "espeak-ng"})

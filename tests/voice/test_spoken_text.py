@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from rig.screen import Part, Screen
-from rig.speech import (
+from rig.screens.screen import Part, Screen
+from rig.voice.speech import (
     MOMENT_ROLES,
     SPOKEN_ROLES,
     number_words,

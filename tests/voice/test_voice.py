@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from hardware.speaker import Clip, MockBackend, Speaker, Transmission
-from rig.screen import Part, Screen
-from rig.voice import (
+from rig.screens.screen import Part, Screen
+from rig.voice.narrator import (
     RADIO_RATE,
     Narrator,
     Synthesizer,
@@ -34,7 +34,7 @@ def tools() -> None:
 
 
 def test_the_radio_voice_is_heard_and_band_limited(tools: None, tmp_path: Path) -> None:
-    """The band's gentle slopes (rig.voice.RADIO_BAND): little below 250 Hz and above
+    """The band's gentle slopes (rig.voice.narrator.RADIO_BAND): little below 250 Hz and above
     3,600 Hz, next to nothing above 5 kHz; loud, and compressed, not clipped."""
     clip = Synthesizer(VoiceSettings(), tmp_path).clip(PHRASE)
     assert clip.rate == RADIO_RATE
@@ -61,7 +61,7 @@ def test_clips_end_at_their_sound_with_one_pause(tools: None, tmp_path: Path) ->
     """A sentence said now (the library) and one rendered ahead (the program, which adds
     0.3 s of silence of its own) end alike: the sound, then the sentence's pause; a
     clause before a colon gets the shorter pause."""
-    from rig.voice import CLAUSE_PAUSE, SENTENCE_PAUSE
+    from rig.voice.narrator import CLAUSE_PAUSE, SENTENCE_PAUSE
 
     now = Synthesizer(VoiceSettings(effect="plain"), None)
     ahead = Synthesizer(VoiceSettings(effect="plain"), None)
@@ -133,7 +133,7 @@ def test_a_cache_that_cannot_be_written_is_said_once(tools: None, tmp_path: Path
 def test_the_library_and_the_program_say_the_same(tools: None, tmp_path: Path) -> None:
     """A phrase wanted now comes from libespeak-ng in the rig's process (no program to
     start); the program (renders ahead) says the same sentence alike."""
-    from rig.espeak import library
+    from rig.voice.espeak import library
 
     assert library() is not None
     fast = Synthesizer(VoiceSettings(effect="plain"), None)
@@ -238,7 +238,7 @@ def test_volume_from_the_control() -> None:
 
 
 def test_the_selftest_phrase_plays(tools: None, tmp_path: Path) -> None:
-    from rig.voice import TEST_PHRASE, speak_test
+    from rig.voice.narrator import TEST_PHRASE, speak_test
 
     backend = MockBackend()
     assert speak_test(VoiceSettings(), tmp_path, backend=backend) == ""
@@ -280,7 +280,7 @@ def test_the_cards_are_rendered_ahead(tools: None, tmp_path: Path) -> None:
     import json
 
     from rig.gamebuild import build_game
-    from rig.speech import vocabulary_for
+    from rig.voice.speech import vocabulary_for
 
     game = build_game("tenfour", players=3)
     likely = vocabulary_for("tenfour").likely(game)

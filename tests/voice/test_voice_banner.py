@@ -13,7 +13,7 @@ import pytest
 
 from hardware.speaker import MockBackend
 from rig.config import GameConfig
-from rig.desk import DeskRig, desk_config, start_desk
+from rig.desktop.desk import DeskRig, desk_config, start_desk
 from rig.web.browserdesk import WebDesk
 from tests.system_tools import require_commands
 
@@ -89,7 +89,7 @@ def test_the_page_shows_that_the_voice_cannot_play(chromium: dict[str, str],
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from rig.loop import Stop
+    from rig.core.loop import Stop
     from tests.web.conftest import CHROMIUM_FLAGS
 
     tools = chromium
@@ -127,7 +127,7 @@ def test_the_oled_says_no_sound_from_the_first_screen_of_a_game(
 
     from hardware.events import KnobPress, KnobTurn
     from rig.config import load_config
-    from rig.daemon import Daemon, QuietNotifier
+    from rig.core.daemon import Daemon, QuietNotifier
     from tests.daemon.helpers import write_config
 
     config = load_config(write_config(tmp_path, game="bumpem", players=2))

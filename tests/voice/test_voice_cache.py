@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from hardware.speaker import Clip
-from rig.voice import Synthesizer, VoiceSettings, cache_key
+from rig.voice.narrator import Synthesizer, VoiceSettings, cache_key
 
 RATE = 16000
 
@@ -148,7 +148,7 @@ def test_the_cap_evicts_the_least_recently_used(tmp_path: Path) -> None:
 
 
 def store_bytes(synthesizer: Counted, text: str) -> bytes:
-    from rig.voicecache import clip_wav
+    from rig.voice.cache import clip_wav
 
     clip = sound(text, synthesizer.seconds)
     return clip_wav(clip.rate, clip.pcm)
@@ -170,7 +170,7 @@ class SmallDisk:
 
 
 def test_a_short_disk_keeps_no_more_clips_and_gives_old_ones_back(tmp_path: Path) -> None:
-    from rig.voicecache import FLOOR
+    from rig.voice.cache import FLOOR
 
     synthesizer = Counted(tmp_path)
     for n, text in enumerate(("One.", "Two.", "Three.")):
@@ -192,11 +192,11 @@ def test_the_voice_gives_way_before_a_game_is_refused(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The daemon, on START with the disk short: the voice clips go first, oldest
     first, until the floor is free, and the game starts."""
-    import rig.voicecache
+    import rig.voice.cache
     from hardware.events import KnobPress, KnobTurn
     from rig.config import load_config
-    from rig.daemon import Daemon, QuietNotifier
-    from rig.voicecache import FLOOR
+    from rig.core.daemon import Daemon, QuietNotifier
+    from rig.voice.cache import FLOOR
     from tests.daemon.helpers import write_config
 
     config = load_config(write_config(tmp_path, game="bumpem", players=2))
@@ -207,7 +207,7 @@ def test_the_voice_gives_way_before_a_game_is_refused(
         os.utime(clip_file(voice, text), (1000.0 + n, 1000.0 + n))
     one = clip_file(voice, "One.").stat().st_size
     disk = SmallDisk(voice, FLOOR - 2 * one + 1)  # two clips must go
-    monkeypatch.setattr(rig.voicecache, "disk_free", disk)
+    monkeypatch.setattr(rig.voice.cache, "disk_free", disk)
     daemon = Daemon(config=config, notifier=QuietNotifier())
     daemon.start()
     try:
@@ -284,7 +284,7 @@ def test_the_rig_tidies_the_cache_at_start(tmp_path: Path) -> None:
     import threading
 
     from hardware.speaker import MockBackend
-    from rig.voice import build_narrator
+    from rig.voice.narrator import build_narrator
 
     cache = tmp_path / "voice"
     Counted(cache).clip("Ten-four.")

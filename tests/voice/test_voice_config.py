@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from rig.config import ConfigError, VoiceConfig, dump_config, parse_config
-from rig.voice import sound_card_present
-from rig.voicecontrol import VoiceControl
+from rig.voice.control import VoiceControl
+from rig.voice.narrator import sound_card_present
 
 
 def test_defaults_and_a_round_trip() -> None:

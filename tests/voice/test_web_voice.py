@@ -13,8 +13,8 @@ import pytest
 
 from hardware.events import KnobPress, KnobTurn
 from rig.config import GameConfig
-from rig.desk import DeskRig, desk_config
-from rig.voice import pcm_of_wav
+from rig.desktop.desk import DeskRig, desk_config
+from rig.voice.narrator import pcm_of_wav
 from rig.web.browserdesk import WebDesk
 from tests.system_tools import require_commands
 
@@ -79,7 +79,7 @@ def test_the_page_plays_the_voice_and_the_mute_switch_silences_it(tmp_path: Path
 
     from selenium.webdriver.support.ui import WebDriverWait
 
-    from rig.loop import Stop
+    from rig.core.loop import Stop
     from tests.web.conftest import CHROMIUM_FLAGS
 
     tools = require_commands({"chromium": "chromium", "chromedriver": "chromium-driver",

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from rig.config import RigConfig
-from rig.desk import DeskRig
-from rig.loop import Stop
+from rig.core.loop import Stop
+from rig.desktop.desk import DeskRig
 from rig.web.browserdesk import WebDesk
 from tests.system_tools import require_commands
 

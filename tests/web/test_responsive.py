@@ -20,7 +20,7 @@ import pytest
 
 from hardware.events import KnobPress, KnobTurn
 from rig.config import GameConfig
-from rig.desk import desk_config
+from rig.desktop.desk import desk_config
 from rig.web.browserdesk import WebDesk
 from tests.web.conftest import serving
 from tests.web.test_browser import _wait
@@ -155,7 +155,7 @@ def test_the_tray_dims_only_cards_out_of_the_pile(browser: object, started: WebD
     """Before the first draw no card is out of the pile, so none is dimmed and the hint
     speaks of no dimmed card; it says whether a card is asked (10-Four begins with the
     start spins, Bump 'Em with a ticket)."""
-    from rig.controller import valid_cards
+    from rig.core.controller import valid_cards
 
     driver = browser
     _open(driver, started.url, desk=True)

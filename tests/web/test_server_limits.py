@@ -93,8 +93,8 @@ import json, os, resource, sys
 from valueclass import replace
 from hardware.events import KnobPress, KnobTurn
 from rig.config import WebConfig, load_config
-from rig.daemon import Daemon
-from rig.daemon import QuietNotifier
+from rig.core.daemon import Daemon
+from rig.core.daemon import QuietNotifier
 
 config = load_config(sys.argv[1])
 config = replace(config, web=WebConfig(enabled=True, address="127.0.0.1", port=0))

@@ -1,5 +1,5 @@
 """Bump 'Em's printed sheets: the ticket cards, the cars and the quick reference (written
-by rig.printout; the turbo option and the board's lengths come from the game printed)."""
+by rig.maker.printout; the turbo option and the board's lengths come from the game printed)."""
 
 from __future__ import annotations
 

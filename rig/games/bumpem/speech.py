@@ -6,7 +6,7 @@ three"). The Bump 'em! ticket and the game's name are said as words, not letters
 result is said short: a forced move without its "Only move:" (the table just makes it),
 and "Red cannot use 10" after "Red draws 10" as "Cannot use it".
 
-One module, self-contained beyond the generic :mod:`rig.speech`, so that it can move
+One module, self-contained beyond the generic :mod:`rig.voice.speech`, so that it can move
 into the game's own folder as it is.
 """
 

@@ -1,5 +1,5 @@
 """10-Four's printed sheets: the Mike cards, the pieces and the quick reference (written
-by rig.printout; numbers that are options or data come from the game being printed)."""
+by rig.maker.printout; numbers that are options or data come from the game being printed)."""
 
 from __future__ import annotations
 

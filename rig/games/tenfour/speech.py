@@ -12,7 +12,7 @@ starts from (each colour has one truck: "Red truck: three ahead to Red four"). T
 police options (which Smokey or the Bear, and where) are read out so that a listener
 can choose. Everything else is the screen's own words.
 
-One module, self-contained beyond the generic :mod:`rig.speech`, so that it can move
+One module, self-contained beyond the generic :mod:`rig.voice.speech`, so that it can move
 into the game's own folder as it is.
 """
 

@@ -1,0 +1,993 @@
+"""`cbrig run`: the rig as a headless service.
+
+Start-up: read the config, resume the game in progress (or show the setup menu) on the
+display, claim the pins, knobs and reader, and only then tell systemd READY=1; then
+serve the one event loop. A start that is refused leaves its reason on the display. Every accepted
+input is fsynced before the screen acknowledges it; SIGTERM and SIGINT end cleanly with
+the journal closed and "RIG OFF" left on the display.
+
+Exit codes of `cbrig run` (systemd shows them in `systemctl status cbrig`):
+
+* 0: stopped cleanly (SIGTERM, SIGINT, the end of an autoplay game);
+* 1: could not start for another reason (the message says which);
+* 69 (EX_UNAVAILABLE): the pins, knobs or reader could not be set up (the pin library
+  missing, a pin in use, a bad pin factory): nothing a restart mends, so the unit does
+  not restart on it (``RestartPreventExitStatus=``); READY=1 was never sent;
+* 73 (EX_CANTCREAT): the state directory or the game in progress exists but cannot be
+  written (root-owned after `sudo cbrig run`, read-only file system, an immutable
+  journal). Nothing was moved: fix what the message (and the display) names and start
+  again, the game resumes where it was;
+* 75 (EX_TEMPFAIL): another cbrig daemon already uses this state directory;
+* 78 (EX_CONFIG): the config file has mistakes (see `rig.commands.run`).
+
+A journal that is itself wrong (damaged before its last line, a header the games do
+not accept or naming a data file this rig cannot read, seats or levels that do not
+fit) is set aside in ``games/damaged-*.jsonl``
+and the rig starts at the setup menu, saying why: a bad file must not keep the rig down.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import signal
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from hardware.clock import Clock
+from rig.config import RigConfig
+from rig.core import collector
+from rig.core.app import App
+from rig.core.loop import RigLoop, Stop
+from rig.core.setup_menu import SetupChoice
+from rig.screens.screen import Screen
+from valueclass import Record, field
+
+if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed game,
+    # the first game started) or right after READY (see Daemon.start); the devices, the
+    # web and the voice when they are built
+    from PIL import Image
+
+    from engine.api import Game
+    from hardware.buzzer import AlertSink
+    from hardware.display.base import Display
+    from hardware.speaker import Backend
+    from rig.core.controller import Controller
+    from rig.core.enroll import EnrolScreen
+    from rig.core.session import Session
+    from rig.screens.views import Notice
+    from rig.voice.control import VoiceControl
+    from rig.voice.narrator import Narrator
+    from rig.web.publish import LiveBoardService
+
+log = logging.getLogger(__name__)
+
+UNFILED = "unfiled-"
+"""Prefix of a journal kept in the state directory because games/ could not take it."""
+EXIT_FAILED = 1
+EXIT_HARDWARE = 69
+"""EX_UNAVAILABLE: the hardware could not be set up; restarting will not mend it."""
+EXIT_UNWRITABLE = 73
+"""EX_CANTCREAT: a file the rig needs cannot be used here; fix it, nothing was moved."""
+EXIT_BUSY = 75
+"""EX_TEMPFAIL: another daemon holds the state directory's lock."""
+
+
+class StartRefused(Exception):
+    """The daemon must not start; the message says what to fix."""
+
+    exit_code = EXIT_FAILED
+    short = "Cannot start."
+    """A few words for the display (the log has the whole message): the cause and its
+    fix when known (`short` given), else the kind of failure."""
+    drawn = True
+    """Say it on the display (not when the display is another daemon's)."""
+
+    def __init__(self, message: str = "", short: str | None = None) -> None:
+        super().__init__(message)
+        if short:
+            self.short = short
+
+
+class StateBusy(StartRefused):
+    exit_code = EXIT_BUSY
+    short = "Another cbrig runs."
+    drawn = False  # the running one owns the display
+
+
+class HardwareUnavailable(StartRefused):
+    exit_code = EXIT_HARDWARE
+    short = "Pins, knobs or reader not set up."
+
+
+class StateUnwritable(StartRefused):
+    exit_code = EXIT_UNWRITABLE
+    short = "State cannot be written."
+
+
+class HeaderError(Exception):
+    """A journal header whose seats (levels, hints) do not fit its game."""
+
+DISPLAY_POLL_SECONDS = 5.0
+"""How often an idle rig wakes to ping the watchdog and let a lost display recover."""
+
+
+class StepSeeded:
+    """Chance for autoplay: derived from the seed and the input count, so a restarted
+    daemon continues exactly where an uninterrupted one would have gone."""
+
+    def __init__(self, seed: int, steps: Callable[[], int], salt: str) -> None:
+        self.seed, self.steps, self.salt = seed, steps, salt
+
+    def random(self) -> float:
+        import random
+
+        return random.Random(f"{self.seed}:{self.steps()}:{self.salt}").random()
+
+    def randrange(self, n: int) -> int:
+        return int(self.random() * n)
+
+
+class ServiceNotifier(Protocol):
+    """What the daemon tells its service manager (rig.core.sdnotify.Notifier for systemd)."""
+
+    def ready(self, status: str | None = None, start_cpu: float | None = None) -> bool: ...
+
+    def status(self, text: str) -> bool: ...
+
+    def watchdog(self) -> bool: ...
+
+    def stopping(self) -> bool: ...
+
+    def watchdog_interval(self) -> float | None: ...
+
+
+class QuietNotifier:
+    """No service manager (a desk, a test): start-up and status reports go nowhere."""
+
+    def ready(self, status: str | None = None, start_cpu: float | None = None) -> bool:
+        return False
+
+    def status(self, text: str) -> bool:
+        return False
+
+    def watchdog(self) -> bool:
+        return False
+
+    def stopping(self) -> bool:
+        return False
+
+    def watchdog_interval(self) -> float | None:
+        return None
+
+
+class RigHardware(Protocol):
+    """What the daemon asks of its devices: the Pi's (hardware.devices.Hardware) or the
+    desk's (rig.desktop.desk.DeskHardware)."""
+
+    @property
+    def display(self) -> Display: ...
+
+    @property
+    def alerts(self) -> AlertSink: ...
+
+    def start(self) -> None: ...
+
+    def poll(self) -> None: ...
+
+    def close(self, persist_message: Image.Image | None = None, /) -> None: ...
+
+
+class Daemon(Record):
+    config: RigConfig
+    autoplay: int | None = None
+    crash_at: int | None = None
+    """Autoplay only (the kill tests): SIGKILL ourselves once this many inputs are saved,
+    a power cut at an exact point however slowly the harness reads sd_notify."""
+    seed: int | None = None
+    """Without autoplay: seeds chance per input all the same (the desk's --seed), so a
+    game can be played again exactly."""
+    clock: Clock = time.monotonic
+    """The rig's one clock: the loop's deadlines, the controller's animations and
+    refusals and the knobs' gestures all read it."""
+    notifier: ServiceNotifier = field(default_factory=QuietNotifier)
+    devices: RigHardware | None = None
+    """Devices the caller built (the desk's terminal or browser); None: the Pi's, built
+    from the config at start."""
+    card_map: Callable[[Game], dict[str, str]] | None = None
+    """The tags the reader reports for a game's cards, when they are not enrolled ones
+    (the desk's reader names each card by its id: rig.desktop.emulated.emulated_cards)."""
+    signals: bool = True
+    """Turn SIGTERM/SIGINT into a Stop event (off when the caller handles them)."""
+    hardware: RigHardware | None = None
+    display: Display | None = None
+    """The display, built before READY on its own (see :meth:`_build_display`)."""
+    loop: RigLoop | None = None
+    app: App | None = None
+    cards: dict[str, str] = field(default_factory=dict)
+    lock_fd: int | None = None
+    hardware_log: HardwareLog = field(default_factory=lambda: HardwareLog())
+    not_resumed: str = ""
+    """Why a game on disk was not resumed (said on the setup menu)."""
+    web: LiveBoardService | None = None
+    """The live board server when [web] is on (rig.web is not imported otherwise)."""
+    voice_control: VoiceControl | None = None
+    """Voice on/off and volume, as the setup menu sets them (rig.voice.control)."""
+    narrator: Narrator | None = None
+    """Says each frame (rig.voice.narrator), built after READY; None: the rig is silent."""
+    sound_backend: Backend | None = None
+    """Where the voice plays (tests give a mock); None: aplay on [voice] device."""
+    voice_note: str = ""
+    """Where the voice is heard, or why not, in one sentence (the desk says it once)."""
+
+    # ------------------------------------------------------------- start-up
+    def start(self) -> None:
+        from rig.statedir import make_private_dir
+
+        state = self.config.state
+        try:
+            make_private_dir(state.directory)
+        except OSError as exc:
+            raise StateUnwritable(f"cannot make the state directory {state.directory}: "
+                                  f"{exc.strerror or exc}",
+                                  _cause_words(exc, "State dir")) from exc
+        self.lock_fd = lock_state_directory(state.directory)
+        self.cards = load_card_map(self.config.reader.cards)
+        resumed = self._resume()
+        from rig.voice.control import VoiceControl
+
+        self.voice_control = VoiceControl(self.config.voice.enabled, self.config.voice.volume,
+                                          path=state.directory / "voice.conf")
+        self.app = App(self._start_game, self._finish_game, controller=resumed,
+                       defaults=self._defaults(),
+                       enrol=self._enrol if self.config.reader.type != "none" else None,
+                       voice=self.voice_control)
+        if self.not_resumed:
+            self.app.error = self.not_resumed
+        # The frame is rendered while the input's fsync runs and shown once it is done.
+        self.loop = RigLoop(self.app, render=self._render, show=self._show, clock=self.clock,
+                            heartbeat=self._heartbeat,
+                            heartbeat_interval=self._heartbeat_interval())
+        self.display = self._build_display(self._emit)
+        self._start_hardware()  # before READY: a rig that cannot read its knobs is not up
+        if self.autoplay is not None and self.app.controller is None:
+            self.app.play(self._start_game(self._defaults()))
+        if self.config.web.enabled:
+            from rig.web.publish import LiveBoardService
+
+            self.web = LiveBoardService.start(self, self.config.web.address,
+                                              self.config.web.port)
+        self.loop.refresh()
+        self._handle_signals()
+        status = self._status_text()
+        log.info("rig up: %s", status)
+        self.notifier.ready(status=status, start_cpu=time.process_time())
+        collector.resume_frozen()  # paused by `cbrig run` for the start (rig.core.collector)
+        self._load_game_modules()
+        self._start_voice()
+
+    def _start_voice(self) -> None:
+        """After READY: the voice (rig.voice.narrator), saying from the screen shown now on. No
+        sound card at all on the default device is a rig built without sound: silent,
+        said once in the log; any other fault is logged and noted on the screen."""
+        from rig.voice.narrator import build_narrator, sound_card_present, voice_note
+
+        settings = self.config.voice
+        if self.sound_backend is None and settings.device == "default" \
+                and not sound_card_present():
+            log.info("voice: no sound card, the rig stays silent")
+            self.voice_note = "Voice: no sound output here, the rig is silent."
+            return
+        assert self.loop is not None and self.app is not None
+        from hardware.events import SoundStatus
+
+        loop, app = self.loop, self.app
+
+        def game() -> str:
+            return app.controller.session.game.name if app.controller is not None else ""
+
+        self.narrator = build_narrator(
+            settings, self.config.state.directory / "voice", game,
+            on_fault=lambda why: loop.post(SoundStatus(False, why)),
+            on_recovered=lambda: loop.post(SoundStatus(True)),
+            backend=self.sound_backend, control=self.voice_control)
+        loop.on_frame = self._speak
+        if app.controller is not None:  # a resumed game: its phrases rendered ahead
+            self.narrator.warm(app.controller.session.game, game())
+        self.voice_note = voice_note(self.narrator, self.sound_backend, settings.device)
+        self._speak(app.screen())
+
+    def _speak(self, screen: Screen) -> None:
+        """The frame just shown, to the voice: it only hands the screen over."""
+        try:
+            assert self.narrator is not None
+            self.narrator.post(screen)
+        except Exception as exc:  # the voice must never stop the game
+            log.error("voice off after an error: %s", exc)
+            assert self.loop is not None
+            self.loop.on_frame = None
+
+    def _load_game_modules(self) -> None:
+        """After READY: import what starting a game needs (the controller, the session,
+        the computer players, the configured game's rules), so that the press which
+        starts a game does not wait for them (about 1 s on a Pi Zero 2 W). The setup
+        menu, the first screen, needs none of them."""
+        try:
+            import rig.core.computer
+            import rig.core.controller
+            import rig.core.session  # noqa: F401
+            from rig.gamebuild import game_entry
+
+            game_entry(self.config.game.name).build()  # the config check knew the name
+        except Exception as exc:  # only a head start: starting a game imports them anyway
+            log.warning("game modules not loaded ahead: %s", exc)
+
+    def _start_hardware(self) -> None:
+        """Claim the pins and knobs and start the reader (its port is opened, and
+        reopened when lost, by its own thread: a reader unplugged is reported on the
+        screen, not a failed start). Any failure here is `HardwareUnavailable`."""
+        assert self.loop is not None
+        if self.devices is not None:
+            hardware = self.devices
+        else:
+            try:
+                hardware = self._build_hardware(self._emit)
+            except Exception as exc:
+                raise HardwareUnavailable(f"cannot set up the hardware: {exc}") from exc
+        self.hardware = hardware
+        try:
+            hardware.start()
+        except Exception as exc:
+            raise HardwareUnavailable(f"cannot start the hardware: {exc}") from exc
+        log.info("hardware started: pins (%s), knobs, reader %s",
+                 self.config.pins.backend, self.config.reader.type)
+
+    def _handle_signals(self) -> None:
+        """SIGTERM and SIGINT become a Stop event, handled like any other (before READY,
+        so a service manager's stop right after start is never lost)."""
+        if not self.signals:
+            return
+        loop = self.loop
+        assert loop is not None
+
+        def on_signal(signum: int, frame: object) -> None:
+            loop.post(Stop())
+
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
+
+    def _defaults(self) -> SetupChoice:
+        game = self.config.game
+        levels = tuple((list(game.levels) + ["human"] * 4)[: game.players])
+        return SetupChoice(game=game.name, players=game.players, levels=levels,
+                           hints=game.hints)
+
+    def _resume(self) -> Controller | None:
+        """The game in progress, or None for the setup menu.
+
+        A journal that cannot be used as it is gets set aside (the rig must come up),
+        and so does one whose header names a data file the rig cannot read (missing,
+        not a regular file, too large): it is kept whole in games/. Only a healthy one
+        the rig cannot write refuses the start (`StateUnwritable`): moving it would lose
+        the table's game over a permission that one command fixes.
+        """
+        current = self.config.state.current
+        if not os.path.lexists(current):  # a link, even dangling, is set aside below
+            return None
+        from rig.core.journal import JournalError, JournalWriteError
+        from rig.core.replay import ReplayError
+        from rig.core.session import Session
+        from rig.gamebuild import DataFileUnreadable, GameSetupError
+
+        try:
+            session = Session.resume(current)
+        except JournalWriteError as exc:
+            raise StateUnwritable(_fix_advice(current, exc),
+                                  _cause_words(exc, "Journal", current)) from exc
+        except DataFileUnreadable as exc:
+            # the header names a file this rig cannot read (gone, a device, a FIFO, too
+            # big): kept whole in games/ to restore by hand, and the table plays on
+            self._refuse_journal(current, str(exc), "data file unreadable")
+            return None
+        except (JournalError, ReplayError) as exc:
+            self._refuse_journal(current, str(exc), "a link, not a file"
+                                 if current.is_symlink() else "damaged file")
+            return None
+        except GameSetupError as exc:
+            self._refuse_journal(current, str(exc), "unknown settings")
+            return None
+        try:
+            levels, hints = seats_from_header(session)
+            if session.state.is_terminal() or session.abandoned:
+                # finished, or abandoned before it was filed
+                self.not_resumed = self._archive(session)
+                return None
+            controller = self._controller(session, levels, hints=hints)
+        except JournalWriteError as exc:
+            raise StateUnwritable(_fix_advice(current, exc),
+                                  _cause_words(exc, "Journal", current)) from exc
+        except (HeaderError, ValueError) as exc:
+            session.close()
+            self._refuse_journal(current, str(exc), "unknown seats")
+            return None
+        log.info("resumed %s at input %d", current, session.steps)
+        return controller
+
+    def _refuse_journal(self, current: Path, why: str, short: str) -> None:
+        """Set a journal the rig cannot use aside, log why in full and say it in a short
+        line on the setup menu (the table needs the fact; the owner reads the log)."""
+        from rig.core.journal import JournalWriteError
+
+        try:
+            aside, unfiled = self._set_aside(current)
+        except JournalWriteError as exc:
+            raise StateUnwritable(f"cannot resume {current} ({why}) nor set it aside: "
+                                  f"{exc}") from exc
+        log.error("cannot resume %s: %s; set aside as %s", current, why, aside)
+        self.not_resumed = f"Old game set aside: {short}" + (f". {unfiled}" if unfiled else "")
+
+    def _build_game(self, choice: SetupChoice) -> Game:
+        """The game chosen on the menu, with the config's data files and rule options
+        when it is the configured game (the shipped ones otherwise)."""
+        from rig.gamebuild import build_game
+
+        game_cfg = self.config.game
+        same = choice.game == game_cfg.name
+        return build_game(
+            choice.game, players=choice.players, variant=choice.variant,
+            data=dict(game_cfg.data) if same else None,
+            options=dict(game_cfg.options) if same else None,
+            seats=choice.seats or (tuple(game_cfg.seats) if same and game_cfg.seats else None),
+        )
+
+    def _enrol(self, choice: SetupChoice) -> EnrolScreen:
+        """"Enrol cards" on the menu: walk the deck of the game chosen there, with the
+        reader the daemon already holds."""
+        from rig.core.enroll import Enrolment, EnrolScreen, deck_cards
+
+        cards = deck_cards(self._build_game(choice))
+        return EnrolScreen(Enrolment(cards, dict(self.cards)), save=self._save_cards)
+
+    def _save_cards(self, tags: dict[str, str]) -> None:
+        """Write the map, then use it for the next game (controllers share the dict)."""
+        from rig.core.enroll import save_card_map
+
+        save_card_map(self.config.reader.cards, tags)
+        self.cards.clear()
+        self.cards.update(tags)
+        log.info("enrolled cards saved to %s (%d tags)", self.config.reader.cards, len(tags))
+
+    def _start_game(self, choice: SetupChoice) -> Controller:
+        from rig.core.session import Session
+
+        game = self._build_game(choice)
+        from rig.voice.cache import give_way
+
+        give_way(self.config.state.directory / "voice")  # clips go before a game is refused
+        created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        session = Session.start(game, self.config.state.current,
+                                {"created": created, "levels": list(choice.levels),
+                                 "hints": choice.hints})
+        if self.narrator is not None:
+            self.narrator.warm(game, choice.game)  # its cards rendered ahead, niced
+        return self._controller(session, choice.levels, choice.hints)
+
+    def _controller(self, session: Session, levels: tuple[str, ...],
+                    hints: bool = False) -> Controller:
+        from rig.core.computer import seat_for
+        from rig.core.controller import Controller, ControllerOptions, Seat
+
+        game_cfg = self.config.game
+        seats = [seat_for(session.game.name, level, seed=i, hint=hints and level == "human",
+                          hint_level=game_cfg.hint_level, game=session.game,
+                          think_ms=game_cfg.think_ms)
+                 if level != "human" or hints else Seat() for i, level in enumerate(levels)]
+        seed = self.autoplay if self.autoplay is not None else self.seed
+        rng = None if seed is None else StepSeeded(seed, lambda: session.steps, "chance")
+        cards = self.card_map(session.game) if self.card_map is not None else self.cards
+        options = ControllerOptions(virtual_deck=self.config.reader.type == "none",
+                                    cards=cards)
+        return Controller(session, clock=self.clock, options=options, seats=seats,
+                          chance_rng=rng, on_alert=self._alert, defer_sync=True)
+
+    def _finish_game(self, controller: Controller) -> None:
+        """GAME OVER (or an abandoned game) -> setup menu. Filing the journal must not
+        crash the loop: if the file was damaged or removed on disk meanwhile, or games/
+        cannot take it, say so and go on."""
+        from rig.core.journal import JournalError
+
+        try:
+            problem = self._archive(controller.session)
+        except (JournalError, OSError) as exc:
+            log.error("finished game not filed: %s", exc)
+            problem = f"Finished game not filed: {exc}"
+        if problem and self.app is not None:
+            self.app.error = problem
+
+    def _archive(self, session: Session) -> str:
+        """Move the finished game to games/, named from the header already in memory
+        (the file is not read again: damage on disk since must not stop the filing).
+        "" when filed; else it was kept beside (see :meth:`_put_away`) and this says so."""
+        from rig.core.journal import archive_name
+
+        session.close()
+        header = session.journal.header if session.journal is not None else {}
+        _, problem = self._put_away(self.config.state.current, archive_name(header),
+                                    "Finished game")
+        return problem
+
+    def _set_aside(self, current: Path) -> tuple[Path, str]:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
+        return self._put_away(current, f"damaged-{stamp}.jsonl", "Old game")
+
+    def _put_away(self, current: Path, name: str, what: str) -> tuple[Path, str]:
+        """File `current` as games/`name`. When games/ cannot take it (root-owned after a
+        `sudo cbrig run`, a plain file, a link, a read-only mount), keep it beside, in
+        the state directory as ``unfiled-<name>``: the game is never lost and never in
+        the way of the next game's journal, and the table can start a new game at once.
+        Returns where it went and, when not filed, what to tell the table (why, and the
+        fix); the log has the same. JournalWriteError only if it cannot even be renamed
+        there (then no new game could be started either)."""
+        from rig.core.journal import JournalWriteError, archive
+
+        games = self.config.state.games
+        try:
+            filed = archive(current, games, name=name)
+        except JournalWriteError as exc:
+            problem = exc
+        else:
+            self._file_kept(current.parent, games)
+            return filed, ""
+        beside = archive(current, current.parent, name=f"{UNFILED}{name}")
+        fix = _filing_fix(games, problem)
+        log.error("%s not filed: %s; kept as %s. Fix: %s (it is filed at the end of the "
+                  "next game)", what, problem, beside, fix)
+        return beside, (f"{what} not filed: {games} {_filing_why(problem)}. Kept as "
+                        f"{beside}. Fix: {fix}")
+
+    def _file_kept(self, state: Path, games: Path) -> None:
+        """games/ takes journals again: file the ones kept beside it meanwhile."""
+        from rig.core.journal import JournalWriteError, archive
+
+        for kept in sorted(state.glob(f"{UNFILED}*.jsonl")):
+            try:
+                filed = archive(kept, games, name=kept.name[len(UNFILED):])
+            except JournalWriteError as exc:
+                log.error("kept game %s still not filed: %s", kept, exc)
+                return
+            log.info("kept game %s filed as %s", kept, filed)
+
+    def _emit(self, event: object) -> None:
+        """What the hardware threads call: note outages in the log, then enqueue."""
+        self.hardware_log.note(event)
+        assert self.loop is not None
+        self.loop.post(event)
+
+    def _build_display(self, emit: Callable[[object], None]) -> Display | None:
+        """The display on its own, cheap to build (luma loads when the panel is first
+        written), so the first screen is up while the knob, reader and pin libraries
+        (gpiozero above all) are imported and claimed, and can say why a start was
+        refused. None when the caller's devices bring their display."""
+        if self.devices is not None:
+            return None
+        cfg = self.config
+        if cfg.display.driver == "png":
+            from hardware.display.desktop import PngDisplay
+
+            return PngDisplay(cfg.state.directory / "screens")
+        from hardware.display.build import build_display, quarter_turns
+
+        return build_display(cfg.display.driver, emit, i2c_port=cfg.display.i2c_port,
+                             address=cfg.display.address,
+                             rotate=quarter_turns(cfg.display.rotate),
+                             contrast=getattr(cfg.display, "contrast", None))
+
+    def _build_hardware(self, emit: Callable[[object], None]) -> RigHardware:
+        from hardware.devices import build_real, config_from_sections
+
+        cfg = self.config
+        hw_config = config_from_sections(cfg.pins, cfg.encoder, cfg.reader, cfg.display)
+        display = self.display if self.display is not None else self._build_display(emit)
+        assert self.loop is not None
+        # The knobs' raw inputs queue with every other event: gestures on the loop's clock.
+        return build_real(hw_config, emit, clock=self.clock, display=display,
+                          gesture_inbox=self.loop.post)
+
+    # ----------------------------------------------------------------- loop
+    def _render(self, screen: Screen) -> Image.Image:
+        """The frame of ``screen``, with the display's plan for it worked out too: this
+        runs while the input's fsync does, so that only the bus writes wait for it."""
+        from rig.screens.render import render
+
+        frame = render(screen)
+        display = self._display()
+        prepare = getattr(display, "prepare", None)
+        if prepare is not None:
+            prepare(frame)
+        return frame
+
+    def _display(self) -> Display:
+        display = self.hardware.display if self.hardware is not None else self.display
+        assert display is not None, "the display is built before the first frame"
+        return display
+
+    def _show(self, frame: Image.Image) -> None:
+        self._display().show(frame)
+
+    def _alert(self, notice: Notice) -> None:
+        assert self.hardware is not None
+        self.hardware.alerts.play(notice.sound)
+
+    def _heartbeat_interval(self) -> float:
+        interval = self.notifier.watchdog_interval() if self.config.daemon.watchdog else None
+        return min(interval or DISPLAY_POLL_SECONDS, DISPLAY_POLL_SECONDS)
+
+    def _heartbeat(self) -> None:
+        self.notifier.watchdog()
+        if self.hardware is not None:
+            self.hardware.poll()
+
+    def _status_text(self) -> str:
+        assert self.app is not None
+        controller = self.app.controller
+        if controller is None:
+            return "setup menu"
+        return f"inputs {controller.session.steps}"
+
+    def serve(self) -> None:
+        """Run the loop until Stop; with autoplay, play the game out by itself."""
+        assert self.loop is not None and self.app is not None
+        if self.autoplay is None:
+            self.loop.run()
+            return
+        self._autoplay()
+
+    def _autoplay(self) -> None:
+        """Feed gestures one by one through the real loop, like a very fast table."""
+        from rig.core.autopilot import gestures_for
+
+        assert self.loop is not None and self.app is not None
+        last = -1
+        while True:
+            try:
+                event = self.loop.events.get_nowait()
+            except queue.Empty:
+                event = None
+            if isinstance(event, Stop):
+                return
+            controller = self.app.controller
+            if controller is None:
+                return
+            if controller.session.state.is_terminal():
+                problem = self._archive(controller.session)
+                if problem:
+                    self.app.error = problem
+                self.app.to_menu()
+                return
+            steps = controller.session.steps
+            if self.crash_at is not None and steps >= self.crash_at:
+                os.kill(os.getpid(), signal.SIGKILL)  # no clean-up at all, as a power cut
+            if steps != last:
+                self.notifier.status(f"inputs {steps}")
+                last = steps
+            rng = StepSeeded(self.autoplay or 0, partial(int, steps), "choice")
+            gestures = gestures_for(controller, rng)
+            if not gestures:
+                self.loop.run_due()  # the computer thinks, a slice at a time
+            for gesture in gestures:
+                self.loop.step(gesture)
+                controller.animation = None  # a robot has seen the spin: no wait for it
+                self.loop.run_due()
+
+    def stop(self, refused: StartRefused | None = None) -> None:
+        """Close everything; the display keeps "RIG OFF", or when the start was
+        `refused`, why (the table sees the rig is not up; the owner reads the log)."""
+        from rig.screens.render import render
+
+        self.notifier.stopping()
+        if self.web is not None:
+            self.web.stop()
+        if self.narrator is not None:
+            self.narrator.close()
+        if refused is not None and not refused.drawn:
+            self.hardware_log.flush()
+            return  # nothing of ours was opened but the lock attempt
+        game = (self.app.controller.session.game.name if self.app is not None
+                and self.app.controller is not None else self.config.game.name)
+        goodbye = render(goodbye_screen(game) if refused is None else refused_screen(refused))
+        if refused is not None and self.display is None and self.hardware is None:
+            try:  # refused before the display was built (state, lock, journal)
+                self.display = self._build_display(self.hardware_log.note)
+            except Exception as exc:
+                log.warning("no display to say why: %s", exc)
+        if self.app is not None and self.app.controller is not None:
+            self.app.controller.session.close()
+        if self.hardware is not None:
+            self.hardware.close(goodbye)
+        elif self.display is not None:
+            self.display.close(goodbye)
+        self.hardware_log.flush()
+        if self.lock_fd is not None:
+            fd, self.lock_fd = self.lock_fd, None
+            os.close(fd)  # releases the lock
+
+
+class HardwareLog:
+    """Display and reader outages and rejected frames, written to the log.
+
+    The devices report each outage once and its recovery once; both are logged as they
+    come (warning, then info). Rejected reader frames can come in floods from a noisy
+    line: the first is logged, then at most one line a minute with the count since.
+    Called from the hardware threads, hence the lock.
+    """
+
+    REJECTS_EVERY = 60.0
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        import threading
+
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._rejects = 0
+        self._last_reason = ""
+        self._rejects_logged_at: float | None = None
+        self._down: set[str] = set()
+
+    def note(self, event: object) -> None:
+        from hardware.events import DisplayStatus, FrameRejected, ReaderStatus
+
+        if isinstance(event, DisplayStatus):
+            self._outage("display", event.ok, event.message)
+        elif isinstance(event, ReaderStatus):
+            self._outage(f"reader {event.reader}", event.connected, event.message)
+        elif isinstance(event, FrameRejected):
+            self._rejected(event.reader, event.reason, event.count)
+
+    def _outage(self, part: str, ok: bool, message: str) -> None:
+        with self._lock:
+            was_down = part in self._down
+            (self._down.discard if ok else self._down.add)(part)
+        if not ok:
+            log.warning("%s lost: %s", part, message)
+        elif was_down:
+            log.info("%s back: %s", part, message)
+        else:
+            log.info("%s: %s", part, message)
+
+    def _rejected(self, reader: str, reason: str, count: int = 1) -> None:
+        with self._lock:
+            self._rejects += count
+            self._last_reason = f"reader {reader}: {reason}"
+            now = self.clock()
+            due = (self._rejects_logged_at is None
+                   or now - self._rejects_logged_at >= self.REJECTS_EVERY)
+            if not due:
+                return
+            count, self._rejects = self._rejects, 0
+            self._rejects_logged_at = now
+        log.warning("%s (%d frame%s rejected)", self._last_reason, count,
+                    "" if count == 1 else "s")
+
+    def flush(self) -> None:
+        """Log rejections not yet counted in a line (at stop)."""
+        with self._lock:
+            count, self._rejects = self._rejects, 0
+        if count:
+            log.warning("%s (%d more frame%s rejected)", self._last_reason, count,
+                        "" if count == 1 else "s")
+
+
+def goodbye_screen(game: str | None = None) -> Screen:
+    """What stays on the OLED after the daemon stops: the game's own sign-off."""
+    from rig.registry import DEFAULT_GAME, find
+
+    found = find(game or DEFAULT_GAME)
+    sign_off = found.sign_off if found is not None else "Game saved."
+    return Screen(title="CB RIG", big="RIG OFF", lines=(sign_off, "Game saved."),
+                  footer="power off is safe")
+
+
+def refused_screen(refused: StartRefused) -> Screen:
+    """What stays on the OLED when the daemon could not start: what kind of failure,
+    and where the whole message is (no knob works now, so it must fit one screen)."""
+    return Screen(title="CB RIG", big="NO START", alert=True,
+                  lines=(refused.short, "journalctl -u cbrig"),
+                  footer=f"exit status {refused.exit_code}")
+
+
+def seats_from_header(session: Session) -> tuple[tuple[str, ...], bool]:
+    """The computer levels and hints a journal's header gives each seat.
+
+    Every level must be one the rig knows and there must be one per player: a short
+    list used to resume and then crash at the first turn of an uncovered seat. A header
+    without levels (journals from the emulator) seats people only.
+    """
+    from rig import registry
+
+    header = session.journal.header if session.journal is not None else {}
+    players = session.game.num_players
+    given = header.get("levels", ["human"] * players)
+    levels = [lv for lv in given if isinstance(lv, str)] if isinstance(given, list) else []
+    if not isinstance(given, list) or len(levels) != len(given):
+        raise HeaderError(f"journal header: levels is {given!r}, not a list of levels")
+    if len(levels) != players:
+        raise HeaderError(f"journal header: {len(levels)} levels for {players} players")
+    for level in levels:
+        if level != "human":
+            registry.entry(session.game.name).chooser(level)  # ValueError names the levels
+    hints = header.get("hints", False)
+    if not isinstance(hints, bool):
+        raise HeaderError(f"journal header: hints is {hints!r}, not true or false")
+    return tuple(levels), hints
+
+
+def lock_state_directory(directory: Path) -> int:
+    """Hold an exclusive lock on the state directory for the life of this process.
+
+    Two daemons on one journal both took inputs and corrupted it; the second now stops
+    here, before it opens anything. The lock is on the directory itself (read access is
+    enough, so a read-only state still starts and says why at START) and goes with the
+    process, even after SIGKILL.
+    """
+    import fcntl
+
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise StateUnwritable(f"cannot open the state directory {directory}: "
+                              f"{exc.strerror or exc}",
+                              _cause_words(exc, "State dir")) from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        os.close(fd)
+        raise StateBusy(f"another cbrig is already running on {directory}; stop it first "
+                        "(systemctl status cbrig)") from exc
+    return fd
+
+
+def _user() -> str:
+    """The user this process runs as, by name when it has one (for a chown advice)."""
+    import getpass
+
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return str(os.geteuid())
+
+
+FS_IMMUTABLE_FL = 0x10
+FS_APPEND_FL = 0x20
+
+
+def _locked_flag(path: Path) -> str:
+    """"immutable" or "append-only" when `path` carries that file attribute (``chattr
+    +i``/``+a``: even root may not open it for writing, and no chown mends it), else ""."""
+    import fcntl
+    import struct
+    import sys
+
+    size = struct.calcsize("l")  # FS_IOC_GETFLAGS is _IOR('f', 1, long)
+    request = 0x80006601 | (size << 16)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return ""
+    try:
+        flags = int.from_bytes(fcntl.ioctl(fd, request, bytes(size))[:4], sys.byteorder)
+    except OSError:  # a file system without attributes
+        return ""
+    finally:
+        os.close(fd)
+    if flags & FS_IMMUTABLE_FL:
+        return "immutable"
+    return "append-only" if flags & FS_APPEND_FL else ""
+
+
+def _cause_words(exc: OSError, what: str, path: Path | None = None) -> str:
+    """The cause of an unwritable state file and its fix, in the few words the refused
+    start's screen has room for (the log has the whole message)."""
+    import errno
+
+    if exc.errno == errno.EPERM and path is not None:
+        flag = _locked_flag(path)
+        if flag:
+            return f"{what} {flag}: chattr -{flag[0]}"
+    return {errno.EACCES: f"{what} not writable: chown",
+            errno.EPERM: f"{what} not writable: chown",
+            errno.EROFS: "Disk is read-only: remount it",
+            errno.ENOSPC: "The disk is full: free space",
+            errno.EDQUOT: "Disk quota used up: free space",
+            errno.EIO: "Disk read/write error: check it",
+            errno.ENOTDIR: f"{what}: not a directory"}.get(exc.errno or -1, "")
+
+
+def _fix_advice(current: Path, exc: OSError) -> str:
+    """What to tell a person whose healthy journal the rig cannot write: the fix that
+    matches the error (a chown for a permission, a remount for a read-only mount, a
+    chattr for an immutable file)."""
+    import errno
+
+    flag = _locked_flag(current) if exc.errno == errno.EPERM else ""
+    if flag:
+        return (f"{exc}; the file is {flag} (chattr +{flag[0]}); the game in progress was "
+                f"left in place. Fix: sudo chattr -{flag[0]} {current}, then start again")
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        fix = f"sudo chown {_user()}: {current} (and its directory)"
+    elif exc.errno == errno.EROFS:
+        fix = "remount the file system writable"
+    else:
+        fix = "mend what the message names"
+    return f"{exc}; the game in progress was left in place. Fix: {fix}, then start again"
+
+
+def _filing_why(exc: OSError) -> str:
+    """Why games/ did not take a journal, in a few words after its path."""
+    import errno
+
+    return {errno.ENOTDIR: "is not a directory", errno.EACCES: "is not writable",
+            errno.EPERM: "is not writable", errno.EROFS: "is on a read-only disk",
+            errno.ENOSPC: "is on a full disk"}.get(exc.errno or -1, "cannot take it")
+
+
+def _filing_fix(games: Path, exc: OSError) -> str:
+    """The command that lets games/ take finished games again."""
+    import errno
+
+    if exc.errno == errno.ENOTDIR:
+        return f"sudo mv {games} {games}.old"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return f"sudo chown -R {_user()}: {games}"
+    if exc.errno == errno.EROFS:
+        return "remount the file system writable"
+    return f"make {games} a writable directory"
+
+
+def load_card_map(path: Path) -> dict[str, str]:
+    """Enrolled tags (tag -> card id) from the cards file; none if it does not exist.
+    Read like a data file (a regular file of a bounded size, looked at before it is
+    opened): a FIFO or a device there must not hold up the start."""
+    from engine.datafile import parse_toml
+    from engine.errors import DataError
+    from rig.datafiles import data_file_problem
+    from rig.statedir import read_state_text
+
+    problem = data_file_problem(path)
+    if problem == "no such file":
+        return {}
+    if problem is not None:
+        log.error("cannot read the card map %s: %s; no cards are enrolled", path, problem)
+        return {}
+    try:
+        data, _ = parse_toml(read_state_text(path), str(path))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, DataError) as exc:
+        log.error("cannot read the card map %s: %s; no cards are enrolled", path, exc)
+        return {}
+    tags = data.get("tags", {})
+    return {str(tag): str(card) for tag, card in tags.items()} if isinstance(tags, dict) else {}
+
+
+def run_daemon(config: RigConfig, autoplay: int | None = None,
+               crash_at: int | None = None) -> int:
+    from rig.core.sdnotify import Notifier
+
+    daemon = Daemon(config=config, autoplay=autoplay, crash_at=crash_at, notifier=Notifier())
+    try:
+        daemon.start()
+    except Exception as exc:
+        log.error("cbrig run: cannot start: %s", exc)
+        refused = exc if isinstance(exc, StartRefused) else StartRefused(str(exc))
+        daemon.stop(refused)
+        return refused.exit_code
+    try:
+        daemon.serve()
+    finally:
+        daemon.stop()
+    return 0

@@ -1,0 +1,1 @@
+"""The maker's kit: board art, the printed sheets and the printable case."""

@@ -1,0 +1,372 @@
+"""What the rig says: one short utterance per screen, made from the screen's own parts.
+
+RULINGS G6: where the rig has a sound output it speaks what the table must know (whose
+turn, the card drawn with its text, the spin and the move, the police move chosen, every
+alert, the winner) with the same pieces, numbers and places as the screen. So speech is
+not written a second time: :func:`utterance` takes the :class:`~rig.screens.screen.Screen` the
+controller already built, keeps the parts a person needs to hear (by their roles: the
+instruction, the card, the warning, the news, the result, the alert; never the menu, the
+hint or the footer) and lets the game's vocabulary say its place codes as words
+("B13": "Blue thirteen"). Voice and screen cannot drift apart: they are one value.
+
+Said for the ear, not read off the screen (G6: say little): a prompt says its news and
+its first instruction (the how-to lines after it are for the eyes: "Tap it on the
+rig"); a card is read in full and the instruction after it only where it adds to the
+card; a line that starts with the piece and place the line before it ended on says
+them once; the options of a choice are said where the game asks for it, grouped so a
+listener can choose from them.
+
+Each game's vocabulary (its codes, its slang, which results move a police piece, what
+leads a card, which choices are read out) is its folder's ``speech`` module
+(``rig/games/<name>/speech.py``), named by its registry entry and found by game name
+through :func:`vocabulary_for`: no game's words are here.
+Everything here is pure: no audio, no clock; :mod:`rig.voice.narrator` speaks the result.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from rig.screens.screen import Part, Screen
+from valueclass import Frozen, set_field
+
+EVENTS = ("turn", "card", "move", "police", "alert", "winner", "refusal")
+"""The kinds of utterance, which the ``[voice] events`` setting picks from:
+
+- turn: whose turn it is and what to do (draw, spin, choose), with the news before it;
+- card: the card drawn, read aloud with its printed text, and what to do with it;
+- move: the result of a move (where the piece goes);
+- police: a move of a piece no player owns (the game says which: 10-Four's police);
+- alert: a catch, a bump, a slide, a zoom, a reshuffle;
+- winner: the winner and the sign-off;
+- refusal: why an input was refused, in a few words.
+"""
+
+MUST_HEAR = frozenset({"card", "move", "police", "alert", "winner"})
+"""The kinds the table must hear whole (RULINGS G6): never cut by what follows. A turn
+prompt and a refusal are routine: they yield, and are dropped once the table acted."""
+
+SPOKEN_ROLES = frozenset({"news", "card", "instruction", "warning", "text"})
+"""The parts of a prompt screen that are said (not the hint, the computer's note, the
+refusal, which is said alone, nor any menu item)."""
+MOMENT_ROLES = frozenset({"result", "alert"})
+"""The roles of a result or alert screen's parts (rig.core.controller's moments)."""
+SPINNING = "spinning..."
+"""The spin animation's line (rig.core.controller): the animation is silent."""
+SILENT_TITLES = frozenset({"CORRECTION", "NEW GAME"})
+"""Screens a person works through with the knobs (nothing there to announce)."""
+
+
+class Utterance(Frozen):
+    """One thing to say, and what kind of moment it is (see `EVENTS`)."""
+
+    __slots__ = ("kind", "text")
+    text: str
+    kind: str
+
+    def __init__(self, text: str, kind: str) -> None:
+        set_field(self, "text", text)
+        set_field(self, "kind", kind)
+
+
+# -- numbers in words -----------------------------------------------------------------------
+
+_ONES = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+         "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+         "seventeen", "eighteen", "nineteen")
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty",
+         "ninety")
+
+
+def number_words(n: int) -> str:
+    """0 to 9999 in English words ("35": "thirty-five"); larger numbers as digits.
+
+    Said as words here rather than left to the synthesizer, so the text that is cached,
+    logged and tested is exactly what is heard, whichever synthesizer speaks it."""
+    if n < 0:
+        return "minus " + number_words(-n)
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        tens, ones = divmod(n, 10)
+        return _TENS[tens] + (f"-{_ONES[ones]}" if ones else "")
+    if n < 1000:
+        hundreds, rest = divmod(n, 100)
+        return f"{_ONES[hundreds]} hundred" + (f" and {number_words(rest)}" if rest else "")
+    if n < 10000:
+        thousands, rest = divmod(n, 1000)
+        tail = "" if not rest else (" and " if rest < 100 else " ") + number_words(rest)
+        return f"{_ONES[thousands]} thousand{tail}"
+    return str(n)
+
+
+_NUMBER = re.compile(r"(?<![\w.])\+?\d+(?![\w.])")
+_CAPS = re.compile(r"\b[A-Z][A-Z']+\b")
+_COMMAND = re.compile(r"\s*\(cbrig [^)]*\)")
+"""A command in brackets, for the owner ("(cbrig cards enroll)"): read, not said."""
+_SENTENCE_START = re.compile(r"(?<=[.!?] )[a-z]")
+
+
+def _number_match(match: re.Match[str]) -> str:
+    raw = match.group(0)
+    plus = "plus " if raw.startswith("+") else ""
+    return plus + number_words(int(raw.lstrip("+")))
+
+
+class Vocabulary:
+    """How one game's words are said. The base says numbers as words and speaks capital
+    slang in a normal voice ("BEAR BITE!": "Bear bite!"); a game adds its place codes,
+    its knobs, its slang decorations and the hooks below (none of which the base uses
+    a game's word for)."""
+
+    REPLACE: tuple[tuple[str, str], ...] = ()
+    """Plain text replacements made first (e.g. "HI knob": "high knob")."""
+    KEEP_CAPS: frozenset[str] = frozenset()
+    """Words in capitals that are said as letters (none by default)."""
+    WINNER_TITLES: frozenset[str] = frozenset()
+    """Alert headlines that announce the winner."""
+
+    def places(self, text: str) -> str:
+        """Place codes in words; the game's own (the base has none)."""
+        return text
+
+    def words(self, text: str) -> str:
+        """Screen text as it is said: replacements, place codes, numbers, capitals."""
+        for old, new in self.REPLACE:
+            text = text.replace(old, new)
+        text = _COMMAND.sub("", self.places(text))
+        text = _NUMBER.sub(_number_match, text)
+        text = _CAPS.sub(self._caps, text)
+        return " ".join(text.replace('"', "").split())
+
+    def _caps(self, match: re.Match[str]) -> str:
+        word = match.group(0)
+        return word if word in self.KEEP_CAPS else word.lower()
+
+    def said_line(self, text: str, before: str) -> str:
+        """A result or alert line as it is said, after the line ``before`` it ("" for
+        the first): the game may leave out what the listener knows already (the base
+        says it all)."""
+        return text
+
+    def result_kind(self, text: str) -> str:
+        """The kind of a result screen whose first line is ``text``: "move", or
+        "police" where the game says the piece moved is not a player's."""
+        return "move"
+
+    def card_lead(self, parts: Iterable[Part]) -> str:
+        """Slang said before the card drawn ("" for none)."""
+        return ""
+
+    def led_card(self, said: str) -> str:
+        """The card's spoken text after `card_lead`: the game takes out its own words
+        for what the lead already said (no phrase said twice)."""
+        return said
+
+    def adds(self, card: str, instruction: str) -> bool:
+        """Whether the instruction shown after a card tells the table more than the
+        card read aloud does (by default it does, and is said)."""
+        return True
+
+    def options(self, menu: tuple[str, ...]) -> bool:
+        """Whether a choice's options are read out (the base reads none)."""
+        return False
+
+    def likely(self, game: object) -> list[str]:
+        """Texts this game will say sooner or later whatever happens (its cards, its
+        fixed prompts), each as `utterance` says it: the voice renders them ahead, at
+        low priority, so that they are cached when their moment comes. None here."""
+        return []
+
+
+def said_as(vocabulary: Vocabulary, parts: Iterable[Part]) -> str:
+    """Parts said as `utterance` says them (for a vocabulary's `likely` texts)."""
+    return _say(vocabulary, parts)
+
+
+def vocabulary_for(game: str) -> Vocabulary:
+    """The vocabulary of a game by its registered name (a game without one of its own
+    gets the base: numbers and capitals only)."""
+    from rig.registry import find
+
+    found = find(game)
+    if found is None or found.speech is None:
+        return Vocabulary()
+    return found.speech()
+
+
+def _sentence(text: str) -> str:
+    """A spoken sentence ends in a stop (a pause in every synthesizer)."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text[-1] in ".!?" else text + "."
+
+
+def _say(vocabulary: Vocabulary, parts: Iterable[Part], lead: str = "",
+         tail: str = "") -> str:
+    sentences = [lead] if lead else []
+    sentences += [_sentence(vocabulary.words(p.text)) for p in parts]
+    sentences += [tail] if tail else []
+    return _SENTENCE_START.sub(lambda m: m.group(0).upper(),
+                               " ".join(s for s in sentences if s))
+
+
+@lru_cache(maxsize=256)
+def utterance(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
+    """What to say for this screen, or None for a screen that says nothing new (the
+    spin animation, menus a person works through, an empty screen).
+
+    A refusal is said alone, in its few words; a result or alert screen says each of
+    its lines (an alert after its headline), a piece and place said once; a prompt
+    says the news, the card, its first instruction and the warnings, in screen order
+    (see the module doc), and the options where the game reads them out.
+    """
+    if screen.title in SILENT_TITLES:
+        return None
+    parts = screen.parts()
+    refusal = next((p for p in parts if p.role == "refusal"), None)
+    if refusal is not None:
+        return Utterance(_say(vocabulary, [Part(refusal.text.removeprefix("! "))]), "refusal")
+    if any(p.text == SPINNING for p in parts) or not parts:
+        return None
+    if all(p.role in MOMENT_ROLES for p in parts):
+        return _moment(screen, parts, vocabulary)
+    spoken = _prompt_parts(parts, vocabulary)
+    if not spoken:
+        return None
+    if screen.footer.startswith("long press"):  # the game is over: the sign-off
+        return Utterance(_say(vocabulary, spoken), "winner")
+    card = any(p.role == "card" for p in spoken)
+    tail = _options(screen.menu, vocabulary) if screen.menu else ""
+    if not card:
+        return Utterance(_say(vocabulary, spoken, tail=tail), "turn")
+    lead = vocabulary.card_lead(spoken)
+    said = _say(vocabulary, spoken, tail=tail)
+    if lead:
+        said = f"{lead} {_upper_first(vocabulary.led_card(said))}"
+    return Utterance(said, "card")
+
+
+def _upper_first(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _prompt_parts(parts: tuple[Part, ...], vocabulary: Vocabulary) -> list[Part]:
+    """The parts of a prompt that are said: the news, the card, the first instruction
+    (unless it only repeats the card), the warnings."""
+    spoken: list[Part] = []
+    instructed = False
+    card = next((p.text for p in parts if p.role == "card"), None)
+    for part in parts:
+        if part.role not in SPOKEN_ROLES:
+            continue
+        if part.role == "instruction":
+            if instructed:
+                continue  # a how-to line after the instruction: for the eyes
+            instructed = True
+            if card is not None and not vocabulary.adds(card, part.text):
+                continue
+        spoken.append(part)
+    return spoken
+
+
+def _options(menu: tuple[str, ...], vocabulary: Vocabulary) -> str:
+    """A choice's options as a listener can choose from them, where the game reads them
+    out: the options that share their words before a colon said once with what follows
+    each ("Smokey one in the Bear Trap on Blue: ten to Blue nineteen, or ten to ..."),
+    and options that differ in one word only said as one ("... on Red, Green or Blue")."""
+    if not vocabulary.options(menu):
+        return ""
+    said = [vocabulary.words(item) for item in menu]
+    groups: list[tuple[str, list[str]]] = []
+    for text in said:
+        head, colon, rest = text.partition(": ")
+        if colon and groups and groups[-1][0] == head:
+            groups[-1][1].append(rest)
+        elif colon:
+            groups.append((head, [rest]))
+        else:
+            groups.append(("", [text]))
+    phrases = [f"{head}: {_either(rests)}" if head else rests[0] for head, rests in groups]
+    return _sentence(_either(_one_word_apart(phrases), last="; or "))
+
+
+def _either(items: list[str], last: str = ", or ") -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    joiner = "; " if last.startswith(";") else ", "
+    return joiner.join(items[:-1]) + last + items[-1]
+
+
+def _one_word_apart(phrases: list[str]) -> list[str]:
+    """Neighbouring phrases that differ in one word said as one, the words listed
+    ("into the Bear Trap on Red", "... on Green": "into the Bear Trap on Red or Green")."""
+    out: list[list[str]] = []
+    varied: list[list[str]] = []
+    for phrase in phrases:
+        words = phrase.split()
+        if out and len(out[-1]) == len(words):
+            apart = [i for i, (a, b) in enumerate(zip(out[-1], words, strict=True)) if a != b]
+            if len(apart) == 1 and (len(varied[-1]) == 1 or varied[-1][0] == str(apart[0])):
+                if len(varied[-1]) == 1:
+                    varied[-1] = [str(apart[0]), out[-1][apart[0]]]
+                varied[-1].append(words[apart[0]])
+                continue
+        out.append(words)
+        varied.append([""])
+    merged: list[str] = []
+    for words, alternatives in zip(out, varied, strict=True):
+        if len(alternatives) > 1:
+            at = int(alternatives[0])
+            words = [*words[:at], _or(alternatives[1:]), *words[at + 1:]]
+        merged.append(" ".join(words))
+    return merged
+
+
+def _or(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+_SUBJECT = re.compile(r"^(?P<piece>\w+(?: \w+)?) at (?P<place>[A-Z]\d+) (?=[a-z])")
+"""A line that starts with its piece and place ("Blue truck at Y9 caught by ...")."""
+
+
+def _once(lines: list[str], vocabulary: Vocabulary) -> list[str]:
+    """Each line after the first without the piece and place it starts with when the
+    line before named that piece and ended on that place ("... six ahead to Y9. Blue
+    truck at Y9 caught by Smokey 1": "... to Y9. Caught by Smokey 1"); a line left saying
+    only what the line before said ("..., slides to T46" then "slides on the oil to T46")
+    is not said; then as the game says each line (`Vocabulary.said_line`)."""
+    out: list[str] = []
+    for before, line in zip(["", *lines], lines, strict=False):
+        said = line
+        match = _SUBJECT.match(line)
+        if match and match["piece"] in before and (
+                f"to {match['place']}" in before or before.endswith(f"at {match['place']}")):
+            said = line[match.end():]
+            verb, _, rest = said.partition(" ")
+            if f"{verb} to {rest.rsplit(' ', 1)[-1]}" in before:
+                continue  # "slides on the oil to T46" after ", slides to T46"
+            said = _upper_first(said)
+        said = vocabulary.said_line(said, before)
+        if said:
+            out.append(said)
+    return out
+
+
+def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> Utterance:
+    """A result or alert screen (titled with the mover, or the alert's headline)."""
+    lines = [Part(text) for text in _once([p.text for p in parts], vocabulary)]
+    if screen.alert:
+        kind = "winner" if screen.title in vocabulary.WINNER_TITLES else "alert"
+        headline = _sentence(vocabulary.words(screen.title))
+        return Utterance(_say(vocabulary, lines, lead=headline), kind)
+    return Utterance(_say(vocabulary, lines), vocabulary.result_kind(parts[0].text))
+
+
+__all__ = ["EVENTS", "MUST_HEAR", "Utterance", "Vocabulary", "number_words", "utterance",
+           "vocabulary_for"]
