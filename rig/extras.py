@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
+from importlib.metadata import PackageNotFoundError, requires
 from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parents[1]
@@ -40,7 +41,6 @@ def _pip() -> str:
 def extra_packages(extra: str) -> list[str]:
     """The requirements the installed distribution lists for `extra` (empty when the
     metadata cannot be read)."""
-    from importlib.metadata import PackageNotFoundError, requires
 
     try:
         listed = requires("cbrig") or []

@@ -6,7 +6,9 @@ import argparse
 from collections.abc import Sequence
 
 from rig import gametype, registry
+from rig.core.computer import seat_for
 from rig.core.controller import Seat
+from rig.gamebuild import build_game
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -112,8 +114,6 @@ def options_for(args: argparse.Namespace) -> dict[str, bool | int | float | str]
 def seats_for(args: argparse.Namespace, seed: int | None) -> list[Seat] | None:
     if not args.seats:
         return None
-    from rig.core.computer import seat_for
-    from rig.gamebuild import build_game
 
     check_game_arguments(args)
     levels = seat_levels(args)

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from bench.cli import add_arguments as bench_arguments
+from bench.cli import run as bench_run
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from bench.cli import add_arguments as bench_arguments
-
     bench_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from bench.cli import run as bench_run
-
     return bench_run(args)

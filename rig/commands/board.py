@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine.errors import DataError
 from rig import gametype, registry
 from rig.datafiles import read_data
+from rig.maker.boardart.pillow import render_png
 from rig.safetext import safe_print
 
 if TYPE_CHECKING:
@@ -96,7 +97,6 @@ def _tools(game: gametype.GameEntry) -> gametype.GameBoards:
 
 def draw_png(geometry: BoardGeometry, scale: float = 4.0) -> Any:
     """The board as a picture: the same drawing `cbrig print` and the browser use."""
-    from rig.maker.boardart.pillow import render_png
 
     return render_png(geometry, scale)
 

@@ -15,7 +15,17 @@ from pathlib import Path
 
 from rig import registry
 from rig.commands._config import EXIT_CONFIG, add_config_argument, command_config, plural
-from rig.owner.readercheck import add_reader_arguments
+from rig.config import RigConfig
+from rig.core.daemon import load_card_map
+from rig.core.enroll import deck_cards, enroll, save_card_map
+from rig.gamebuild import GameSetupError, build_game
+from rig.owner.readercheck import (
+    add_reader_arguments,
+    connected,
+    lacks_reader,
+    open_reader,
+    reader_settings,
+)
 from rig.safetext import safe_print
 
 
@@ -40,8 +50,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rig.core.daemon import load_card_map
-
     config = command_config(args.config, "cards")
     out = args.out or config.reader.cards
     known = load_card_map(out)
@@ -59,11 +67,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _enroll(args: argparse.Namespace, config: object, out: Path,
             known: dict[str, str]) -> int:
-    from rig.config import RigConfig
-    from rig.core.enroll import deck_cards, enroll, save_card_map
-    from rig.gamebuild import GameSetupError, build_game
-    from rig.owner.readercheck import connected, lacks_reader, open_reader, reader_settings
-
     assert isinstance(config, RigConfig)
     if lacks_reader(config, args, "cards"):
         return EXIT_CONFIG

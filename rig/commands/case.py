@@ -15,7 +15,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.errors import DataError
+from rig.commands._config import command_config
 from rig.config import CASE_PIS, I2C_DRIVERS, READER_TYPES
+from rig.extras import missing
+from rig.maker.case.build import build_solids, write_all
+from rig.maker.case.checks import describe, summarise
+from rig.maker.case.layout import choice_from_config, plan
+from rig.maker.case.parts import load_parts
+from rig.maker.case.slicing import slicer
+from valueclass import replace
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,15 +55,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("manifold3d") is None or importlib.util.find_spec(
             "numpy") is None:
-        from rig.extras import missing
-
         print(missing("case", "the CAD library (manifold3d, numpy)", "case"), file=sys.stderr)
         return 2
-    from engine.errors import DataError
-    from rig.commands._config import command_config
-    from rig.maker.case.layout import choice_from_config, plan
-    from rig.maker.case.parts import load_parts
-    from valueclass import replace
 
     config = command_config(args.config, "case")
     try:
@@ -78,8 +80,6 @@ def run(args: argparse.Namespace) -> int:
     choice = replace(choice, **overrides)
     start = time.perf_counter()
     progress = _progress()
-    from rig.maker.case.build import build_solids, write_all
-    from rig.maker.case.slicing import slicer
 
     slice_with = None
     if args.slice:
@@ -107,7 +107,6 @@ def run(args: argparse.Namespace) -> int:
         progress("")
         print(f"cbrig case: {exc}", file=sys.stderr)
         return 1
-    from rig.maker.case.checks import describe, summarise
 
     progress("checking the parts")
     summary = describe(summarise(built))

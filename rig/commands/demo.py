@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from hardware.speaker import Clip, MockBackend
 from rig.commands._gameargs import (
     add_game_arguments,
     check_game_arguments,
@@ -17,6 +18,13 @@ from rig.commands._gameargs import (
     seats_for,
     variant_for,
 )
+from rig.config import VoiceConfig, default_state_dir
+from rig.core.autopilot import describe, gestures_for, read_on
+from rig.desktop.emulated import new_emulated_rig
+from rig.gamebuild import GameSetupError, game_entry
+from rig.registry import entry
+from rig.screens.render import boxed, render_terminal
+from rig.voice.narrator import Narrator, build_narrator, sound_card_present, wav_bytes
 
 if TYPE_CHECKING:
     from hardware.speaker import MockBackend
@@ -102,8 +110,6 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
         watched: bool | None = None) -> int:
     """Play the demo; `watched` (default: stdout is a terminal) paces it for a person,
     and `pause` (default: real time) is how the paced demo waits."""
-    from rig.gamebuild import GameSetupError, game_entry
-    from rig.screens.render import boxed, render_terminal
 
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     pace = pace_for(args, sys.stdout.isatty() if watched is None else watched)
@@ -112,8 +118,6 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
 
     recorder = None
     if getattr(args, "record", None) is not None:
-        from hardware.speaker import MockBackend
-
         recorder = MockBackend()
     narrate = narrator_for(args, recorder) if getattr(args, "voice", False) else None
 
@@ -154,7 +158,6 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
     state = rig.session.state
     names = ", ".join(rig.session.game.seat_name(s) for s in state.winners())
     print(f"Game over after {gestures} gestures and {rig.session.steps} inputs: {names} won.")
-    from rig.registry import entry
 
     print(entry(rig.session.game.name).sign_off)
     if narrate is not None and narrate.speaker is not None:
@@ -168,8 +171,6 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
 
 def record(recorder: MockBackend, path: Path, lines: str) -> str:
     """The transmissions (those numbered ``lines``, "A-B") in one WAV, 0.3 s apart."""
-    from hardware.speaker import Clip
-    from rig.voice.narrator import wav_bytes
 
     played = [p for p in recorder.played if p.finished]
     first, _, last = lines.partition("-")
@@ -188,8 +189,6 @@ def narrator_for(args: argparse.Namespace, recorder: MockBackend | None = None) 
     phrases cached in the user's state directory; where there is no sound output (or no
     espeak-ng), it says so once and only prints the words. With a ``recorder`` the voice
     goes there instead (``--record``)."""
-    from rig.config import VoiceConfig, default_state_dir
-    from rig.voice.narrator import Narrator, build_narrator, sound_card_present
 
     settings = VoiceConfig()
 
@@ -210,8 +209,6 @@ def narrator_for(args: argparse.Namespace, recorder: MockBackend | None = None) 
 
 def _new_rig(args: argparse.Namespace, seed: int,
              draw: Callable[[Screen], object] | None = None) -> EmulatedRig:
-    from rig.desktop.emulated import new_emulated_rig
-
     return new_emulated_rig(args.game, args.players, variant=variant_for(args), seed=seed,
                             seats=seats_for(args, seed), options=options_for(args), draw=draw)
 
@@ -231,7 +228,6 @@ def _play(rig: EmulatedRig, seed: int, pace: float,
     """Gesture through the whole game as the table would, `pace` seconds after each
     gesture (and ``after`` it, e.g. waiting for the voice), and read the last screen to its
     last page; the number of gestures."""
-    from rig.core.autopilot import describe, gestures_for, read_on
 
     rng = random.Random(seed)
     gestures = 0

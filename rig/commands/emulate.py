@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from rig.commands._gameargs import (
@@ -20,6 +21,14 @@ from rig.commands._gameargs import (
     seat_levels,
     variant_for,
 )
+from rig.config import GameConfig
+from rig.core.journal import JournalError
+from rig.desktop.desk import DeskRig, default_state_dir, desk_config, start_desk
+from rig.desktop.emulated import new_emulated_rig
+from rig.desktop.script import ScriptError, execute, parse
+from rig.desktop.terminal import TerminalScreen, interactive
+from rig.gamebuild import GameSetupError
+from rig.web.browserdesk import serve_desk
 
 if TYPE_CHECKING:
     from rig.config import GameConfig
@@ -62,7 +71,6 @@ def run(args: argparse.Namespace) -> int:
         print("cbrig emulate: --journal goes with --script; the interactive rig keeps its "
               "games in --state DIR (default $XDG_STATE_HOME/cbrig/emulator)", file=sys.stderr)
         return 2
-    from rig.gamebuild import GameSetupError
 
     try:
         rig = _desk_rig(args)
@@ -70,17 +78,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"cbrig emulate: {exc}", file=sys.stderr)
         return 2
     if args.web:
-        from rig.web.browserdesk import serve_desk
-
         return serve_desk(rig, args.host, args.port, new=args.new)
     return _run_terminal(rig, new=args.new)
 
 
 def game_config(args: argparse.Namespace) -> GameConfig:
     """The setup menu's defaults from the command line (like [game] in the Pi's config)."""
-    from types import MappingProxyType
 
-    from rig.config import GameConfig
 
     check_game_arguments(args)
     levels = seat_levels(args)
@@ -90,17 +94,12 @@ def game_config(args: argparse.Namespace) -> GameConfig:
 
 
 def _desk_rig(args: argparse.Namespace) -> DeskRig:
-    from rig.desktop.desk import DeskRig, default_state_dir, desk_config
-
     state_dir = args.state or default_state_dir()
     return DeskRig(config=desk_config(game_config(args), state_dir), seed=args.seed,
                    signals=bool(args.web))
 
 
 def _run_terminal(rig: DeskRig, new: bool) -> int:
-    from rig.desktop.desk import start_desk
-    from rig.desktop.terminal import TerminalScreen, interactive
-
     if not sys.stdin.isatty():
         print("cbrig emulate: needs a terminal (or use --web, or --script FILE)",
               file=sys.stderr)
@@ -129,10 +128,6 @@ def _farewell(rig: DeskRig) -> None:
 
 
 def _run_script(args: argparse.Namespace) -> int:
-    from rig.core.journal import JournalError
-    from rig.desktop.emulated import new_emulated_rig
-    from rig.gamebuild import GameSetupError
-
     if args.journal is not None and args.journal.exists():
         print(f"cbrig emulate: {args.journal} exists; a script starts a new game, so give a "
               "new journal file", file=sys.stderr)
@@ -150,8 +145,6 @@ def _run_script(args: argparse.Namespace) -> int:
 
 
 def _execute_script(rig: EmulatedRig, path: Path) -> int:
-    from rig.desktop.script import ScriptError, execute, parse
-
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:

@@ -16,6 +16,10 @@ from pathlib import Path
 
 from engine.errors import DataError
 from rig import registry
+from rig.commands._config import command_config
+from rig.extras import missing
+from rig.gamebuild import GameSetupError, build_game
+from rig.maker.printout.sheets import SHEETS, print_tools
 
 WHAT = ("board", "cards", "pieces", "reference", "all")
 PAPER_NAMES = ("a4", "letter", "a3", "a2")
@@ -39,10 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rig.commands._config import command_config
-    from rig.gamebuild import GameSetupError, build_game
-    from rig.maker.printout.sheets import print_tools
-
     config = command_config(args.config, "print")
     game_name = args.game or config.game.name
     same = config.game.name == game_name
@@ -62,11 +62,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"cbrig print: {exc}", file=sys.stderr)
         return 2
     if importlib.util.find_spec("reportlab") is None:
-        from rig.extras import missing
-
         print(missing("print", "the PDF library (reportlab)", "print"), file=sys.stderr)
         return 2
-    from rig.maker.printout.sheets import SHEETS
 
     kinds = [k for k in WHAT if k != "all"] if args.what == "all" else [args.what]
     if not print_tools(game_name).has_cards and "cards" in kinds:

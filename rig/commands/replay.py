@@ -6,12 +6,14 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from engine.api import JSON, Game
 from rig.core.journal import JournalError, read_journal
 from rig.core.replay import ReplayError, abandoned, journal_steps, replay
 from rig.gamebuild import GameSetupError
 from rig.safetext import safe_print
+from rig.screens.views import view_for
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,8 +24,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     if not Path(args.file).exists():
         safe_print(f"cbrig replay: {args.file}: no such file", file=sys.stderr)
         return 1
@@ -42,7 +42,6 @@ def run(args: argparse.Namespace) -> int:
         safe_print(json.dumps({"inputs": len(contents.entries), "state": state.to_json()},
                          sort_keys=True))
         return 0
-    from rig.screens.views import view_for
 
     view = view_for(game)
     safe_print(f"{len(contents.entries)} inputs replayed")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 
 from rig.commands._config import add_config_argument, command_config
+from rig.core.daemon import run_daemon
+from rig.logs import setup_logging
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,9 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = command_config(args.config, "run")
-    from rig.logs import setup_logging
 
     setup_logging(config.daemon.log_level)
-    from rig.core.daemon import run_daemon
 
     return run_daemon(config, autoplay=args.autoplay, crash_at=args.crash_at)

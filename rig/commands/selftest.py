@@ -7,7 +7,13 @@ import argparse
 import queue
 import sys
 
+from hardware.devices import build_real, config_from_sections
 from rig.commands._config import add_config_argument, command_config
+from rig.config import RigConfig
+from rig.owner.selftest import run_checks
+from rig.screens.render import render
+from rig.screens.screen import Screen
+from rig.voice.narrator import TEST_PHRASE, sound_card_present, speak_test
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -17,11 +23,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hardware.devices import build_real, config_from_sections
-    from rig.owner.selftest import run_checks
-    from rig.screens.render import render
-    from rig.screens.screen import Screen
-
     cfg = command_config(args.config, "selftest")
     events: queue.Queue[object] = queue.Queue()
     try:
@@ -55,8 +56,6 @@ def run(args: argparse.Namespace) -> int:
 def check_voice(cfg: object) -> bool | None:
     """Speak the test phrase and say how it went; None when the voice is off or no
     sound card is fitted at all (not a failed part)."""
-    from rig.config import RigConfig
-    from rig.voice.narrator import TEST_PHRASE, sound_card_present, speak_test
 
     assert isinstance(cfg, RigConfig)
     voice = cfg.voice

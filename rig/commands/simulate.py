@@ -11,7 +11,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from engine.players import canonical_level
+from engine.selfplay import play
 from rig import gametype, registry
+from rig.commands._gameargs import options_for
+from rig.core.computer import calibrated_budget
 from rig.gamebuild import GameSetupError, build_game, game_entry
 
 GAME_OPTIONS = True
@@ -42,8 +46,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from rig.commands._gameargs import options_for
-
     options = options_for(args)
     try:
         game = build_game(args.game, players=args.players, variant=args.variant,
@@ -79,12 +81,10 @@ def _hard_samples(budget_ms: int | None, spec: str | None, game: Any) -> int | N
         return None
     if budget_ms < 1:
         raise ValueError("--budget: give the milliseconds a hard seat thinks, 1 or more")
-    from engine.players import canonical_level
 
     levels = [s.strip() for s in (spec or "").split(",") if s.strip()]
     if "hard" not in {canonical_level(level) for level in levels if level != "human"}:
         raise ValueError("--budget sets how long a hard seat thinks: name one in --seats")
-    from rig.core.computer import calibrated_budget
 
     return calibrated_budget(game, budget_ms)
 
@@ -99,7 +99,6 @@ def _choosers(spec: str | None, game_name: str, players: int,
                          "human; give each a computer level (easy, medium or hard)")
     if len(levels) != players:
         raise ValueError(f"--seats names {len(levels)} levels for {players} players")
-    from rig import registry
 
     entry = registry.entry(game_name)
     return [entry.chooser(level, hard_samples) for level in levels]
@@ -108,7 +107,6 @@ def _choosers(spec: str | None, game_name: str, players: int,
 def simulate(game: Any, game_name: str, games: int, seed: int, choosers: list[Any] | None,
              progress: Progress | None = None) -> dict[str, Any]:
     """Play `games` games; each game g uses random.Random(f"{seed}:{g}") for everything."""
-    from engine.selfplay import play
 
     counters_of = game_entry(game_name).facts.sim_counters
     events: Counter[str] = Counter({name: 0 for name in counters_of.values()})

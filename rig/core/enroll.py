@@ -14,6 +14,8 @@ from typing import Any
 
 from hardware.events import CardPresented, KnobPress, KnobTurn, ReaderStatus
 from rig.screens.screen import Part, Screen, page_count
+from rig.screens.views import view_for
+from rig.statedir import atomic_write, make_private_dir
 from valueclass import Record, field
 
 Ask = Callable[[str], str]
@@ -25,7 +27,6 @@ Card = tuple[str, str]
 def deck_cards(game: Any) -> list[Card]:
     """The cards of `game`'s deck in use (the configured deck file, not always the
     shipped one), in deck order, each with its printed text where the deck has one."""
-    from rig.screens.views import view_for
 
     texts = {c.id: c.text for c in getattr(getattr(game, "deck", None), "cards", ())}
     return [(card, texts.get(card, card)) for card in view_for(game).card_ids()]
@@ -258,7 +259,5 @@ def card_map_text(tags: dict[str, str]) -> str:
 
 
 def save_card_map(path: Path, tags: dict[str, str]) -> None:
-    from rig.statedir import atomic_write, make_private_dir
-
     make_private_dir(path.parent)
     atomic_write(path, card_map_text(tags).encode("utf-8"))

@@ -67,6 +67,7 @@ import json
 import os
 import queue
 import re
+import stat
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -852,7 +853,6 @@ def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
 def _archive_directory(directory: Path) -> None:
     """Make `directory` if it is missing; refuse anything there that is not a plain
     directory (a file, or a link that would file the game somewhere else)."""
-    import stat
 
     try:
         mode = os.lstat(directory).st_mode

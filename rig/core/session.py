@@ -11,6 +11,7 @@ import contextlib
 from pathlib import Path
 
 from engine.api import JSON, Action, Event, Game, State
+from rig import version
 from rig.core.journal import Journal, JournalError
 from rig.core.replay import (
     abandon_entry,
@@ -56,8 +57,6 @@ class Session(Record):
               | None = None) -> Session:
         journal = None
         if journal_path is not None:
-            from rig import version
-
             # The program that wrote it, for whoever reads the journal later.
             header = {"game": game.identity(), "cbrig": version(), **(header_extra or {})}
             journal = Journal.create(journal_path, header)

@@ -14,14 +14,25 @@ in progress, which the next start picks up again, and ``games/`` the finished on
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hardware.buzzer import AlertSink, MockAlerts
 from hardware.display.base import Display, MemoryDisplay
-from rig.config import DaemonConfig, DisplayConfig, GameConfig, ReaderConfig, RigConfig, StateConfig
+from rig.config import (
+    NO_HOME,
+    DaemonConfig,
+    DisplayConfig,
+    GameConfig,
+    ReaderConfig,
+    RigConfig,
+    StateConfig,
+    xdg_directory,
+)
 from rig.core.app import App
 from rig.core.daemon import Daemon
+from rig.core.journal import archive
 from rig.core.loop import RigLoop
 from rig.desktop.emulated import emulated_cards
 from rig.screens.screen import Screen
@@ -39,7 +50,6 @@ EMULATOR_DIR = "emulator"
 def default_state_dir(environ: dict[str, str] | None = None) -> Path:
     """Where emulated games are kept: the XDG state home (base directory spec).
     ValueError, saying to give ``--state DIR``, for a user without a home directory."""
-    from rig.config import NO_HOME, xdg_directory
 
     base = xdg_directory("XDG_STATE_HOME", ".local/state", environ)
     if base is None:
@@ -139,9 +149,7 @@ class DeskRig:
 
     def start_over(self) -> Path | None:
         """Put the unfinished game aside (in games/) so start-up begins at the menu."""
-        from datetime import UTC, datetime
 
-        from rig.core.journal import archive
 
         current = self.config.state.current
         if not current.exists():

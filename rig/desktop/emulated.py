@@ -17,7 +17,9 @@ from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress
 from rig.core.controller import Controller, ControllerOptions, Seat
 from rig.core.loop import RigLoop, Tick
 from rig.core.session import Session
+from rig.gamebuild import build_game
 from rig.screens.screen import Screen
+from rig.screens.views import view_for
 from valueclass import Record, field
 
 EMULATED_READER = "emulated"
@@ -31,7 +33,6 @@ def emulated_tag(card_id: str) -> str:
 def emulated_cards(game: Game) -> dict[str, str]:
     """The emulated reader's tag for each card of ``game``'s deck: every card is known
     (tapped by id), nothing to enrol."""
-    from rig.screens.views import view_for
 
     return {emulated_tag(card): card for card in view_for(game).card_ids()}
 
@@ -146,8 +147,6 @@ def new_emulated_rig(game_name: str, players: int, *, variant: str | None = None
                      seed: int | None = None, journal: Path | None = None,
                      seats: list[Seat] | None = None, options: dict[str, Any] | None = None,
                      draw: Callable[[Screen], Any] | None = None) -> EmulatedRig:
-    from rig.gamebuild import build_game
-
     game = build_game(game_name, players=players, variant=variant, options=options)
     session = Session.start(game, journal, {"created": "emulated"})
     return EmulatedRig(session=session, seats=seats, seed=seed, draw=draw)

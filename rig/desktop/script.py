@@ -19,6 +19,7 @@ import shlex
 from collections.abc import Callable
 
 from rig.desktop.emulated import EmulatedRig
+from rig.screens.render import boxed
 from valueclass import Frozen
 
 
@@ -78,8 +79,6 @@ def execute(rig: EmulatedRig, commands: list[Command],
         _run_one(rig, command)
         after = rig.screen
         if command.verb == "show" or after != before:
-            from rig.screens.render import boxed
-
             say(boxed(after))
 
 

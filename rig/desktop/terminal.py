@@ -35,7 +35,12 @@ from typing import TextIO
 from PIL import Image
 
 from hardware.display.base import FrameSink
+from hardware.display.desktop import render_halfblocks
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
+from rig.core.controller import valid_cards
+from rig.desktop.desk import DeskRig
+from rig.desktop.emulated import emulated_tag
+from rig.screens.render import boxed
 from rig.screens.screen import Screen
 from valueclass import Record
 
@@ -83,7 +88,6 @@ def layout_for(size: tuple[int, int]) -> str:
 def compose(frame: Image.Image, screen: Screen, size: tuple[int, int],
             message: str = "") -> list[str]:
     """The terminal's lines for one picture; none is longer than the width."""
-    from rig.screens.render import boxed
 
     columns, lines = size
     kind = layout_for(size)
@@ -93,8 +97,6 @@ def compose(frame: Image.Image, screen: Screen, size: tuple[int, int],
             f"{COMPACT_SIZE[0]}x{COMPACT_SIZE[1]} ({FULL_SIZE[0]}x{FULL_SIZE[1]} shows the "
             "OLED's pixels). Make the window bigger; q quits.", max(10, columns))][:lines]
     if kind == "full":
-        from hardware.display.desktop import render_halfblocks
-
         body = render_halfblocks(frame, border=True).split("\n") + list(KEYS_FULL)
     else:
         box = boxed(screen).split("\n")
@@ -166,8 +168,6 @@ class Keyboard:
     """Keys to the hardware events the real knobs and reader produce."""
 
     def __init__(self, rig: object, term: TerminalScreen) -> None:
-        from rig.desktop.desk import DeskRig
-
         assert isinstance(rig, DeskRig)
         self.rig = rig
         self.term = term
@@ -212,7 +212,6 @@ class Keyboard:
 
     def _cards(self) -> tuple[list[str], list[str]]:
         """(every card id of the deck, the ids that can be drawn now)."""
-        from rig.core.controller import valid_cards
 
         controller = self.rig.controller
         if controller is None:
@@ -239,8 +238,6 @@ class Keyboard:
         self.post_tap(card)
 
     def post_tap(self, card: str) -> None:
-        from rig.desktop.emulated import emulated_tag
-
         tag = emulated_tag(card)
         self.post(CardPresented(tag, READER))
         self.post(CardRemoved(tag, READER))
@@ -265,7 +262,6 @@ def keys_of(data: bytes) -> list[str]:
 
 def interactive(rig: object, term: TerminalScreen, greeting: str = "") -> int:
     """Serve the keyboard until `q` (or Ctrl-C); the game stays saved for next time."""
-    from rig.desktop.desk import DeskRig
 
     assert isinstance(rig, DeskRig) and rig.loop is not None and rig.app is not None
     if not sys.stdin.isatty():

@@ -5,12 +5,15 @@ so a missing or wrong port is said at once instead of a silent wait."""
 from __future__ import annotations
 
 import argparse
+import os
 import queue
 import sys
 import time
 from typing import Any
 
+from hardware.devices import make_protocol
 from hardware.events import ReaderStatus
+from hardware.rfid.reader import CardReader
 from rig.config import READER_BAUD, ReaderConfig, RigConfig
 from rig.safetext import safe_print
 from valueclass import replace
@@ -40,8 +43,6 @@ def reader_settings(reader: ReaderConfig, args: argparse.Namespace) -> ReaderCon
 
 def open_reader(reader: ReaderConfig, emit: Any, name: str = "check") -> Any:
     """A started-not CardReader for these settings (the caller starts and stops it)."""
-    from hardware.devices import make_protocol
-    from hardware.rfid.reader import CardReader
 
     return CardReader(name, emit, make_protocol(reader.type), url=reader.port,
                       baudrate=reader.baud, removal_after=reader.removal_ms / 1000,
@@ -79,7 +80,6 @@ UART_OFF = ("the UART may be off: enable_uart=1 in /boot/firmware/config.txt (on
 def port_advice(reader: ReaderConfig) -> str:
     """What to check when the port will not open: a port that does not exist at all is
     most often a UART that was never switched on."""
-    import os
 
     missing = UART_OFF if "://" not in reader.port and not os.path.exists(reader.port) \
         else ""

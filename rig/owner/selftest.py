@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import time
 from collections.abc import Callable
 
 from hardware.events import CardPresented, KnobPress, KnobSpin, KnobTurn
@@ -43,8 +44,6 @@ def run_checks(events: queue.Queue[object], say: Say, show: Callable[[str], None
 
 
 def _wait(events: queue.Queue[object], check: Check, say: Say, timeout: float) -> bool:
-    import time
-
     deadline = time.monotonic() + timeout
     while True:
         left = deadline - time.monotonic()

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import ClassVar, Generic, Literal, Protocol, TypeVar
 
 from engine.api import Action, Event, Game, State
+from rig.registry import UnknownGame, entry
 from rig.screens.screen import Part
 from valueclass import Frozen
 
@@ -278,7 +279,6 @@ class StateChecked(Generic[OwnState]):
 
 def view_for(game: Game) -> GameView[State]:
     """The rig view of a built game, from its registry entry."""
-    from rig.registry import UnknownGame, entry
 
     try:
         found = entry(game.name)

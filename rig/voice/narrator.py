@@ -38,12 +38,13 @@ from functools import partial
 from pathlib import Path
 
 from hardware.mailbox import Mailbox, start_worker
-from hardware.speaker import Backend, Clip, ClipError, Speaker, Transmission
+from hardware.speaker import AplayBackend, Backend, Clip, ClipError, Speaker, Transmission
 from rig.config import VOICE_EFFECTS as EFFECTS
 from rig.config import VoiceConfig
 from rig.screens.screen import Screen
 from rig.voice.cache import ClipCache
 from rig.voice.control import VoiceControl
+from rig.voice.espeak import library
 from rig.voice.speech import MUST_HEAR, Utterance, utterance, vocabulary_for
 
 log = logging.getLogger(__name__)
@@ -307,7 +308,6 @@ class Synthesizer:
         """The sentence by the library, or None to run the program instead."""
         if not self.in_process:
             return None
-        from rig.voice.espeak import library
 
         loaded = library()
         if loaded is None:
@@ -509,7 +509,6 @@ def voice_note(narrator: Narrator, backend: Backend | None, device: str) -> str:
 
 def _device(settings: VoiceSettings, backend: Backend | None) -> Backend:
     """``backend``, or aplay on the configured ALSA device."""
-    from hardware.speaker import AplayBackend
 
     return backend if backend is not None else AplayBackend(settings.device)
 

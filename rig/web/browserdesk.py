@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
 import threading
 
 from PIL import Image
@@ -20,6 +21,7 @@ from rig.desktop.desk import DeskRig, start_desk
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
 from rig.web.publish import BoardPublisher, attach
+from rig.web.voice import WebSound
 from valueclass import asdict
 
 
@@ -59,8 +61,6 @@ class WebDesk:
     """`cbrig emulate --web`: the desk rig served to a browser."""
 
     def __init__(self, rig: DeskRig, host: str = "127.0.0.1", port: int = 0) -> None:
-        from rig.web.voice import WebSound
-
         self.rig = rig
         self.hub = Hub()
         self.display = WebDisplay(self.hub)
@@ -96,8 +96,6 @@ class WebDesk:
 
 
 def serve_desk(rig: DeskRig, host: str, port: int, new: bool = False) -> int:
-    import sys
-
     try:
         desk = WebDesk(rig, host, port)
     except OSError as exc:

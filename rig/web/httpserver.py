@@ -44,6 +44,7 @@ import json
 import logging
 import os
 import re
+import resource
 import select
 import selectors
 import socket
@@ -58,6 +59,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
+from rig.desktop.emulated import emulated_tag
 from rig.web.hub import Hub, Mailbox
 
 log = logging.getLogger(__name__)
@@ -124,7 +126,6 @@ class RequestError(ValueError):
 
 def free_descriptors() -> int | None:
     """File descriptors this process may still open (None: no limit, or no /proc)."""
-    import resource
 
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     if soft == resource.RLIM_INFINITY:
@@ -190,7 +191,6 @@ def body_length(headers: Any) -> int:
 
 def events_for(body: Any) -> list[object]:
     """The hardware events one input of the page stands for."""
-    from rig.desktop.emulated import emulated_tag
 
     if not isinstance(body, dict):
         raise InputError("an input is a JSON object")

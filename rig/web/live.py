@@ -11,8 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
+from xml.sax.saxutils import escape
 
 from engine.api import JSON, Game, State
+from rig.gametype import LiveTools
+from rig.maker.boardart import board_geometry, piece_position
+from rig.maker.boardart.svg import board_svg
+from rig.registry import find
 from rig.screens.views import own
 from valueclass import Frozen, asdict
 
@@ -41,7 +46,6 @@ class Piece(Frozen):
 
 def _tools(game: Game) -> LiveTools | None:
     """The game's live-board tools, from its registry entry (None: it has none)."""
-    from rig.registry import find
 
     found = find(game.name)
     tools = found.live if found is not None else None
@@ -59,11 +63,8 @@ def live_tools(game_kind: type[G], state_kind: type[S],
                pieces: Callable[[G, S], list[Piece]],
                cards: Callable[[G, S, list[str]], list[dict[str, JSON]]]) -> LiveTools:
     """Live-board tools from functions of the game's own classes (checked on each call)."""
-    from rig.gametype import LiveTools
 
     def geometry(game: Game) -> BoardGeometry:
-        from rig.maker.boardart import board_geometry
-
         return board_geometry(game.name, own(game, game_kind).board)
 
     return LiveTools(
@@ -75,7 +76,6 @@ def live_tools(game_kind: type[G], state_kind: type[S],
 
 def no_board_svg(title: str) -> str:
     """What the board pane shows for a game that has no live board: the rig plays on."""
-    from xml.sax.saxutils import escape
 
     return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 24" '
             'class="no-board"><text x="80" y="14" text-anchor="middle" font-size="6">'
@@ -87,8 +87,6 @@ class LiveBoard:
     without a live board, a note saying so and no pieces (the rig keeps running)."""
 
     def __init__(self, game: Game) -> None:
-        from rig.maker.boardart.svg import board_svg
-
         self.game = game
         tools = _tools(game)
         self.geometry = tools.geometry(game) if tools is not None else None
@@ -98,7 +96,6 @@ class LiveBoard:
     def pieces(self, state: State) -> list[dict[str, JSON]]:
         """Each piece with the mm position it is drawn at (pieces sharing a location
         take its successive slots)."""
-        from rig.maker.boardart import piece_position
 
         if self.geometry is None:
             return []
@@ -126,7 +123,5 @@ def card_tray(game: Game, state: State, valid: list[str]) -> list[dict[str, JSON
 
 
 def _title(game: Game) -> str:
-    from rig.registry import find
-
     found = find(game.name)
     return found.title if found is not None else game.name

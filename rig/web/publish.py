@@ -9,14 +9,17 @@ the browser desk (rig.web.browserdesk) attach the same way.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rig.core.controller import valid_cards
 from rig.core.loop import Driven, Tick
 from rig.screens.screen import Screen
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
+from rig.web.live import LiveBoard, card_tray
 
 if TYPE_CHECKING:
     from rig.core.controller import Controller
@@ -61,9 +64,6 @@ class BoardPublisher:
         self._sent: dict[str, str] = {}
 
     def changed(self, is_input: bool = True) -> None:
-        from rig.core.controller import valid_cards
-        from rig.web.live import LiveBoard, card_tray
-
         controller = self.controller()
         self._publish("screen", self.screen().text())
         if not is_input:
@@ -109,7 +109,6 @@ class LiveBoardService:
     def start(cls, daemon: Daemon, address: str, port: int) -> LiveBoardService | None:
         """Serve the board of `daemon` (started); None, logged, if the port is not free:
         the game goes on without its board rather than not at all."""
-        import logging
 
         hub = Hub()
         try:

@@ -28,6 +28,7 @@ import threading
 from collections import OrderedDict, deque
 
 from hardware.speaker import ROUTINE_LAG, Clip, Stream
+from rig.voice.narrator import wav_bytes
 from rig.web.hub import Hub
 
 RECENT = 8
@@ -81,8 +82,6 @@ class WebSound:
             return self._wavs.get(key)
 
     def _finished(self, clip: Clip, label: str, must_hear: bool) -> None:
-        from rig.voice.narrator import wav_bytes
-
         data = wav_bytes(clip)
         key = hashlib.sha256(data).hexdigest()[:32]
         with self._lock:

@@ -135,7 +135,6 @@ def test_simulate_budget_sets_what_a_hard_seat_thinks(capsys, monkeypatch):
     here: it times the machine) and the hard seats play with exactly that many."""
     from rig import registry
     from rig.commands.simulate import simulate
-    from rig.core import computer
     from rig.gamebuild import build_game
 
     asked = []
@@ -144,7 +143,10 @@ def test_simulate_budget_sets_what_a_hard_seat_thinks(capsys, monkeypatch):
         asked.append((game.num_players, think_ms))
         return 8
 
-    monkeypatch.setattr(computer, "calibrated_budget", calibrated)
+    import rig.commands.simulate
+
+    # simulate binds the name at its top: the stand-in goes where it is used
+    monkeypatch.setattr(rig.commands.simulate, "calibrated_budget", calibrated)
     report = _simulate(capsys, "--game", "tenfour", "--players", "2", "--games", "2",
                        "--seats", "hard,medium", "--budget", "30")
     assert asked == [(2, 30)]

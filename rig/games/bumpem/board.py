@@ -39,7 +39,7 @@ from cbrig.game import (
     upright,
 )
 from engine.bumpem import load_board
-from engine.bumpem.board import Board
+from engine.bumpem.board import Board, layout
 from engine.bumpem.names import position_label
 
 if TYPE_CHECKING:
@@ -54,7 +54,6 @@ TURBO_INK: RGB = (200, 90, 0)
 
 def bumpem_geometry(board: Board, pitch: float = PITCH_MM) -> BoardGeometry:
     """Every position of a Bump 'Em board in mm, labelled as the rig names it."""
-    from engine.bumpem.board import layout
 
     track = [spot for spot in layout(board) if spot.position_id.startswith("T")]
     n = len(track)

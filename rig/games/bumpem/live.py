@@ -6,16 +6,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cbrig.game import Piece, live_tools
+from engine.bumpem import TICKET_IDS
 from engine.bumpem.game import BumpemGame
+from engine.bumpem.names import car_at
 from engine.bumpem.state import BumpemState
+from engine.bumpem.tickets import ticket_label
 
 if TYPE_CHECKING:
     from cbrig.game import JSON
 
 
 def _bumpem_pieces(game: BumpemGame, state: BumpemState) -> list[Piece]:
-    from engine.bumpem.names import car_at
-
     rules = game.rules
     pieces = []
     for car, position in enumerate(state.pos):
@@ -31,9 +32,6 @@ def _bumpem_pieces(game: BumpemGame, state: BumpemState) -> list[Piece]:
 
 def _bumpem_tickets(game: BumpemGame, state: BumpemState,
                     valid: list[str]) -> list[dict[str, JSON]]:
-    from engine.bumpem import TICKET_IDS
-    from engine.bumpem.tickets import ticket_label
-
     tickets = game.tickets
     left = state.deck if state.deck is not None else tickets.counts  # None: drawn uniformly
     return [{"id": ticket, "title": ticket_label(ticket), "band": "", "text": text,

@@ -28,11 +28,11 @@ from cbrig.game import (
     wrap,
 )
 from engine.bumpem.game import BumpemGame
+from engine.bumpem.tickets import TICKET_IDS, ticket_label
 
 
 def _ticket_lines(game: BumpemGame) -> list[str]:
     """What each ticket does, in the words of the ticket file in use, two kinds a line."""
-    from engine.bumpem.tickets import TICKET_IDS, ticket_label
 
     tickets = game.tickets
     kinds = [f"{ticket_label(kind)}: {text}" for kind, text, count
@@ -85,8 +85,6 @@ def reference(game: BumpemGame) -> Sections:
 
 
 def cards(game: BumpemGame) -> CardSheet:
-    from engine.bumpem.tickets import TICKET_IDS, ticket_label
-
     tickets = game.tickets
     kinds = [(kind, text, count) for kind, text, count
              in zip(TICKET_IDS, tickets.texts, tickets.counts, strict=True)]

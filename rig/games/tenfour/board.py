@@ -41,7 +41,7 @@ from cbrig.game import (
     piece_mm,
     upright,
 )
-from engine.tenfour import load_board, names
+from engine.tenfour import load_board, names, square_layout
 from engine.tenfour.board import Board
 
 if TYPE_CHECKING:
@@ -61,7 +61,6 @@ SHOULDER_DEPTH = 6.0
 
 def _hand_placed(board: Board) -> set[str]:
     """Ids the owner placed with [layout.at] (they keep the owner's place)."""
-    from engine.tenfour import square_layout
 
     default = square_layout(board)
     return {ident for ident, xy in board.xy.items() if default.get(ident) != xy}

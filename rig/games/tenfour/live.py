@@ -7,14 +7,13 @@ from typing import TYPE_CHECKING
 
 from cbrig.game import Piece, live_tools
 from engine.tenfour import TenFourGame, TenFourState
+from engine.tenfour.names import piece_at
 
 if TYPE_CHECKING:
     from cbrig.game import JSON
 
 
 def _tenfour_pieces(game: TenFourGame, state: TenFourState) -> list[Piece]:
-    from engine.tenfour.names import piece_at
-
     pieces = []
     for index, colour in enumerate(game.trucks):
         where = state.truck_where(index)

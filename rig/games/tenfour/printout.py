@@ -27,6 +27,7 @@ from cbrig.game import (
     rfid_spot,
     wrap,
 )
+from engine.tenfour.board import COLOURS
 from engine.tenfour.game import TenFourGame
 from rig.games.tenfour.view import BAND_NAMES
 
@@ -147,7 +148,6 @@ def _mike_face(card: Card, order: int, total: int, copy: int,
 
 def pieces(game: TenFourGame) -> PieceList:
     """Four trucks, two Smokeys and the Bear."""
-    from engine.tenfour.board import COLOURS
 
     trucks = [PrintedPiece(f"{c.capitalize()} truck", c, c.capitalize(), truck_icon)
               for c in COLOURS]

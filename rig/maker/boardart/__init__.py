@@ -9,6 +9,7 @@ with Pillow (`pillow.render_png`), SVG (`svg.board_svg`) and PDF (`pdf`) backend
 from __future__ import annotations
 
 from rig.maker.boardart.geometry import BoardGeometry, piece_position
+from rig.registry import entry
 
 __all__ = ["BoardGeometry", "board_geometry", "piece_position"]
 
@@ -16,7 +17,6 @@ __all__ = ["BoardGeometry", "board_geometry", "piece_position"]
 def board_geometry(game: str, board: object) -> BoardGeometry:
     """The geometry of a loaded board of `game` (its registry entry's drawing), checked
     to be that game's board (``BoardTools.geometry_of``)."""
-    from rig.registry import entry
 
     tools = entry(game).board
     if tools is None:

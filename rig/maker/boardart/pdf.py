@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol
 
 from rig.maker.boardart.geometry import RGB, Box, Label, Point
+from rig.maker.boardart.metrics import text_width
 from valueclass import Frozen
 
 PT_PER_MM = 72 / 25.4
@@ -243,7 +244,6 @@ def orient(paper: tuple[float, float], landscape: bool) -> tuple[float, float]:
 
 def wrap(text: str, size: float, width: float, bold: bool = False) -> list[str]:
     """Break `text` into lines no wider than `width` at font size `size` (mm)."""
-    from rig.maker.boardart.metrics import text_width
 
     lines: list[str] = []
     for paragraph in text.split("\n"):

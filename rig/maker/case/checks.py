@@ -9,6 +9,7 @@ import numpy as np
 from manifold3d import Manifold
 from numpy.typing import NDArray
 
+from rig.maker.case import coupling, tag
 from rig.maker.case import geometry as G
 from rig.maker.case import layout as L
 from rig.maker.case.build import Built
@@ -294,7 +295,6 @@ class TagCheck(Frozen):
 def tag_check(lay: L.Layout, steps: int = 5) -> TagCheck | None:
     """Every card position the recess allows (CARD_CLEARANCE each way) and every sticker
     position a hand gives (STICKER_PLAY each way), on a grid: the worst coupling."""
-    from rig.maker.case import coupling, tag
 
     antenna = lay.antenna()
     if antenna is None:

@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rig.maker.boardart.draw import draw_board
-from rig.maker.boardart.geometry import BLACK, GREY, RGB, BoardGeometry, Box, Label, Point
+from rig.maker.boardart.geometry import (
+    BLACK,
+    GREY,
+    LEGEND_SWATCH,
+    RGB,
+    BoardGeometry,
+    Box,
+    Label,
+    Point,
+    legend_swatch,
+)
 from rig.maker.boardart.pdf import MARGIN_MM, Page, PdfCanvas, PdfDocument, spread
 from rig.maker.boardart.tiles import LABEL_BAND_MM, Tile, TilePlan, fits_one_sheet, plan_tiles
 from valueclass import Frozen
@@ -153,7 +163,6 @@ MARK_REACH = MARK_RADIUS * 1.6
 def _mark_obstacles(geometry: BoardGeometry) -> tuple[list[Box], list[Box]]:
     """What a mark must not cover: first everything drawn (spaces, words, legend
     swatches), then at least the words and swatches."""
-    from rig.maker.boardart.geometry import LEGEND_SWATCH, legend_swatch
 
     half = LEGEND_SWATCH / 2
     swatches = [(x - half, y - half, x + half, y + half)
