@@ -34,6 +34,7 @@ TOOLS: dict[str, tuple[str, str]] = {
     "systemd-analyze": ("systemd", "the unit file's checks"),
     "setpriv": ("util-linux", "runs the daemon as another user"),
     "chattr": ("e2fsprogs", "makes a journal immutable (a refused start)"),
+    "prusa-slicer": ("prusa-slicer", "slices every printed part of the case"),
     "mmdebstrap": ("mmdebstrap", "builds the appliance's Debian root file system"),
     "arch-test": ("arch-test", "mmdebstrap's foreign-architecture check (arm64 job)"),
     "systemd-nspawn": ("systemd-container", "boots the appliance under a real systemd"),

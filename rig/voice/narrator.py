@@ -164,6 +164,12 @@ def cache_key(text: str, voice: str, effect: str) -> str:
     return hashlib.sha256(f"{text}\0{voice}\0{effect}".encode()).hexdigest()[:32]
 
 
+def clip_key(text: str, voice: str, effect: str) -> str:
+    """The cache's name for a sentence said in `voice` through `effect` (the effect as the
+    cache knows it: with its chain and its joins)."""
+    return cache_key(text, voice, _effect_key(effect))
+
+
 _SENTENCES = re.compile(r"(?<=[.!?])\s+")
 _CLAUSE = re.compile(r"(?<=:)\s+")
 CLAUSE_MIN = 12
@@ -224,7 +230,7 @@ class Synthesizer:
         """One sentence, from the cache or made now (and cached); ``low``: at a low
         CPU priority (a render ahead of its moment)."""
         effect = self.effect
-        key = cache_key(text, self.voice, _effect_key(effect))
+        key = clip_key(text, self.voice, effect)
         cached = self._read(key)
         if cached is not None:
             return cached
@@ -347,7 +353,7 @@ class Synthesizer:
     def cached(self, text: str) -> bool:
         """Whether every sentence of ``text`` is in the cache already."""
         effect = self.effect
-        return all(self._read(cache_key(s, self.voice, _effect_key(effect))) is not None
+        return all(self._read(clip_key(s, self.voice, effect)) is not None
                    for s in sentences(text))
 
 

@@ -57,11 +57,21 @@ def stub(directory: Path, name: str, body: str) -> str:
 
 
 def children() -> list[int]:
-    """This process's child processes (zombies too): /proc lists them per thread."""
+    """This process's child processes (zombies too), by each process's parent in
+    /proc/PID/stat: the per-thread ``children`` lists race with a thread that ends (and
+    qemu-user, the arm64 job, does not always have them)."""
+    me = os.getpid()
     found: list[int] = []
-    for task in os.listdir("/proc/self/task"):
-        with open(f"/proc/self/task/{task}/children") as handle:
-            found += [int(pid) for pid in handle.read().split()]
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                stat_line = handle.read()
+        except OSError:  # the process ended meanwhile
+            continue
+        if int(stat_line.rsplit(")", 1)[1].split()[1]) == me:
+            found.append(int(entry))
     return found
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from hardware.speaker import Clip
-from rig.voice.narrator import Synthesizer, VoiceSettings, cache_key
+from rig.voice.narrator import Synthesizer, VoiceSettings, clip_key
 
 RATE = 16000
 
@@ -43,7 +43,7 @@ class Counted(Synthesizer):
 
 
 def clip_file(directory: Path, text: str) -> Path:
-    return directory / f"{cache_key(text, Counted(None).voice, 'plain')}.wav"
+    return directory / f"{clip_key(text, Counted(None).voice, 'plain')}.wav"
 
 
 # -- damaged clips ------------------------------------------------------------------------

@@ -29,9 +29,22 @@ WAIT = 20.0
 
 @pytest.fixture
 def small_server() -> Iterator[tuple[RigServer, list[object]]]:
+    yield from _serving(max_connections=4, per_client=2)
+
+
+@pytest.fixture
+def roomy_server() -> Iterator[tuple[RigServer, list[object]]]:
+    """For tests of what a request may do, not of how many: one client's quick requests
+    one after another never wait on the place its last closed connection still holds."""
+    yield from _serving(max_connections=32, per_client=16)
+
+
+def _serving(max_connections: int, per_client: int
+             ) -> Iterator[tuple[RigServer, list[object]]]:
     posted: list[object] = []
-    server = RigServer(("127.0.0.1", 0), Hub(), posted.append, max_connections=4,
-                       per_client=2, idle_seconds=2.0, request_seconds=2.0)
+    server = RigServer(("127.0.0.1", 0), Hub(), posted.append,
+                       max_connections=max_connections, per_client=per_client,
+                       idle_seconds=2.0, request_seconds=2.0)
     thread = threading.Thread(target=server.serve_forever)
     thread.start()
     yield server, posted
@@ -171,10 +184,10 @@ def _own(server: RigServer, **extra: str) -> dict[str, str]:
             "Content-Length": str(len(PRESS)), "Connection": "close", **extra}
 
 
-def test_a_rebound_name_gets_nothing(small_server):
+def test_a_rebound_name_gets_nothing(roomy_server):
     """DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends
     the rig's own port with its own name as Host and Origin."""
-    server, posted = small_server
+    server, posted = roomy_server
     port = server.server_address[1]
     evil = f"evil.example:{port}"
     assert _post(server, _own(server, Host=evil, Origin=f"http://{evil}")).startswith(
