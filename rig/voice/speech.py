@@ -127,6 +127,16 @@ class Vocabulary:
     """Words in capitals that are said as letters (none by default)."""
     WINNER_TITLES: frozenset[str] = frozenset()
     """Alert headlines that announce the winner."""
+    AFTER_MOVE = ""
+    """Slang said after a move's result ("Oink."): it decorates, never replaces. None by
+    default: the roger beep closes each transmission, and the table's pace asks for few
+    words (10-Four's "Ten-four." is left out for that)."""
+
+    @property
+    def decorations(self) -> tuple[str, ...]:
+        """The slang this vocabulary adds to what the screen says (a test takes it out
+        before it compares an utterance with its screen)."""
+        return (self.AFTER_MOVE,) if self.AFTER_MOVE else ()
 
     def places(self, text: str) -> str:
         """Place codes in words; the game's own (the base has none)."""
@@ -365,7 +375,9 @@ def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> 
         kind = "winner" if screen.title in vocabulary.WINNER_TITLES else "alert"
         headline = _sentence(vocabulary.words(screen.title))
         return Utterance(_say(vocabulary, lines, lead=headline), kind)
-    return Utterance(_say(vocabulary, lines), vocabulary.result_kind(parts[0].text))
+    kind = vocabulary.result_kind(parts[0].text)
+    tail = vocabulary.AFTER_MOVE if kind == "move" else ""
+    return Utterance(_say(vocabulary, lines, tail=tail), kind)
 
 
 __all__ = ["EVENTS", "MUST_HEAR", "Utterance", "Vocabulary", "number_words", "utterance",

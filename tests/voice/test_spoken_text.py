@@ -211,3 +211,24 @@ def test_a_changed_place_changes_the_words() -> None:
     assert not in_order(atoms("Blue truck: eight ahead to Blue fourteen"),
                         atoms("Blue truck at B5: 8 ahead to B13"))
     assert not in_order(atoms("Blue thirteen, Blue five"), atoms("Blue truck at B5: 8 to B13"))
+
+
+def test_a_game_s_after_move_slang_decorates_its_move_results_only() -> None:
+    """`AFTER_MOVE` (docs/ENGINE_CONTRACT.md) is said after a move's result, never after
+    a prompt or an alert; `decorations` names it for the screen comparisons."""
+    from rig.screens.screen import Part, Screen
+    from rig.voice.speech import Vocabulary
+
+    class Oinking(Vocabulary):
+        AFTER_MOVE = "Oink."
+
+    moved = Screen(title="PIG  RED", big="MOVE 7",
+                   lines=(Part("Red pig: 7 ahead to 12", "result"),))
+    prompt = Screen(title="PIG  RED", lines=(Part("Red: roll the die", "instruction"),))
+    said = utterance(moved, Oinking())
+    assert said is not None and said.text.endswith("twelve. Oink.")
+    plain = utterance(moved, Vocabulary())
+    assert plain is not None and plain.text.endswith("twelve.")
+    asked = utterance(prompt, Oinking())
+    assert asked is not None and "Oink" not in asked.text
+    assert Oinking().decorations == ("Oink.",) and Vocabulary().decorations == ()
