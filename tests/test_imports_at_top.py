@@ -11,7 +11,9 @@ here, and every one is listed in one place, tests/lazy_imports.txt:
   an optional extra, or one only the code that draws or prints needs;
 - ``optional``: guarded by try/except (a part that may be missing);
 - ``conditional``: the only statement of a branch that needs it;
-- ``types``: for the type checker only.
+- ``types``: for the type checker only;
+- ``extra``: a module of the project that needs an optional extra (the case's CAD
+  library), imported once the command has checked the extra is there.
 """
 
 from __future__ import annotations
@@ -27,7 +29,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LIST = ROOT / "tests" / "lazy_imports.txt"
 OWN = {"engine", "hardware", "rig", "valueclass", "bench"}
-REASONS = {"start-up", "library", "optional", "conditional", "types"}
+REASONS = {"start-up", "library", "optional", "conditional", "types", "extra"}
+NEEDS_AN_EXTRA = ("rig.maker.case",)
+"""Packages of the project whose modules import an optional extra at their top."""
 
 
 def _module_name(path: Path) -> str:
@@ -109,6 +113,8 @@ def _fits(reason: str, node: ast.Import | ast.ImportFrom, chain: list[ast.AST],
         return any(isinstance(c, ast.If) and "TYPE_CHECKING" in ast.dump(c.test) for c in inner)
     if reason == "optional":
         return any(isinstance(c, ast.Try) for c in inner)
+    if reason == "extra":
+        return all(t.startswith(NEEDS_AN_EXTRA) for t in targets)
     if reason == "library":
         root = targets[-1].split(".")[0]
         return root not in OWN and root not in sys.stdlib_module_names

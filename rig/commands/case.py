@@ -19,11 +19,6 @@ from engine.errors import DataError
 from rig.commands._config import command_config
 from rig.config import CASE_PIS, I2C_DRIVERS, READER_TYPES
 from rig.extras import missing
-from rig.maker.case.build import build_solids, write_all
-from rig.maker.case.checks import describe, summarise
-from rig.maker.case.layout import choice_from_config, plan
-from rig.maker.case.parts import load_parts
-from rig.maker.case.slicing import slicer
 from valueclass import replace
 
 
@@ -57,6 +52,12 @@ def run(args: argparse.Namespace) -> int:
             "numpy") is None:
         print(missing("case", "the CAD library (manifold3d, numpy)", "case"), file=sys.stderr)
         return 2
+    # the case's modules import the CAD library: only once it is known to be there
+    from rig.maker.case.build import build_solids, write_all
+    from rig.maker.case.checks import describe, summarise
+    from rig.maker.case.layout import choice_from_config, plan
+    from rig.maker.case.parts import load_parts
+    from rig.maker.case.slicing import slicer
 
     config = command_config(args.config, "case")
     try:

@@ -207,3 +207,21 @@ def test_the_faceplate_caption_names_what_it_carries(cases: dict[str, Case]) -> 
     assert faceplate_parts(cases["pi4-sh1106-pn532-speaker"].layout) == (
         "speaker, knobs, display, LED, buzzer")
     assert faceplate_parts(cases["pi5-ssd1306-rdm6300"].layout) == "knobs, display, LED"
+
+
+def test_without_the_cad_library_installed_the_command_says_what_to_install(
+        tmp_path: Path) -> None:
+    """Really without it (a fresh interpreter that cannot import manifold3d or numpy),
+    as on a Pi or an install without the case extra: the message, never a traceback."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "sys.modules['manifold3d'] = None\n"
+            "sys.modules['numpy'] = None\n"
+            "from rig.cli import main\n"
+            f"raise SystemExit(main(['case', 'build', '--out', {str(tmp_path / 'x')!r}]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 2, done.stderr
+    assert "install the 'case' extra" in done.stderr and "Traceback" not in done.stderr
