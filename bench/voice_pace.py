@@ -287,12 +287,10 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     radio = synthesizer.effect == "radio"
     lead = synthesizer.squelch().seconds if radio else 0.0
     tail = synthesizer.roger_beep().seconds if radio else 0.0
-    from rig.voice.narrator import sentences
-
-    for record in said:
+    for record in said:  # the speech as the transmission plays it, between its sounds
         record.lead = lead
         record.tail = tail
-        record.full = sum(synthesizer.clip(s).seconds for s in sentences(record.text))
+        record.full = synthesizer.whole(record.text).seconds - lead - tail
     return said, turns.count + 1
 
 

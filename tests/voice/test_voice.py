@@ -14,6 +14,7 @@ from hardware.speaker import Clip, MockBackend, Speaker, Transmission
 from rig.screens.screen import Part, Screen
 from rig.voice.narrator import (
     RADIO_RATE,
+    SENTENCE_PAUSE,
     Narrator,
     Synthesizer,
     VoiceControl,
@@ -94,7 +95,10 @@ def test_squelch_before_and_roger_beep_after(tools: None, tmp_path: Path) -> Non
     speech = synthesizer.clip("Ten-four.")
     whole = synthesizer.whole("Ten-four.")
     squelch, beep = synthesizer.squelch(), synthesizer.roger_beep()
-    assert whole.pcm == squelch.pcm + speech.pcm + beep.pcm
+    pause = int(speech.rate * SENTENCE_PAUSE) * 2  # the last sentence's pause: none
+    assert whole.pcm == squelch.pcm + speech.pcm[:-pause] + beep.pcm
+    # what was left out is the pause: silence, but for the effect's dither
+    assert peak(Clip(speech.rate, speech.pcm[-pause:])) < 0.005
     assert 0.1 < squelch.seconds < 0.3 and rms(squelch) > 0.02
     # the roger beep: its energy at 1,000 and 1,500 Hz, not spread like noise
     tones, rest = band_energy(Clip(beep.rate, beep.pcm[: int(beep.rate * 0.18) * 2]),
