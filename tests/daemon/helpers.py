@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 MOCK_CONFIG = """
 [game]
@@ -104,3 +105,13 @@ def up_then_stop(process: subprocess.Popen[str]) -> str:
             break
     process.terminate()
     return err + process.communicate(timeout=30)[1]
+
+
+def assert_set_aside(daemon: Any, config: Any, current: Path, before: bytes) -> None:
+    """The daemon started at the setup menu with the game it could not restore filed,
+    whole and unchanged, among the damaged ones, and said so on the screen."""
+    assert daemon.app is not None and daemon.app.controller is None, "setup menu"
+    assert not current.exists()
+    aside = list(config.state.games.glob("damaged-*.jsonl"))
+    assert len(aside) == 1 and aside[0].read_bytes() == before, "kept, unchanged"
+    assert "Old game set aside" in daemon.app.screen().plain()

@@ -18,7 +18,7 @@ import pytest
 
 from rig.core.daemon import Daemon
 from rig.datafiles import MAX_DATA_BYTES
-from tests.daemon.helpers import Quiet
+from tests.daemon.helpers import Quiet, assert_set_aside
 from tests.daemon.test_journal_faults import _config, _edit_header, _journal_in_progress, _set
 
 
@@ -94,11 +94,7 @@ def test_a_header_naming_what_is_no_data_file_sets_the_game_aside(tmp_path, name
             assert not guard.had_to_unblock, "the start blocked on the FIFO"
         else:
             daemon.start()
-        assert daemon.app is not None and daemon.app.controller is None, "setup menu"
-        assert not current.exists()
-        aside = list(config.state.games.glob("damaged-*.jsonl"))
-        assert len(aside) == 1 and aside[0].read_bytes() == before, "kept, unchanged"
-        assert "Old game set aside" in daemon.app.screen().plain()
+        assert_set_aside(daemon, config, current, before)
     finally:
         daemon.stop()
 

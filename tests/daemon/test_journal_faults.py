@@ -23,7 +23,13 @@ from rig.config import load_config
 from rig.core.autopilot import gestures_for
 from rig.core.daemon import EXIT_BUSY, EXIT_UNWRITABLE, Daemon
 from rig.core.setup_menu import SetupChoice
-from tests.daemon.helpers import Quiet, start_daemon, up_then_stop, write_config
+from tests.daemon.helpers import (
+    Quiet,
+    assert_set_aside,
+    start_daemon,
+    up_then_stop,
+    write_config,
+)
 from tests.system_tools import require_command
 
 
@@ -126,11 +132,7 @@ def test_a_bad_header_is_set_aside_and_the_rig_starts_at_the_menu(tmp_path, edit
     daemon = Daemon(config=config, notifier=Quiet())
     try:
         daemon.start()
-        assert daemon.app is not None and daemon.app.controller is None, "setup menu"
-        assert not current.exists()
-        aside = list(config.state.games.glob("damaged-*.jsonl"))
-        assert len(aside) == 1 and aside[0].read_bytes() == before, "kept, unchanged"
-        assert "Old game set aside" in daemon.app.screen().plain()
+        assert_set_aside(daemon, config, current, before)
     finally:
         daemon.stop()
 
