@@ -16,6 +16,11 @@ its instruction), the spoken text, the board drawing, the live board's JSON, the
 tray and the printed sheets; so a game that passes plays in ``cbrig demo``,
 ``emulate``, ``print`` and the browser. ``rig=False`` checks the rules only.
 
+The other extension points have a battery each, here too, that any implementation runs
+on itself (one installed from outside included): ``check_reader`` (a card reader type,
+hardware.rfid.kinds), ``check_display`` (a display driver, hardware.display.kinds) and
+``check_effect`` (a voice effect, rig.voice.effects).
+
 No pytest needed: call it from a test of your own package,
 
     from cbrig.conformance import check_game
@@ -39,9 +44,12 @@ from cbrig.rigcheck import RIG_SEEDS, RigPartError, check_rig, rig_cases
 from engine.api import CHANCE, JSON, TERMINAL, Action, Event, Game, State
 from engine.errors import IllegalAction, Reason
 from engine.selfplay import play, sample_chance
+from hardware.display.kinds import check_display
+from hardware.rfid.kinds import check_reader
 from rig import registry
 from rig.gamebuild import build_game
 from rig.gametype import GameEntry
+from rig.voice.effectcheck import check_effect
 from valueclass import Frozen
 
 Invariants: TypeAlias = "Callable[[Game, State, dict[str, JSON] | None, Action | None], None]"
@@ -53,6 +61,10 @@ SEEDS = range(6)
 """The random playthroughs per case when the caller names none."""
 MAX_STEPS = 50_000
 """The steps a random game may take before the battery says it does not end."""
+
+
+__all__ = ["Case", "ConformanceError", "Invariants", "Report", "check_case", "check_display",
+           "check_effect", "check_game", "check_reader"]
 
 
 class ConformanceError(AssertionError):

@@ -11,6 +11,7 @@ from typing import TextIO
 from PIL import Image
 
 from hardware.display.base import FrameSink, check_frame
+from hardware.display.kinds import DisplayDriver
 
 # (top pixel, bottom pixel) -> character
 _HALF = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
@@ -85,4 +86,8 @@ class PngDisplay(FrameSink):
         self.paths.append(save_png(frame, path, self.scale))
 
 
-__all__ = ["PngDisplay", "TerminalDisplay", "render_halfblocks", "save_png"]
+TERMINAL = DisplayDriver(name="terminal", title="the frames drawn in this terminal",
+                         make=lambda emit, settings: TerminalDisplay())
+"""``driver = "terminal"`` in the display table (hardware.display.kinds)."""
+
+__all__ = ["TERMINAL", "PngDisplay", "TerminalDisplay", "render_halfblocks", "save_png"]
