@@ -544,6 +544,8 @@ class _Builder:
             elif len(names) != players:
                 self.check.fail(f"{len(names)} seats named for {players} players",
                                 s, "seats")
+            elif (wrong := _foreign_colour(game_entry, names, players)) is not None:
+                self.check.fail(wrong, s, "seats")  # with its line, as every mistake
             else:
                 seats = tuple(names)
 
@@ -762,6 +764,21 @@ def display_drivers() -> tuple[str, ...]:
     """Every ``[display] driver`` (the display table's, built-in and installed, and
     "png")."""
     return (*DISPLAYS.names(), PNG_DRIVER)
+
+
+def _foreign_colour(entry: gametype.GameEntry | None, names: list[str],
+                    players: int) -> str | None:
+    """Why a seat's colour is not one the game seats this many players in (the first
+    such colour, naming those it has), or None."""
+    if entry is None or not entry.colours:
+        return None
+    sets = entry.colour_sets(players)
+    allowed = [c for c in entry.colours if any(c in chosen for chosen in sets)]
+    for name in names:
+        if name.lower() not in allowed:  # the games read a seat's colour in any case
+            return (f"{name!r} is not a seat colour of {entry.title} for {players} players; "
+                    f"choose from {_choices(allowed)}" + _suggest(name, allowed))
+    return None
 
 
 def _voice_effect(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
