@@ -103,7 +103,8 @@ class Table(Generic[K]):
     def names(self) -> tuple[str, ...]:
         """Every kind's name: the built-in ones first, then the installed ones that
         load (this lists the installed packages)."""
-        installed = [name for name in self._installed_paths() if self.find(name) is not None]
+        installed = [name for name in list(self._installed_paths())
+                     if self.find(name) is not None]
         added = [name for name in self._kinds if name not in self.built_in
                  and name not in installed]
         return (*self.built_in, *added, *installed)

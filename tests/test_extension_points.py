@@ -186,6 +186,10 @@ def test_a_wrong_installed_part_is_left_out_in_one_line(tmp_path: Path) -> None:
         "rate, transmission) (fix: run cbrig.conformance.check_effect on it)")
     assert "voice.effect: 'tinny' is not one of 'radio', 'plain'" in checked.stdout
     assert "Traceback" not in checked.stderr
+    listed = _run(site, "-c", "from rig.voice.effects import EFFECTS\nprint(EFFECTS.names())")
+    assert listed.returncode == 0, listed.stderr  # listing first meets the broken one
+    assert listed.stdout.strip() == "('radio', 'plain')"
+    assert len(listed.stderr.splitlines()) == 1 and "refused" in listed.stderr
 
 
 # -- the batteries, on the built-in kinds and on broken ones ------------------------------
