@@ -72,9 +72,6 @@ NO_READER_BAUD = 9600
 """``[reader] baud`` of a rig with no reader (type "none"); a reader type's own is its
 record's (hardware.rfid.kinds: the reader table)."""
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
-PNG_DRIVER = "png"
-"""``[display] driver = "png"``: each frame a PNG in the state folder (the daemon's own);
-every other driver is the display table's (hardware.display.kinds)."""
 I2C_DRIVERS = ("ssd1306", "sh1106")
 """The OLEDs the printed case has a window for (wiring/parts.toml)."""
 ROTATIONS = (0, 90, 180, 270)
@@ -761,9 +758,8 @@ def _reader_type(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
 
 
 def display_drivers() -> tuple[str, ...]:
-    """Every ``[display] driver`` (the display table's, built-in and installed, and
-    "png")."""
-    return (*DISPLAYS.names(), PNG_DRIVER)
+    """Every ``[display] driver``: the display table's, built-in and installed."""
+    return DISPLAYS.names()
 
 
 def _foreign_colour(entry: gametype.GameEntry | None, names: list[str],
@@ -793,7 +789,7 @@ def _voice_effect(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
 def _installed_i2c(driver: str) -> bool:
     """Whether an installed display driver sits on the I2C bus (a built-in one's name
     says it without loading its module)."""
-    if driver == PNG_DRIVER or driver in DISPLAYS.built_in:
+    if driver in DISPLAYS.built_in:
         return False
     found = DISPLAYS.find(driver)
     return found is not None and found.i2c
@@ -801,7 +797,7 @@ def _installed_i2c(driver: str) -> bool:
 
 def _display_driver(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
     value = b.get(t, s, k, str, _as(str, d))
-    if value == PNG_DRIVER or value in DISPLAYS.built_in or DISPLAYS.find(value) is not None:
+    if value in DISPLAYS.built_in or DISPLAYS.find(value) is not None:
         return value
     known = display_drivers()
     b.check.fail(f"{value!r} is not one of {_choices(known)}" + _suggest(value, known), s, k)

@@ -10,14 +10,14 @@ finds the built-in ones by path and installed ones by an entry point in
 
 ``[display] driver`` names one, and :func:`hardware.display.build.build_display` builds
 it with the config's settings. :func:`check_display` is the battery any driver runs on
-itself (``cbrig.conformance.check_display``). ("png", which writes each frame into the
-state folder, is the daemon's own and no driver here.)
+itself (``cbrig.conformance.check_display``).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 from hardware.clock import Clock
@@ -41,6 +41,9 @@ class DisplaySettings(Frozen):
     smbus: object = None
     """A stand-in for the ``smbus2`` module an I2C driver opens its bus with
     (hardware.display.fakebus: the tests and the battery); None: the real one."""
+    folder: Path | None = None
+    """Where a driver that writes files keeps them (the rig's state folder; "png" writes
+    its frames into ``screens/`` there); None: a temporary folder of its own."""
 
 
 @runtime_checkable
@@ -88,7 +91,8 @@ def _kind(found: object) -> DisplayKind:
 DISPLAYS: Table[DisplayKind] = Table(
     "display driver", GROUP,
     {"ssd1306": "hardware.display.oled:SSD1306", "sh1106": "hardware.display.oled:SH1106",
-     "terminal": "hardware.display.desktop:TERMINAL", "none": "hardware.display.kinds:NONE"},
+     "terminal": "hardware.display.desktop:TERMINAL", "png": "hardware.display.desktop:PNG",
+     "none": "hardware.display.kinds:NONE"},
     _kind, "cbrig.conformance.check_display")
 """Every display driver, by name."""
 
