@@ -28,3 +28,19 @@ def pytest_configure(config: "pytest.Config") -> None:
         import textwrap
 
         print(textwrap.fill(said, width=88), file=sys.stderr, flush=True)
+
+
+def pytest_collection_finish(session: "pytest.Session") -> None:
+    """Before the first test of a run that cannot install (not root, or
+    CBRIG_TEST_NO_INSTALL): which of the selected tests will fail and why, and the
+    command that installs what they lack (issue 47). No test skips itself."""
+    from tests.system_tools import will_fail
+
+    if hasattr(session.config, "workerinput"):
+        return
+    said = will_fail({item.nodeid for item in session.items})
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if said and reporter is not None:
+        reporter.write_line("")
+        for line in said.splitlines():
+            reporter.write_line(line)
