@@ -8,7 +8,8 @@ PrusaSlicer's print time and filament (rig/maker/case/slicer.ini; parts with the
 sliced once). Then per configuration: each part's envelope and its nearest printed part
 and nearest other part (rig/maker/case/checks.py clearances), the knob rim gap and the tag's
 worst coupling over the card's play. Then per Pi: each socket's plug, its opening, the
-room round it and the largest plug that passes (rig/maker/case/checks.py plug_rooms). Needs the case extra and prusa-slicer.
+room round it and the largest plug that passes (rig/maker/case/checks.py plug_rooms).
+Needs the case extra and prusa-slicer.
 """
 
 from __future__ import annotations

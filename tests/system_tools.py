@@ -238,6 +238,19 @@ def find_commands(commands: dict[str, str]) -> tuple[dict[str, str], str]:
     return {cmd: path for cmd, path in paths.items() if path is not None}, problem
 
 
+def scratch_home(folder: Path) -> dict[str, str]:
+    """The environment with HOME and the XDG folders in `folder` (made): a browser or a
+    sound tool started with it writes its profile, caches and cookies there, not in the
+    user's home (issue 47: ~/.config/chromium was left behind)."""
+    env = dict(os.environ)
+    for key, sub in (("HOME", ""), ("XDG_CONFIG_HOME", ".config"),
+                     ("XDG_CACHE_HOME", ".cache"), ("XDG_DATA_HOME", ".local/share")):
+        path = folder / sub
+        path.mkdir(parents=True, exist_ok=True)
+        env[key] = str(path)
+    return env
+
+
 def require_commands(commands: dict[str, str]) -> dict[str, str]:
     """Paths of `commands` (command -> Debian package), installing the missing ones.
 

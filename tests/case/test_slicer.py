@@ -38,7 +38,7 @@ def test_prusaslicer_slices_every_part_of_every_configuration_without_a_warning(
             assert done.problems == (), f"{name}/{part}: {done.problems}"
             assert done.seconds > 60 and done.grams > 1.0, f"{name}/{part}: {done}"
             x0, y0, x1, y1 = done.extents
-            assert 0 <= x0 and x1 <= SLICED_BED[0] and 0 <= y0 and y1 <= SLICED_BED[1], (
+            assert x0 >= 0 and x1 <= SLICED_BED[0] and y0 >= 0 and y1 <= SLICED_BED[1], (
                 f"{name}/{part}: G-code from ({x0}, {y0}) to ({x1}, {y1}), off the "
                 f"{SLICED_BED} bed")
             bx0, by0, _, bx1, by1, _ = G.bounds(case.printed[part].on_bed())

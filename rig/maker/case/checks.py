@@ -364,6 +364,12 @@ def _plug_path(lay: L.Layout, c: Connector, grow: tuple[float, float, float, flo
     return G.box(along - w / 2 - a, face, z0, along + w / 2 + b, lay.depth + 5, z1)
 
 
+def _one_side(side: int, by: float) -> tuple[float, float, float, float]:
+    grow = [0.0, 0.0, 0.0, 0.0]
+    grow[side] = by
+    return (grow[0], grow[1], grow[2], grow[3])
+
+
 def plug_rooms(built: Built) -> list[PlugRoom]:
     """Every wall socket's plug room (see PlugRoom), from the tray and lid as built."""
     lay = built.layout
@@ -383,14 +389,12 @@ def plug_rooms(built: Built) -> list[PlugRoom]:
         room = []
         for side in range(4):
             lo, hi = 0.0, ROOM_REACH
-            if (near ^ _plug_path(lay, c, tuple(hi if i == side else 0.0
-                                                for i in range(4)))).volume() < 1e-6:
+            if (near ^ _plug_path(lay, c, _one_side(side, hi))).volume() < 1e-6:
                 room.append(hi)
                 continue
             for _ in range(14):
                 mid = (lo + hi) / 2
-                grow = tuple(mid if i == side else 0.0 for i in range(4))
-                if (near ^ _plug_path(lay, c, grow)).volume() < 1e-6:
+                if (near ^ _plug_path(lay, c, _one_side(side, mid))).volume() < 1e-6:
                     lo = mid
                 else:
                     hi = mid
@@ -489,9 +493,9 @@ def describe(summary: Summary) -> str:
 
 
 __all__ = [
+    "PLUG_HEADER",
     "THIN_FEATURES",
     "Clearance",
-    "PLUG_HEADER",
     "PlugRoom",
     "Summary",
     "TagCheck",

@@ -414,4 +414,5 @@ def bounds(solid: M) -> Sequence[float]:
 
 
 __all__ = ["PartBody", "PrintedPart", "box", "cyl_y", "cyl_z", "d_profile", "mesh_arrays",
-           "opening_solid", "part_bodies", "placed_solid", "printed_parts", "socket_box", "text_solid"]
+           "opening_solid", "part_bodies", "placed_solid", "printed_parts", "socket_box",
+           "text_solid"]
