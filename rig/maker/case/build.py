@@ -172,8 +172,8 @@ def bill_of_materials(built: Built, sliced: Mapping[str, Sliced] | None = None) 
         if b.clamp:
             hardware[f"{b.washer:.0f} mm fender washer, 3.2 mm hole (clamps an edge)"] += 1
         if b.collar:
-            steps[f"{lay.get(b.holds).part.name}: a {b.collar:.1f} mm step "
-                  f"({b.collar_diameter:.1f} mm) on each clamp post, beside the edge, "
+            steps[f"{lay.get(b.holds).part.name}: a step {b.collar:.1f} mm tall, "
+                  f"{b.collar_diameter:.1f} mm across, on each clamp post beside the edge, "
                   "so the washer lies flat"] += 1
         length = screw_length(held_by(lay, b), b.depth)
         kind = "pan head screw" if b.fixing == "insert" else (
