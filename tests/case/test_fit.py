@@ -278,7 +278,7 @@ def test_every_plug_the_docs_name_has_half_a_millimetre_round_it(cases: dict[str
             assert r.largest[0] >= r.named[0] + 2 * L.PLUG_MARGIN - 0.02, f"{name}: {r}"
         for row in plug_table(case.layout.config[0], rooms):
             assert row in doc, f"docs/CASE.md lacks (or differs from): {row}"
-    usb = [r for r in plug_rooms(cases["pi3-ssd1306-pn532"].built) if "USB" in r.socket]
+    usb = [r for r in plug_rooms(cases["pi3-ssd1306-pn532"].built) if "USB 2.0" in r.socket]
     assert [r.named for r in usb] == [(16.0, 17.0)] * 2  # two 16 x 8 mm overmolds a stack
     hdmi = next(r for r in plug_rooms(cases["pi3-ssd1306-pn532"].built) if r.socket == "HDMI")
     assert hdmi.named == (21.0, 11.0) and hdmi.largest >= (22.0, 12.0)
