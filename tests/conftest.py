@@ -13,6 +13,13 @@ if "LG_WD" not in os.environ:
     os.environ["LG_WD"] = tempfile.mkdtemp(prefix="cbrig-lgpio-")
     atexit.register(shutil.rmtree, os.environ["LG_WD"], ignore_errors=True)
 
+if "PULSE_RUNTIME_PATH" not in os.environ:
+    # espeak-ng (even with --stdout) and Chromium start PulseAudio's client library, which
+    # without this links ~/.config/pulse/<machine-id>-runtime to a /tmp folder: a run
+    # writes nothing in the user's home (issue 47).
+    os.environ["PULSE_RUNTIME_PATH"] = tempfile.mkdtemp(prefix="cbrig-pulse-")
+    atexit.register(shutil.rmtree, os.environ["PULSE_RUNTIME_PATH"], ignore_errors=True)
+
 # The rig honours gpiozero's GPIOZERO_PIN_FACTORY where a config names no backend
 # (rig.config): one set in the developer's shell must not change what the tests see.
 os.environ.pop("GPIOZERO_PIN_FACTORY", None)
