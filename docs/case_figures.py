@@ -7,7 +7,9 @@ wall or web the local wall check finds (rig/maker/case/checks.py wall_thickness)
 PrusaSlicer's print time and filament (rig/maker/case/slicer.ini; parts with the same STL are
 sliced once). Then per configuration: each part's envelope and its nearest printed part
 and nearest other part (rig/maker/case/checks.py clearances), the knob rim gap and the tag's
-worst coupling over the card's play. Needs the case extra and prusa-slicer.
+worst coupling over the card's play. Then per Pi: each socket's plug, its opening, the
+room round it and the largest plug that passes (rig/maker/case/checks.py plug_rooms).
+Needs the case extra and prusa-slicer.
 """
 
 from __future__ import annotations
@@ -19,7 +21,15 @@ from pathlib import Path
 
 from rig.maker.case import geometry as G
 from rig.maker.case.build import build_solids
-from rig.maker.case.checks import clearances, knob_rim_gap, tag_check, thinnest_wall
+from rig.maker.case.checks import (
+    PLUG_HEADER,
+    clearances,
+    knob_rim_gap,
+    plug_rooms,
+    plug_table,
+    tag_check,
+    thinnest_wall,
+)
 from rig.maker.case.export import write_stl
 from rig.maker.case.layout import CHECKED, plan
 from rig.maker.case.parts import load_parts
@@ -35,10 +45,15 @@ def run(slice_parts: bool) -> None:
     fit_rows = ["| configuration | console (mm) | part: nearest printed part, nearest part "
                 "(mm, envelope to envelope) | knob rims | card to antenna | tag coupling "
                 "(worst) |", "| --- | --- | --- | --- | --- | --- |"]
+    plug_rows = list(PLUG_HEADER)
+    pis: set[str] = set()
     with tempfile.TemporaryDirectory() as scratch:
         for name, choice in CHECKED.items():
             built = build_solids(plan(table, choice))
             lay = built.layout
+            if choice.pi not in pis:  # the openings depend on the Pi alone
+                pis.add(choice.pi)
+                plug_rows += plug_table(choice.pi, plug_rooms(built))
             total_s = total_g = 0.0
             for part in built.printed:
                 solid = part.on_bed()
@@ -76,6 +91,8 @@ def run(slice_parts: bool) -> None:
     print("\n".join(parts_rows))
     print()
     print("\n".join(fit_rows))
+    print()
+    print("\n".join(plug_rows))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from rig.commands._out import cbrig_command
 from rig.core import collector
+from rig.extras import pip_command
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -28,12 +30,14 @@ After a game, or to print: replay, board, print, case
 For developers:            bench
 
 Games installed: {installed}.
-Add a game: pip install its package (it names itself in the cbrig.games entry point
-group); writing one: the game API's own documentation, python -m pydoc cbrig.game,
-and its battery, python -m pydoc cbrig.conformance (the guide with an example game is
+Add a game: install its package with this cbrig's own pip (the package names itself in
+the cbrig.games entry point group):
+  {pip} install PACKAGE
+Writing one: the game API's own documentation, python -m pydoc cbrig.game, and its
+battery, python -m pydoc cbrig.conformance (the guide with an example game is
 docs/ENGINE_CONTRACT.md and examples/mygame/ in the source).
 
-Each command has its own help: cbrig COMMAND --help.
+Each command has its own help: {cbrig} COMMAND --help.
 Exit status: 0 done, 1 failed (the message says why), 2 bad command line,
 78 a config with mistakes (every command that reads the config); cbrig run also:
 69 the pins, knobs or reader could not be set up, 73 the state cannot be written (fix
@@ -91,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     installed = ", ".join(f"{game.name} ({game.title})" for game in registry.entries())
     parser = argparse.ArgumentParser(prog="cbrig", description=USAGE.format(
-        games=registry.titles()), epilog=EPILOG.format(installed=installed),
+        games=registry.titles()), epilog=EPILOG.format(
+            installed=installed, pip=pip_command(), cbrig=cbrig_command()),
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="store_true",
                         help="print the version of cbrig and exit")

@@ -38,6 +38,11 @@ def _pip() -> str:
     return f"{_shown(Path(sys.prefix) / 'bin')}/pip"
 
 
+def pip_command() -> str:
+    """The pip a hint should name: this interpreter's own (``.venv/bin/pip``)."""
+    return _pip()
+
+
 def extra_packages(extra: str) -> list[str]:
     """The requirements the installed distribution lists for `extra` (empty when the
     metadata cannot be read)."""

@@ -8,12 +8,17 @@ suite that skips its real parts would pass green without having tried them.
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 import shutil
 import subprocess
 import threading
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 NO_INSTALL = "CBRIG_TEST_NO_INSTALL"
 """Set (to anything but "" or "0") to run the suite without installing or caching
@@ -45,8 +50,91 @@ TOOLS: dict[str, tuple[str, str]] = {
 banner before a run names them (tests/test_system_tools.py holds that every package a
 test asks for is here)."""
 
+NEEDS_ROOT: dict[str, str] = {
+    "tests/appliance/test_appliance.py":
+        "boots the appliance in a container with systemd-nspawn",
+    "tests/appliance/test_prerequisites.py::"
+    "test_a_cold_machine_can_build_the_arm64_root_file_system":
+        "builds a Debian root file system (mmdebstrap) and registers binfmt_misc",
+    "tests/daemon/test_refused_display.py::test_an_immutable_journal_is_named_with_its_fix":
+        "makes a journal immutable (chattr +i needs CAP_LINUX_IMMUTABLE)",
+    "tests/daemon/test_refused_display.py::"
+    "test_the_refused_start_replaces_the_old_picture_on_the_oled":
+        "makes a journal immutable (chattr +i needs CAP_LINUX_IMMUTABLE)",
+}
+"""The tests that fail when not run as root, whatever is installed, and why
+(tests/test_system_tools.py holds that every test failing on `geteuid() != 0` is here)."""
+
 _lock = threading.Lock()
 _updated = False
+
+
+def _sudo() -> str:
+    return "" if os.geteuid() == 0 else "sudo "
+
+
+def install_command(packages: list[str] | tuple[str, ...]) -> str:
+    """The command that installs `packages` here (with sudo when not root)."""
+    return (f"{_sudo()}apt-get update && {_sudo()}apt-get install -y --no-install-recommends "
+            + " ".join(packages))
+
+
+def _missing_packages() -> list[str]:
+    return sorted({package for command, (package, _) in TOOLS.items()
+                   if shutil.which(command) is None})
+
+
+_UPGRADE = re.compile(r"^Inst (\S+) \[([^\]]+)\] \((\S+)", re.M)
+
+
+def upgrades(packages: list[str]) -> list[str]:
+    """The installed packages that installing `packages` would upgrade ("name old -> new"),
+    as `apt-get -s install` says with the package lists as they are now (issue 47:
+    systemd-container brings systemd, libsystemd0, libudev1 up to its own version)."""
+    if not packages or shutil.which("apt-get") is None:
+        return []
+    sim = _apt("-s", "install", "--no-install-recommends", *packages)
+    return [f"{name} {old} -> {new}" for name, old, new in _UPGRADE.findall(sim.stdout or "")]
+
+
+def asked_by_tests() -> dict[str, set[str]]:
+    """Debian package -> the test files (relative paths) whose calls ask for it
+    (require_command(s)/find_commands with literal packages), read from their source."""
+    asking = {"require_command", "require_commands", "find_commands"}
+    found: dict[str, set[str]] = {}
+    for path in sorted(ROOT.glob("tests/**/*.py")):
+        name = path.relative_to(ROOT).as_posix()
+        if name in ("tests/system_tools.py", "tests/test_system_tools.py"):
+            continue
+        try:
+            tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        except (OSError, SyntaxError):
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or getattr(
+                    node.func, "id", getattr(node.func, "attr", "")) not in asking:
+                continue
+            for inner in ast.walk(node):
+                values = inner.values if isinstance(inner, ast.Dict) else (
+                    inner.args[1:2] if inner is node else [])
+                for value in values:
+                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                        found.setdefault(value.value, set()).add(name)
+    return found
+
+
+def _asking(askers: set[str], files: set[str]) -> set[str]:
+    """The selected test files an asking file stands for: itself, or (a conftest.py)
+    every selected file in its folder, named by the folder."""
+    out = set()
+    for asker in askers:
+        if asker.endswith("/conftest.py"):
+            folder = asker.removesuffix("conftest.py")
+            if any(f.startswith(folder) for f in files):
+                out.add(folder)
+        elif asker in files:
+            out.add(asker)
+    return out
 
 
 def plan() -> str:
@@ -56,17 +144,53 @@ def plan() -> str:
                 "a test whose tool is missing fails and names the command that installs it.")
     if os.geteuid() != 0:
         return ""
-    missing = sorted({package for command, (package, _) in TOOLS.items()
-                      if shutil.which(command) is None})
+    missing = _missing_packages()
     cache = os.environ.get("CBRIG_CI_CACHE", "/var/cache/cbrig-ci")
     listed = " ".join(missing) if missing else "none (all present)"
+    raised = upgrades(missing)
+    upgrade = (" Installing them also UPGRADES these installed packages (apt-get -s "
+               f"install says so now; apt-get update may add more): {', '.join(raised)}."
+               if raised else "")
     return (
         "cbrig tests: running as root, the suite installs the Debian packages it tests "
         "with when they are missing (apt-get update once, then apt-get install -y "
-        f"--no-install-recommends, with their dependencies); missing now: {listed}. "
-        "The container tests build Debian root file systems and keep them in "
+        f"--no-install-recommends, with their dependencies); missing now: {listed}."
+        f"{upgrade} The container tests build Debian root file systems and keep them in "
         f"{cache} (about 240 MB each, reused by later runs; CBRIG_CI_CACHE moves it). "
         f"To run without changing this system: {NO_INSTALL}=1.")
+
+
+def will_fail(selected: set[str]) -> str:
+    """Said after collection, before the first test, when this run cannot install (not
+    root, or NO_INSTALL): which of the `selected` tests (node ids) will fail and why, and
+    the command that installs what they miss ("" when none will)."""
+    if os.geteuid() == 0 and os.environ.get(NO_INSTALL, "") in ("", "0"):
+        return ""
+    files = {node.split("::")[0] for node in selected}
+    lines = []
+    wanted: set[str] = set()
+    asked = asked_by_tests()
+    for package in _missing_packages():
+        tests = sorted(_asking(asked.get(package, set()), files))
+        if tests:
+            commands = ", ".join(c for c, (p, _) in TOOLS.items() if p == package)
+            lines.append(f"  {', '.join(tests)}: no {commands} (Debian {package})")
+            wanted.add(package)
+    if os.geteuid() != 0:
+        for test, why in NEEDS_ROOT.items():
+            if test in selected or test in files:
+                lines.append(f"  {test}: needs root, it {why}")
+    if not lines:
+        return ""
+    who = "not running as root" if os.geteuid() != 0 else f"{NO_INSTALL} is set"
+    said = [f"cbrig tests: {who}, so nothing is installed, and these tests will FAIL "
+            "(each names what it lacks):", *lines]
+    if wanted:
+        said.append(f"Install what they lack first: {install_command(sorted(wanted))}")
+    if os.geteuid() != 0:
+        said.append("Or run the suite as root (sudo .venv/bin/python -m pytest -q), which "
+                    "installs what is missing itself.")
+    return "\n".join(said)
 
 
 def _apt(*args: str) -> subprocess.CompletedProcess[str]:
@@ -109,9 +233,22 @@ def find_commands(commands: dict[str, str]) -> tuple[dict[str, str], str]:
         if still:
             problem = (f"{', '.join(still)} not available "
                        f"({why or 'installed, still not on PATH'}); "
-                       f"install with: apt-get update && apt-get install -y {' '.join(packages)}")
+                       f"install with: {install_command(packages)}")
     paths = {cmd: shutil.which(cmd) for cmd in commands}
     return {cmd: path for cmd, path in paths.items() if path is not None}, problem
+
+
+def scratch_home(folder: Path) -> dict[str, str]:
+    """The environment with HOME and the XDG folders in `folder` (made): a browser or a
+    sound tool started with it writes its profile, caches and cookies there, not in the
+    user's home (issue 47: ~/.config/chromium was left behind)."""
+    env = dict(os.environ)
+    for key, sub in (("HOME", ""), ("XDG_CONFIG_HOME", ".config"),
+                     ("XDG_CACHE_HOME", ".cache"), ("XDG_DATA_HOME", ".local/share")):
+        path = folder / sub
+        path.mkdir(parents=True, exist_ok=True)
+        env[key] = str(path)
+    return env
 
 
 def require_commands(commands: dict[str, str]) -> dict[str, str]:

@@ -59,7 +59,7 @@ def test_with_no_install_set_nothing_is_installed_and_the_test_names_the_command
     paths, problem = system_tools.find_commands({"cbrig-no-such-tool": "cbrig-no-such-pkg"})
     assert paths == {} and calls == []
     assert "CBRIG_TEST_NO_INSTALL is set" in problem
-    assert "apt-get install -y cbrig-no-such-pkg" in problem
+    assert "apt-get install -y --no-install-recommends cbrig-no-such-pkg" in problem
     assert "CBRIG_TEST_NO_INSTALL" in system_tools.plan()
 
 
@@ -75,6 +75,88 @@ def test_as_root_the_plan_names_the_missing_packages_and_the_cache(
     assert "/var/cache/cbrig-ci" in said and "CBRIG_TEST_NO_INSTALL=1" in said
     monkeypatch.setattr(system_tools.os, "geteuid", lambda: 1000)
     assert system_tools.plan() == ""
+
+
+def test_not_root_the_hints_say_sudo_and_the_banner_lists_the_tests_that_will_fail(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 47: a non-root run was red with no word up front and install lines without
+    sudo. Before the first test it now names each selected test that will fail, why, and
+    the one command (with sudo) that installs what they lack."""
+    monkeypatch.delenv(system_tools.NO_INSTALL, raising=False)
+    monkeypatch.setattr(system_tools.os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(system_tools.shutil, "which",
+                        lambda command: None if command in ("tmux", "chromium")
+                        else f"/usr/bin/{command}")
+    _, problem = system_tools.find_commands({"tmux": "tmux"})
+    assert "install with: sudo apt-get update && sudo apt-get install -y" in problem
+    selected = {"tests/rig/test_terminal_emulator.py::test_a", "tests/web/test_pages.py::b",
+                "tests/appliance/test_appliance.py::test_boot", "tests/engine/test_x.py::c"}
+    said = system_tools.will_fail(selected)
+    lines = said.splitlines()
+    assert lines[0].startswith("cbrig tests: not running as root, so nothing is installed")
+    assert "  tests/rig/test_terminal_emulator.py: no tmux (Debian tmux)" in lines
+    assert "  tests/web/: no chromium (Debian chromium)" in lines  # asked by its conftest
+    assert any(line.startswith("  tests/appliance/test_appliance.py: needs root") for line in lines)
+    assert ("Install what they lack first: sudo apt-get update && sudo apt-get install -y "
+            "--no-install-recommends chromium tmux") in lines
+    assert "engine" not in said  # a test that needs nothing is not named
+    # a selection that needs nothing missing hears nothing; root hears nothing here
+    assert system_tools.will_fail({"tests/engine/test_x.py::c"}) == ""
+    monkeypatch.setattr(system_tools.os, "geteuid", lambda: 0)
+    assert system_tools.will_fail(selected) == ""
+
+
+def test_every_test_that_fails_unprivileged_is_in_the_needs_root_table() -> None:
+    """A test that fails on `geteuid() != 0` or says it needs root is named in
+    NEEDS_ROOT (so the banner can say so before it runs), and each entry exists."""
+    import re
+
+    for path in ROOT.glob("tests/**/test_*.py"):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(ROOT).as_posix()
+        if name == "tests/test_system_tools.py":
+            continue
+        for match in re.finditer(r"needs root|geteuid\(\) != 0:\n\s+pytest\.fail", text):
+            before = text[:match.start()]
+            test = re.findall(r"^def (test_\w+)", before, re.M)
+            fixture = re.findall(r"^def (\w+)", before, re.M)
+            assert any(key == name or key.startswith(f"{name}::") for key in
+                       system_tools.NEEDS_ROOT), (name, (test or fixture)[-1:])
+    for key in system_tools.NEEDS_ROOT:
+        file, _, test = key.partition("::")
+        assert (ROOT / file).is_file() and (not test or f"def {test}(" in (
+            ROOT / file).read_text(encoding="utf-8")), key
+
+
+def test_as_root_the_banner_says_which_installed_packages_installing_upgrades(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 47: systemd-container upgraded the host's systemd, libsystemd0, libudev1:
+    the banner now says so before it installs, from `apt-get -s install`."""
+    simulated = (
+        "NOTE: This is only a simulation!\n"
+        "Inst libsystemd0 [252.17-1~deb12u1] (252.19-1~deb12u1 Debian:12.7/stable [amd64])\n"
+        "Inst systemd [252.17-1~deb12u1] (252.19-1~deb12u1 Debian:12.7/stable [amd64])\n"
+        "Inst systemd-container (252.19-1~deb12u1 Debian:12.7/stable [amd64])\n"
+        "Conf systemd (252.19-1~deb12u1 Debian:12.7/stable [amd64])\n")
+    asked: list[tuple[str, ...]] = []
+
+    def apt(*args: str) -> subprocess.CompletedProcess[str]:
+        asked.append(args)
+        return subprocess.CompletedProcess(["apt-get", *args], 0, simulated, "")
+
+    monkeypatch.delenv(system_tools.NO_INSTALL, raising=False)
+    monkeypatch.setattr(system_tools, "_apt", apt)
+    monkeypatch.setattr(system_tools.os, "geteuid", lambda: 0)
+    real_which = system_tools.shutil.which
+    monkeypatch.setattr(system_tools.shutil, "which",
+                        lambda command: None if command == "systemd-nspawn"
+                        else real_which(command) or f"/usr/bin/{command}")
+    said = system_tools.plan()
+    assert asked == [("-s", "install", "--no-install-recommends", "systemd-container")]
+    assert ("Installing them also UPGRADES these installed packages (apt-get -s install "
+            "says so now; apt-get update may add more): libsystemd0 252.17-1~deb12u1 -> "
+            "252.19-1~deb12u1, systemd 252.17-1~deb12u1 -> 252.19-1~deb12u1.") in said
+    assert said.index("UPGRADES") < said.index("To run without changing this system")
 
 
 def test_the_run_says_it_before_it_starts(tmp_path: Path) -> None:

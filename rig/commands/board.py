@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.errors import DataError
 from rig import gametype, registry
+from rig.commands._out import OUT_DIR, cbrig_command
 from rig.datafiles import read_data
 from rig.maker.boardart.pillow import render_png
 from rig.safetext import safe_print
@@ -32,7 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help=registry.game_help())
     show = sub.add_parser("show", help="draw a board file as a PNG image")
     show.add_argument("file", help='the board file, or "default" for the shipped board')
-    show.add_argument("--png", required=True, help="where to write the picture")
+    show.add_argument("--png", default=None,
+                      help=f"where to write the picture (default: ./{OUT_DIR}/GAME-board.png)")
     show.add_argument("--game", choices=games, default=registry.DEFAULT_GAME,
                       help=registry.game_help())
     show.add_argument("--scale", type=float, default=4.0, metavar="PX_PER_MM",
@@ -40,7 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     copy = sub.add_parser("copy", help="copy a board file (\"default\": the shipped one) "
                                        "to edit it for your own board")
     copy.add_argument("file", help='the board file, or "default" for the shipped board')
-    copy.add_argument("dest", help="the new file (never overwritten)")
+    copy.add_argument("dest", nargs="?", default=None,
+                      help=f"the new file, never overwritten (default: "
+                           f"./{OUT_DIR}/GAME-board.toml)")
     copy.add_argument("--game", choices=games, default=registry.DEFAULT_GAME,
                       help=registry.game_help())
 
@@ -65,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         safe_print(f"cbrig board: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     if args.action == "copy":
-        return _copy(text, source, args.dest)
+        return _copy(text, source, args.dest or str(OUT_DIR / f"{args.game}-board.toml"))
     try:
         board = tools.read(text, source)
     except DataError as exc:
@@ -80,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
             safe_print(f"  {line}")
         return 0
     image = draw_png(board.geometry(), args.scale)
+    if args.png is None:
+        OUT_DIR.mkdir(exist_ok=True)
+        args.png = str(OUT_DIR / f"{args.game}-board.png")
     try:
         image.save(args.png, format="PNG")
     except OSError as exc:
@@ -105,6 +113,7 @@ def _copy(text: str, source: str, dest: str) -> int:
     """Write the board's text to `dest`: the shipped board lives inside the installed
     package, where an owner should neither look for it nor edit it."""
     try:
+        Path(dest).parent.mkdir(parents=True, exist_ok=True)
         with open(dest, "x", encoding="utf-8") as out:
             out.write(text)
     except FileExistsError:
@@ -113,5 +122,6 @@ def _copy(text: str, source: str, dest: str) -> int:
     except OSError as exc:
         safe_print(f"cbrig board: cannot write {dest}: {exc}", file=sys.stderr)
         return 2
-    safe_print(f"{source}: copied to {dest}; edit it, then: cbrig board check {dest}")
+    safe_print(f"{source}: copied to {dest}; edit it, then: {cbrig_command()} board check "
+               f"{dest}")
     return 0

@@ -18,6 +18,7 @@ from pathlib import Path
 from engine.errors import DataError
 from hardware.rfid.kinds import reader_types
 from rig.commands._config import command_config
+from rig.commands._out import OUT_DIR
 from rig.config import CASE_PIS, I2C_DRIVERS
 from rig.extras import missing
 from valueclass import replace
@@ -26,8 +27,8 @@ from valueclass import replace
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("action", choices=("build",), help="build: write every part, the "
                         "bill of materials and the pictures")
-    parser.add_argument("--out", type=Path, default=Path("cbrig-case"),
-                        help="the folder to write into (default: ./cbrig-case)")
+    parser.add_argument("--out", type=Path, default=OUT_DIR / "case",
+                        help=f"the folder to write into (default: ./{OUT_DIR}/case)")
     parser.add_argument("--config", type=Path, default=None, metavar="FILE",
                         help="the rig config that says what the case holds")
     parser.add_argument("--parts", type=Path, default=None, metavar="FILE",
@@ -110,8 +111,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"cbrig case: {exc}", file=sys.stderr)
         return 1
 
-    progress("checking the parts")
-    summary = describe(summarise(built))
+    summary = describe(summarise(built, progress))
     progress("")
     print(summary)
     print(f"{len(built.printed)} printed parts for a {layout.width:.0f} x {layout.depth:.0f} "

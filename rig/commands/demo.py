@@ -99,6 +99,13 @@ def _unpaced_because(args: argparse.Namespace) -> str:
     return ", no pauses (not a terminal: --delay S paces it)"
 
 
+def how_long(seconds: float, narrated: bool = False) -> str:
+    """What the banner says of a paced demo's length and how to stop it (issue 47)."""
+    minutes = max(1, round(seconds / 60))
+    about = "at least" if narrated else "about"  # a narrated demo waits for the voice
+    return f": {about} {minutes} minute{'' if minutes == 1 else 's'}; Ctrl-C stops it"
+
+
 def fitted_pace(gestures: int, animation: float) -> float:
     """The default pace for a game of `gestures` whose spins animate for `animation`
     seconds: the whole game in DEMO_SECONDS, never slower than PACE nor faster than
@@ -130,15 +137,19 @@ def run(args: argparse.Namespace, pause: Callable[[float], object] | None = None
         if narrate is not None:
             narrate.frame(screen)  # after the screen it goes with (a spin cuts the last)
 
+    length = ""
     try:
         rig = _new_rig(args, seed, draw=show)
-        if pace and args.delay is None:
-            pace = fitted_pace(*_rehearse(args, seed))
+        if pace:
+            count, animation = _rehearse(args, seed)
+            if args.delay is None:
+                pace = fitted_pace(count, animation)
+            length = how_long(count * pace + animation, narrated=narrate is not None)
     except (GameSetupError, ValueError) as exc:
         print(f"cbrig demo: {exc}", file=sys.stderr)
         return 2
     print(f"{game_entry(args.game).title}: {args.players} players, seed {seed}"
-          + (f", {pace:.2g} s a gesture" if pace else _unpaced_because(args)))
+          + (f", {pace:.2g} s a gesture{length}" if pace else _unpaced_because(args)))
     holder.append(rig)
 
     def heard() -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from engine.errors import DataError
 from rig import registry
 from rig.commands._config import command_config
+from rig.commands._out import OUT_DIR
 from rig.extras import missing
 from rig.gamebuild import GameSetupError, build_game
 from rig.maker.printout.sheets import SHEETS, print_tools
@@ -39,7 +40,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tile", action="store_true",
                         help="tile the board even when it fits one sheet")
     parser.add_argument("--out", type=Path, default=None,
-                        help="the PDF (one sheet kind) or folder (all); default: here")
+                        help=f"the PDF (one sheet kind) or folder (all); default: "
+                             f"./{OUT_DIR}/GAME-KIND.pdf")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -89,9 +91,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _out_path(args: argparse.Namespace, game: str, kind: str) -> Path:
+    """One sheet kind: --out or ./cbrig-out/GAME-KIND.pdf; all: each GAME-KIND.pdf in the
+    --out folder or ./cbrig-out (the same names either way)."""
     out: Path | None = args.out
-    if args.what == "all":
-        folder = out or Path(f"{game}-print")
+    if args.what == "all" or out is None:
+        folder = out or OUT_DIR
         folder.mkdir(parents=True, exist_ok=True)
         return folder / f"{game}-{kind}.pdf"
-    return out or Path(f"{game}-{kind}.pdf")
+    return out

@@ -70,6 +70,8 @@ def test_an_explicit_delay_is_kept(capsys):
     args = _args("--game", "bumpem", "--seed", "1", "--delay", "1.5")
     assert demo.run(args, pause=pauses.append, watched=True) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Bump 'Em: 3 players, seed 1, 1.5 s a gesture\n+---")  # banner first
     gestures = int(out.split("Game over after ")[1].split()[0])
+    minutes = round(1.5 * gestures / 60)  # the banner says how long, and how to stop it
+    assert out.startswith(f"Bump 'Em: 3 players, seed 1, 1.5 s a gesture: about {minutes} "
+                          "minutes; Ctrl-C stops it\n+---")  # banner first
     assert sum(pauses) == pytest.approx(1.5 * gestures)  # Bump 'Em has no spins

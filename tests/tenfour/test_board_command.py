@@ -63,3 +63,35 @@ def test_copy_gives_the_owner_an_editable_copy_that_checks_and_is_never_overwrit
     assert main(["board", "copy", "default", str(mine)]) == 2
     assert "exists; not overwritten" in capsys.readouterr().err
     assert mine.read_text() == "# edited\n"
+
+
+def test_outputs_default_into_one_ignored_folder_and_hints_name_the_venv_s_cbrig(
+        tmp_path, monkeypatch, capsys):
+    """Issue 47: `print`, `board copy` and `board show` left files loose in the checkout.
+    With no destination each writes into ./cbrig-out/ (the checkout's .gitignore
+    ignores it); print board and print all name their PDFs alike; the copy's hint names
+    the cbrig that runs (the venv's), not a bare `cbrig`."""
+    import argparse
+    import sys
+    from pathlib import Path
+
+    from rig.commands import printing
+    from rig.commands._out import OUT_DIR, cbrig_command
+
+    monkeypatch.chdir(tmp_path)
+    assert main(["board", "copy", "default"]) == 0
+    copied = tmp_path / OUT_DIR / "tenfour-board.toml"
+    assert copied.is_file()
+    said = capsys.readouterr().out
+    assert f"edit it, then: {cbrig_command()} board check cbrig-out/tenfour-board.toml" in said
+    if sys.prefix != sys.base_prefix:  # the suite runs in the venv: the hint names it
+        assert cbrig_command().endswith("/bin/cbrig") and cbrig_command() != "cbrig"
+    assert main(["board", "show", "default"]) == 0
+    assert (tmp_path / OUT_DIR / "tenfour-board.png").is_file()
+    one = argparse.Namespace(what="board", out=None)
+    every = argparse.Namespace(what="all", out=None)
+    assert printing._out_path(one, "tenfour", "board") == OUT_DIR / "tenfour-board.pdf"
+    assert printing._out_path(every, "tenfour", "board") == OUT_DIR / "tenfour-board.pdf"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cbrig-out"]
+    ignored = (Path(__file__).resolve().parents[2] / ".gitignore").read_text().splitlines()
+    assert f"/{OUT_DIR}/" in ignored

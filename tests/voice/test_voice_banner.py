@@ -15,7 +15,7 @@ from hardware.speaker import MockBackend
 from rig.config import GameConfig
 from rig.desktop.desk import DeskRig, desk_config, start_desk
 from rig.web.browserdesk import WebDesk
-from tests.system_tools import require_commands
+from tests.system_tools import require_commands, scratch_home
 
 MISSING = "espeak-ng is not installed (apt-get install espeak-ng)"
 
@@ -103,7 +103,8 @@ def test_the_page_shows_that_the_voice_cannot_play(chromium: dict[str, str],
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    driver = webdriver.Chrome(service=Service(tools["chromedriver"]), options=options)
+    driver = webdriver.Chrome(service=Service(tools["chromedriver"], env=scratch_home(
+        tmp_path / "home")), options=options)
     try:
         driver.get(web.url)
         WebDriverWait(driver, 20).until(

@@ -16,7 +16,7 @@ from rig.config import GameConfig
 from rig.desktop.desk import DeskRig, desk_config
 from rig.voice.narrator import pcm_of_wav
 from rig.web.browserdesk import WebDesk
-from tests.system_tools import require_commands
+from tests.system_tools import require_commands, scratch_home
 
 
 @pytest.fixture
@@ -99,7 +99,8 @@ def test_the_page_plays_the_voice_and_the_mute_switch_silences_it(tmp_path: Path
     for flag in (*CHROMIUM_FLAGS, "--autoplay-policy=no-user-gesture-required"):
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    driver = webdriver.Chrome(service=Service(tools["chromedriver"]), options=options)
+    driver = webdriver.Chrome(service=Service(tools["chromedriver"], env=scratch_home(
+        tmp_path / "home")), options=options)
     try:
         driver.get(web.url)
         WebDriverWait(driver, 20).until(
@@ -146,7 +147,8 @@ def test_the_page_plays_must_hear_clips_whole_and_drops_stale_prompts(tmp_path: 
     for flag in (*CHROMIUM_FLAGS, "--autoplay-policy=no-user-gesture-required"):
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path / 'profile'}")
-    driver = webdriver.Chrome(service=Service(tools["chromedriver"]), options=options)
+    driver = webdriver.Chrome(service=Service(tools["chromedriver"], env=scratch_home(
+        tmp_path / "home")), options=options)
     speaker = Speaker(web.sound)
 
     def clip(seconds: float, level: int) -> Clip:

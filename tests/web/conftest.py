@@ -14,7 +14,7 @@ from rig.config import RigConfig
 from rig.core.loop import Stop
 from rig.desktop.desk import DeskRig
 from rig.web.browserdesk import WebDesk
-from tests.system_tools import require_commands
+from tests.system_tools import require_commands, scratch_home
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                   "--disable-background-networking", "--disable-component-update",
@@ -33,7 +33,8 @@ def browser(tmp_path: Path) -> Iterator[object]:
     for flag in CHROMIUM_FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={tmp_path / 'chromium-profile'}")
-    driver = webdriver.Chrome(service=Service(tools["chromedriver"]), options=options)
+    driver = webdriver.Chrome(service=Service(tools["chromedriver"], env=scratch_home(
+        tmp_path / "home")), options=options)
     try:
         yield driver
     finally:

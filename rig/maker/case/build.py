@@ -167,9 +167,14 @@ def bill_of_materials(built: Built, sliced: Mapping[str, Sliced] | None = None) 
     else:
         lines += ["", "Print time and filament: `cbrig case build --slice` (PrusaSlicer)."]
     hardware: Counter[str] = Counter()
+    steps: Counter[str] = Counter()
     for b in lay.bosses:
         if b.clamp:
-            hardware["10 mm fender washer, 3.2 mm hole (clamps an edge)"] += 1
+            hardware[f"{b.washer:.0f} mm fender washer, 3.2 mm hole (clamps an edge)"] += 1
+        if b.collar:
+            steps[f"{lay.get(b.holds).part.name}: a step {b.collar:.1f} mm tall, "
+                  f"{b.collar_diameter:.1f} mm across, on each clamp post beside the edge, "
+                  "so the washer lies flat"] += 1
         length = screw_length(held_by(lay, b), b.depth)
         kind = "pan head screw" if b.fixing == "insert" else (
             "self-tapping pan head screw (for plastic)")
@@ -180,9 +185,12 @@ def bill_of_materials(built: Built, sliced: Mapping[str, Sliced] | None = None) 
     knob = next(p.part for p in lay.placed if p.part.role == "encoder")
     if knob.nut:
         hardware["M7 x 0.75 nut (comes with the KY-040) and washer"] += 2
-    hardware["self-adhesive rubber foot, 10 mm"] += 4
-    lines += ["", "## Screws, inserts, washers", "", "| Qty | Item |", "| --- | --- |"]
+    hardware["self-adhesive rubber foot, 10 mm (under the tray's corners)"] += 4
+    lines += ["", "## Screws, inserts, washers, feet", "", "| Qty | Item |", "| --- | --- |"]
     lines += [f"| {n} | {item} |" for item, n in sorted(hardware.items())]
+    if steps:
+        lines += ["", "Printed with the tray (the spacers under the clamp washers):", ""]
+        lines += [f"- {n} x {item}" for item, n in sorted(steps.items())]
     lines += ["", "## Parts held by the case (wiring/parts.toml)", "",
               "| Qty | Part | Held by | Source |", "| --- | --- | --- | --- |"]
     counts: Counter[str] = Counter(p.part.id for p in lay.placed)
@@ -207,8 +215,9 @@ def held_by(lay: Layout, boss: L.Boss) -> float:
     if boss.holds == "lid":
         return L.LID
     held = lay.get(boss.holds).part.thickness
-    if boss.clamp:
-        held = (L.SPEAKER_RIM if boss.holds == "speaker" else held) + 1.0
+    if boss.clamp:  # the washer, and the air beside the edge a post with no step leaves
+        held = 0.0 if boss.collar else (L.SPEAKER_RIM if boss.holds == "speaker" else held)
+        held += L.WASHER_THICKNESS
     return held
 
 

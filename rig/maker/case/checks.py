@@ -4,6 +4,7 @@ open edges, bridges, clearances between parts, overlaps with the printed parts."
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 from manifold3d import Manifold
@@ -13,6 +14,7 @@ from rig.maker.case import coupling, tag
 from rig.maker.case import geometry as G
 from rig.maker.case import layout as L
 from rig.maker.case.build import Built
+from rig.maker.case.parts import Connector
 from valueclass import Frozen
 
 
@@ -318,6 +320,109 @@ def tag_check(lay: L.Layout, steps: int = 5) -> TagCheck | None:
                     distance=distance)
 
 
+class PlugRoom(Frozen):
+    """One Pi socket's plug through its wall opening, measured on the solids: the plug the
+    docs name (wiring/parts.toml `plug`), centred on the socket, pushed from outside up
+    to the socket's face; the room round it to the nearest printed part or neighbouring
+    plug (at its named size) anywhere on that path; and the largest plug that passes."""
+
+    socket: str
+    wall: str
+    opening: str
+    """The opening's name ("A + B" for two plugs side by side)."""
+    opening_size: tuple[float, float]
+    """Width along the wall and height (to the top of its cut corners)."""
+    named: tuple[float, float]
+    room: tuple[float, float, float, float]
+    """Each side of the named plug: towards the lower and the higher end of the wall,
+    below, above (mm; ROOM_REACH where nothing is that near)."""
+
+    @property
+    def largest(self) -> tuple[float, float]:
+        """The widest plug (at the named height) and the tallest (at the named width) that
+        pass, centred on the socket, touching."""
+        a, b, below, above = self.room
+        return (self.named[0] + 2 * min(a, b), self.named[1] + 2 * min(below, above))
+
+
+ROOM_REACH = 8.0
+
+
+def _plug_path(lay: L.Layout, c: Connector, grow: tuple[float, float, float, float] = (
+        0.0, 0.0, 0.0, 0.0)) -> Manifold:
+    """The plug's moulding from the socket's face out past the wall, grown (lower end,
+    higher end, below, above)."""
+    pi = lay.get("pi")
+    w, h = c.plug
+    zc = pi.origin[2] + pi.part.thickness + c.height / 2
+    a, b, below, above = grow
+    z0, z1 = zc - h / 2 - below, zc + h / 2 + above
+    if c.edge == "bottom":  # faces the right wall; along y
+        face, along, _ = pi.point(c.at, -c.overhang, 0)
+        return G.box(face, along - w / 2 - a, z0, lay.width + 5, along + w / 2 + b, z1)
+    along, face, _ = pi.point(pi.part.size[0] + c.overhang, c.at, 0)
+    return G.box(along - w / 2 - a, face, z0, along + w / 2 + b, lay.depth + 5, z1)
+
+
+def _one_side(side: int, by: float) -> tuple[float, float, float, float]:
+    grow = [0.0, 0.0, 0.0, 0.0]
+    grow[side] = by
+    return (grow[0], grow[1], grow[2], grow[3])
+
+
+def plug_rooms(built: Built) -> list[PlugRoom]:
+    """Every wall socket's plug room (see PlugRoom), from the tray and lid as built."""
+    lay = built.layout
+    pi = lay.get("pi")
+    printed = G.union(p.solid for p in built.printed if p.name in ("tray", "lid"))
+    wall_of = {"bottom": "right", "right": "back"}
+    out = []
+    for c in pi.part.connectors:
+        if c.edge not in wall_of:
+            continue
+        opening = next(o for o in lay.openings if c.name in o.sockets)
+        reach = (ROOM_REACH,) * 4
+        region = _plug_path(lay, c, reach)
+        near = (printed ^ region) + G.union(
+            _plug_path(lay, other) ^ region for other in pi.part.connectors
+            if other is not c and other.edge == c.edge)
+        room = []
+        for side in range(4):
+            lo, hi = 0.0, ROOM_REACH
+            if (near ^ _plug_path(lay, c, _one_side(side, hi))).volume() < 1e-6:
+                room.append(hi)
+                continue
+            for _ in range(14):
+                mid = (lo + hi) / 2
+                if (near ^ _plug_path(lay, c, _one_side(side, mid))).volume() < 1e-6:
+                    lo = mid
+                else:
+                    hi = mid
+            room.append(round(lo, 2))
+        out.append(PlugRoom(socket=c.name, wall=wall_of[c.edge], opening=opening.name,
+                            opening_size=(opening.width, opening.apex - opening.z0),
+                            named=c.plug, room=(room[0], room[1], room[2], room[3])))
+    return out
+
+
+PLUG_HEADER = ("| Pi | socket | wall | plug the docs name (mm) | opening (mm) | room round "
+               "it: sides / below and above (mm) | largest plug that passes (mm) |",
+               "| --- | --- | --- | --- | --- | --- | --- |")
+
+
+def plug_table(pi: str, rooms: list[PlugRoom]) -> list[str]:
+    """docs/CASE.md's rows (under PLUG_HEADER) for one Pi's plugs."""
+    rows = []
+    for r in rooms:
+        a, b, below, above = r.room
+        lw, lh = r.largest
+        rows.append(f"| {pi} | {r.socket} | {r.wall} | {r.named[0]:.1f} x {r.named[1]:.1f} | "
+                    f"{r.opening_size[0]:.1f} x {r.opening_size[1]:.1f}"
+                    f"{' (shared)' if ' + ' in r.opening else ''} | "
+                    f"{min(a, b):.2f} / {min(below, above):.2f} | {lw:.1f} x {lh:.1f} |")
+    return rows
+
+
 class Summary(Frozen):
     open_edges: int
     steep_faces: int
@@ -333,9 +438,12 @@ class Summary(Frozen):
     """The worst share of a centred tag's coupling over the card's play (1.0: no reader)."""
 
 
-def summarise(built: Built) -> Summary:
+def summarise(built: Built, progress: Callable[[str], None] = lambda _: None) -> Summary:
+    """Every check's figure; `progress` hears each step as it starts (the wall check of
+    each part and the clearances take most of the time)."""
     edges = steep = 0
     spans = [0.0]
+    progress("checking: open edges, overhangs and bridges")
     for part in built.printed:
         vertices, triangles = G.mesh_arrays(part.on_bed())
         edges += open_edges(triangles)
@@ -344,19 +452,25 @@ def summarise(built: Built) -> Summary:
     keys = sorted(b.key for b in built.bodies)
     bodies = {b.key: b for b in built.bodies}
     closest = ("", "", math.inf)
+    progress(f"checking: the clearances between {len(keys)} parts")
     for i, a in enumerate(keys):
         for b in keys[i + 1:]:
             gap = float(bodies[a].keepout.min_gap(bodies[b].keepout, 20.0))
             if gap < closest[2]:
                 closest = (a, b, gap)
     worst = ("", "", 0.0)
+    progress("checking: each part against the printed parts")
     for key in keys:
         for name, solid in printed_minus_own_bosses(built, key):
             shared = overlap(bodies[key].keepout, solid)
             if shared > worst[2]:
                 worst = (key, name, shared)
-    walls = min(((p.name, thinnest_wall(p).thickness) for p in built.printed),
-                key=lambda found: found[1])
+    thicknesses = []
+    for number, p in enumerate(built.printed, 1):
+        progress(f"checking: wall thickness of the {p.name} ({number}/{len(built.printed)})")
+        thicknesses.append((p.name, thinnest_wall(p).thickness))
+    walls = min(thicknesses, key=lambda found: found[1])
+    progress("checking: the tag's coupling over the card's play")
     tag = tag_check(built.layout)
     return Summary(edges, steep, max(spans), closest, worst, built.layout.card_to_antenna(),
                    walls, knob_rim_gap(built), 1.0 if tag is None else tag.worst)
@@ -379,8 +493,10 @@ def describe(summary: Summary) -> str:
 
 
 __all__ = [
+    "PLUG_HEADER",
     "THIN_FEATURES",
     "Clearance",
+    "PlugRoom",
     "Summary",
     "TagCheck",
     "Thin",
@@ -390,6 +506,8 @@ __all__ = [
     "knob_rim_gap",
     "open_edges",
     "overlap",
+    "plug_rooms",
+    "plug_table",
     "printed_minus_own_bosses",
     "steep_faces",
     "summarise",

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 
 from hardware.display.font import GLYPHS_5X7
 from rig.maker.case import layout as L
-from rig.maker.case.layout import Boss, Layout, Placed
+from rig.maker.case.layout import Boss, Layout, Opening, Placed
 from rig.maker.case.parts import Connector
 from valueclass import Frozen
 
@@ -148,11 +148,27 @@ def _boss(b: Boss) -> tuple[M, M]:
     x, y, z = b.center
     if b.axis == "z":
         post = cyl_z(x, y, z - EPS, z + b.length, b.diameter, 32)
-        hole = cyl_z(x, y, z + b.length - b.depth, z + b.length + 1, b.hole, 24)
+        top = z + b.length + b.collar
+        if b.collar:
+            post += cyl_z(x, y, z + b.length - EPS, top, b.collar_diameter, 32)
+        hole = cyl_z(x, y, top - b.depth, top + 1, b.hole, 24)
     else:
         post = cyl_y(x, z, y - EPS, y + b.length, b.diameter, 32)
         hole = cyl_y(x, z, y + b.length - b.depth, y + b.length + 1, b.hole, 24)
     return post, hole
+
+
+def opening_solid(o: Opening, lay: Layout, inside: float = 1.0, outside: float = 1.0) -> M:
+    """What an opening cuts: its outline through the wall, from `inside` mm in from the
+    wall's inner face to `outside` mm past its outer face."""
+    section = m3d.CrossSection([list(o.outline())])
+    length = L.WALL + inside + outside
+    prism = section.extrude(length)
+    if o.wall == "right":  # (along y, z, out x): w -> x from the inner face outwards
+        x0 = lay.width - L.WALL - inside
+        return prism.transform([[0, 0, 1, x0], [1, 0, 0, 0], [0, 1, 0, 0]])
+    y1 = lay.depth + outside  # (along x, z, w): w -> y from outside inwards
+    return prism.transform([[1, 0, 0, 0], [0, 0, -1, y1], [0, 1, 0, 0]])
 
 
 def tray(lay: Layout) -> PrintedPart:
@@ -176,12 +192,7 @@ def tray(lay: Layout) -> PrintedPart:
         posts.append(cyl_z(x, y, top - EPS, top + spigot_h, spigot_d, 32))
         cuts.append(cyl_z(x, y, top - 1, top + spigot_h + 1, L.INSERT_HOLE[L.LID_SCREW], 24))
     for o in lay.openings:
-        if o.wall == "right":
-            cuts.append(box(w - L.WALL - 1, o.along - o.width / 2, o.z0, w + 1,
-                            o.along + o.width / 2, o.z1))
-        else:
-            cuts.append(box(o.along - o.width / 2, d - L.WALL - 1, o.z0, o.along + o.width / 2,
-                            d + 1, o.z1))
+        cuts.append(opening_solid(o, lay))
     for y0, y1, z0, z1 in lay.vents_side:
         cuts.append(box(-1, y0, z0, L.WALL + 1, y1, z1))
     for x0, y0, x1, y1 in lay.vents_top:
@@ -403,4 +414,5 @@ def bounds(solid: M) -> Sequence[float]:
 
 
 __all__ = ["PartBody", "PrintedPart", "box", "cyl_y", "cyl_z", "d_profile", "mesh_arrays",
-           "part_bodies", "placed_solid", "printed_parts", "socket_box", "text_solid"]
+           "opening_solid", "part_bodies", "placed_solid", "printed_parts", "socket_box",
+           "text_solid"]

@@ -79,17 +79,26 @@ LID_SPIGOT = (7.4, 1.2)
 the lid's underside (SPIGOT_FIT larger all round, 0.2 mm deeper): the lid drops into
 place and cannot slide."""
 SPIGOT_FIT = 0.2
-ANTENNA_GAP_MIN = 2.6
-"""Under the lid over a reader: room for a clamp screw's washer and head."""
+WASHER_THICKNESS = 1.0
+"""A fender washer (the BOM's 10 and 12 mm, 3.2 mm hole)."""
+SCREW_HEAD = 2.0
+"""An M2.5 pan head's height, at most (ISO 7045 says 1.75 mm; self-tapping pan heads
+run taller)."""
+ANTENNA_GAP_MIN = 3.5
+"""Under the lid over a reader: room for a clamp screw's washer (1.0) and pan head (2.0),
+0.5 mm to spare (issue 47: 2.6 mm left 0-0.05)."""
 SPEAKER_RIM = 3.0
 """The speaker frame's rim, and so its socket ring and clamp posts, behind the faceplate."""
 SPEAKER_SCREW = 3.2
 """The speaker clamp screws' centres outside its rim: the pilot hole keeps a 1.6 mm wall
 to the speaker's ring and the washer still reaches 1.8 mm over the rim."""
 PLUG_MARGIN = 0.5
-"""Room round a plug's moulding in its wall opening, each side."""
-PLUG_MARGIN_MIN = 0.2
-"""What a wall opening may shrink to round a plug to keep the web beside it MIN_WALL."""
+"""Room round a plug's moulding in its wall opening, each side, never less: where two
+openings would leave a web under MIN_WALL they become one opening (issue 47: giving way
+down to 0.2 mm left a typical plug no room)."""
+OPENING_BRIDGE = 16.0
+"""The longest flat top an opening may have; a wider opening's top corners are cut at
+45 degrees (no support, no longer bridge)."""
 PORT_CLEARANCE = 0.5
 """Kept clear round every socket's envelope (wiring/parts.toml: width, height, overhang,
 depth), besides the board's tolerance: the board drops onto its bosses past the walls."""
@@ -110,6 +119,9 @@ CLEAR_HOLE = {"M2": 2.4, "M2.5": 2.9, "M3": 3.4}
 CLAMP_WASHER = 10.0
 """A 10 mm fender washer (3.2 mm hole, sold as M3) on an M2.5 screw holds a board without
 holes, or the speaker's rim, by its edge."""
+CLAMP_WASHERS = (10.0, 12.0)
+"""The fender washers the BOM names (3.2 mm hole): the smallest that reaches 1 mm over
+the edge of the smallest part the tolerance allows."""
 CLAMP_POST = 7.0
 """A clamp post's diameter: it reaches under the board's edge, the washer over it."""
 
@@ -177,16 +189,32 @@ class Boss(Frozen):
     """"insert" (heat-set insert) or "pilot" (a self-tapping screw)."""
     clamp: bool = False
     """The screw's washer clamps a board without holes by its edge."""
+    collar: float = 0.0
+    """A floor clamp post's step: a narrower post `collar` mm tall on its end, beside the
+    part's edge (clear of it at its largest) up to the part's top face, so the washer lies
+    flat on the step and the part (issue 47: a washer from a post ending under the coil
+    to the coil's top tilted 20 degrees). The pilot hole starts on the step."""
+    collar_diameter: float = 0.0
+    washer: float = 0.0
+    """The clamp's fender washer (outer diameter; 0: none)."""
 
     @property
     def end(self) -> Vec:
+        """Where the post ends (under a board: its underside)."""
         x, y, z = self.center
         return (x, y + self.length, z) if self.axis == "y" else (x, y, z + self.length)
 
+    @property
+    def top(self) -> Vec:
+        """Where the screw goes in: the step's top, or the post's end."""
+        x, y, z = self.end
+        return (x, y + self.collar, z) if self.axis == "y" else (x, y, z + self.collar)
+
 
 class Opening(Frozen):
-    """A hole through a wall for a plug: `wall` "right" or "back", the rectangle's
-    centre along the wall and its bottom and top."""
+    """A hole through a wall for one plug or several side by side: `wall` "right" or
+    "back", the rectangle's centre along the wall and its bottom and top; over z1 its
+    top corners are cut at 45 degrees up to a flat top `bridge` wide."""
 
     name: str
     wall: str
@@ -194,6 +222,23 @@ class Opening(Frozen):
     width: float
     z0: float
     z1: float
+    sockets: tuple[str, ...] = ()
+    """The Pi's connectors (wiring/parts.toml names) whose plugs pass it."""
+    bridge: float = 0.0
+
+    @property
+    def apex(self) -> float:
+        """The top of the opening: z1, or above it where the corners are cut."""
+        return self.z1 + (self.width - self.bridge) / 2 if self.bridge else self.z1
+
+    def outline(self) -> tuple[tuple[float, float], ...]:
+        """The opening's shape (along the wall, z), counter-clockwise."""
+        a0, a1 = self.along - self.width / 2, self.along + self.width / 2
+        cut = (self.width - self.bridge) / 2 if self.bridge else 0.0
+        if cut <= 1e-9:
+            return ((a0, self.z0), (a1, self.z0), (a1, self.z1), (a0, self.z1))
+        return ((a0, self.z0), (a1, self.z0), (a1, self.z1), (a1 - cut, self.z1 + cut),
+                (a0 + cut, self.z1 + cut), (a0, self.z1))
 
 
 class Layout(Frozen):
@@ -386,7 +431,7 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
             bosses.append(Boss(f"speaker clamp {'left' if side < 0 else 'right'}", "speaker",
                                (cx + side * (r + SPEAKER_SCREW), panel_back, z_mid), "y",
                                SPEAKER_RIM, CLAMP_POST, hole, SPEAKER_RIM, "M2.5", "pilot",
-                               clamp=True))
+                               clamp=True, washer=CLAMP_WASHER))
     # the display: its window centred at the knobs' height, glass 0.2 mm off the faceplate
     sx = display.size[0]
     assert display.window is not None
@@ -459,7 +504,7 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
             b = Placed("reader", reader, (rcx - reader.size[0] / 2, rcy - reader.size[1] / 2,
                                           board_z))
             placed.append(b)
-            bosses += _mount_bosses(b, FLOOR, board_z - FLOOR)
+            bosses += _mount_bosses(b, FLOOR, board_z - FLOOR, short_edges=True)
     if amp:
         board_z = FLOOR + amp.below + 1.0
         ax = (recess[2] + pi_x0) / 2 - amp.size[0] / 2
@@ -494,9 +539,11 @@ def _steps(start: float, stop: float, pitch: float) -> list[float]:
     return [start + i * pitch for i in range(max(count, 0))]
 
 
-def _mount_bosses(placed: Placed, base_z: float, length: float) -> list[Boss]:
+def _mount_bosses(placed: Placed, base_z: float, length: float,
+                  short_edges: bool = False) -> list[Boss]:
     """Posts under a flat part: at its holes, or (no holes) clamp posts beside its long
-    edges whose screw's washer holds the edge down."""
+    edges (`short_edges`: its short ones, for a board under a coil whose own posts stand
+    by the coil's long edges) whose screw's washer holds the edge down."""
     part = placed.part
     if part.holes:
         hole = PILOT_HOLE[part.screw]
@@ -508,19 +555,28 @@ def _mount_bosses(placed: Placed, base_z: float, length: float) -> list[Boss]:
                             "pilot"))
         return out
     hole = PILOT_HOLE[part.screw]
-    # the screw's centre just outside the outline (and its tolerance), so the washer
-    # reaches over the edge while the screw misses the board; the post reaches 0.4 mm
-    # under the edge of the smallest board the tolerance allows
-    off = part.tolerance + hole / 2 + 0.6
-    diameter = max(_boss_diameter(hole), CLAMP_POST, round(2 * (off + part.tolerance + 0.4), 2))
+    # the post reaches 0.4 mm under the edge of the smallest board the tolerance allows;
+    # on its end a step (the collar) as tall as the board stands beside the edge, FIT clear
+    # of the largest board, so the washer lies flat on the step and the board's top; the
+    # screw in the step's centre, the smallest washer that reaches 1 mm over the edge
+    collar_d = _boss_diameter(hole)
+    off = part.tolerance + FIT + collar_d / 2
+    washer = next((w for w in CLAMP_WASHERS if w / 2 - (off + part.tolerance) >= 1.0), 0.0)
+    if not washer:
+        raise ValueError(f"no washer the BOM names clamps the {part.name} (tolerance "
+                         f"{part.tolerance} mm)")
+    diameter = max(CLAMP_POST, round(2 * (off + part.tolerance + 0.4), 2))
     sx, sy = part.size
     out = []
     for i, (u, side) in enumerate(((0.2, -1), (0.8, -1), (0.2, 1), (0.8, 1))):
-        v = -off if side < 0 else sy + off
-        px, py, _ = placed.point(u * sx, v, 0)
+        if short_edges:
+            px, py, _ = placed.point(-off if side < 0 else sx + off, u * sy, 0)
+        else:
+            px, py, _ = placed.point(u * sx, -off if side < 0 else sy + off, 0)
         out.append(Boss(f"{placed.key} clamp {i + 1}", placed.key, (px, py, base_z), "z",
-                        length, diameter, hole, min(length, 6.0), part.screw, "pilot",
-                        clamp=True))
+                        length, diameter, hole, part.thickness + min(length, 6.0),
+                        part.screw, "pilot", clamp=True, collar=part.thickness,
+                        collar_diameter=collar_d, washer=washer))
     return out
 
 
@@ -534,10 +590,11 @@ def edge_gap(part: Part, edge: str) -> float:
 def _openings(pi: Placed) -> tuple[Opening, ...]:
     """The wall openings for the Pi's plugs: its bottom edge faces the right wall and its
     right edge the back wall (turned 90 degrees). Each passes its plug's moulding with
-    PLUG_MARGIN round it; where two would leave a web under MIN_WALL between them, both
-    give way (down to PLUG_MARGIN_MIN), or the layout is refused."""
+    PLUG_MARGIN round it; where two would leave a web under MIN_WALL between them they
+    are one opening (both plugs side by side, PLUG_MARGIN round each). An opening wider
+    than OPENING_BRIDGE has its top corners cut at 45 degrees."""
     board_top = pi.origin[2] + pi.part.thickness
-    walls: dict[str, list[tuple[str, float, float, float, float, float]]] = {}
+    walls: dict[str, list[tuple[list[str], float, float, float, float]]] = {}
     for c in pi.part.connectors:
         w, h = c.plug[0] + 2 * PLUG_MARGIN, c.plug[1] + 2 * PLUG_MARGIN
         zc = board_top + c.height / 2
@@ -547,27 +604,23 @@ def _openings(pi: Placed) -> tuple[Opening, ...]:
             wall, along = "back", pi.point(pi.part.size[0], c.at, 0)[0]
         else:
             continue
-        walls.setdefault(wall, []).append((c.name, along, c.plug[0], along - w / 2,
-                                           along + w / 2, zc))
+        walls.setdefault(wall, []).append(([c.name], along - w / 2, along + w / 2,
+                                           zc - h / 2, zc + h / 2))
     out = []
     for wall, found in walls.items():
         found.sort(key=lambda o: o[1])
-        spans = [[o[3], o[4]] for o in found]
-        for i in range(len(found) - 1):
-            (a_name, a_at, a_plug, *_), (b_name, b_at, b_plug, *_) = found[i], found[i + 1]
-            short = MIN_WALL - (spans[i + 1][0] - spans[i][1])
-            if short <= 0:
-                continue
-            spans[i][1] -= short / 2
-            spans[i + 1][0] += short / 2
-            if (spans[i][1] < a_at + a_plug / 2 + PLUG_MARGIN_MIN
-                    or spans[i + 1][0] > b_at - b_plug / 2 - PLUG_MARGIN_MIN):
-                raise ValueError(f"the {a_name} and {b_name} plugs are too close to leave a "
-                                 f"{MIN_WALL} mm wall between their openings")
-        for (name, _, _, _, _, zc), (x0, x1) in zip(found, spans, strict=True):
-            c = next(c for c in pi.part.connectors if c.name == name)
-            h = c.plug[1] + 2 * PLUG_MARGIN
-            out.append(Opening(name, wall, (x0 + x1) / 2, x1 - x0, zc - h / 2, zc + h / 2))
+        merged = [found[0]]
+        for names, x0, x1, z0, z1 in found[1:]:
+            last = merged[-1]
+            if x0 - last[2] < MIN_WALL:
+                merged[-1] = (last[0] + names, last[1], max(last[2], x1), min(last[3], z0),
+                              max(last[4], z1))
+            else:
+                merged.append((names, x0, x1, z0, z1))
+        for names, x0, x1, z0, z1 in merged:
+            out.append(Opening(name=" + ".join(names), wall=wall, along=(x0 + x1) / 2,
+                               width=x1 - x0, z0=z0, z1=z1, sockets=tuple(names),
+                               bridge=min(x1 - x0, OPENING_BRIDGE)))
     return tuple(out)
 
 
