@@ -987,10 +987,11 @@ def load_card_map(path: Path) -> dict[str, str]:
 
 
 def run_daemon(config: RigConfig, autoplay: int | None = None,
-               crash_at: int | None = None) -> int:
+               crash_at: int | None = None, notices: tuple[str, ...] = ()) -> int:
     from rig.core.sdnotify import Notifier
 
-    daemon = Daemon(config=config, autoplay=autoplay, crash_at=crash_at, notifier=Notifier())
+    daemon = Daemon(config=config, autoplay=autoplay, crash_at=crash_at, notifier=Notifier(),
+                    notices=notices)
     try:
         daemon.start()
     except Exception as exc:
