@@ -60,17 +60,20 @@ def _build_wheel(work: Path, version: str, patch: tuple[str, str, str] | None) -
     return wheel
 
 
+FAILING_START = ("rig/commands/run.py", "    notices: list[str] = []\n",
+                 "    raise SystemExit(1)  # this build cannot start\n")
+"""The edit that makes a build whose `cbrig run` exits 1 at once (its self-test passes)."""
+FAILING_SELFTEST = ("rig/commands/selftest.py", '    print("software self-test:")\n',
+                    "    return 1  # this build fails its self-test\n")
+
+
 @pytest.fixture(scope="module")
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     work = tmp_path_factory.mktemp("wheels")
     return {
         "0.3.0": _build_wheel(work, "0.3.0", None),
-        "0.4.0": _build_wheel(work, "0.4.0", (
-            "rig/commands/run.py", "    notices: list[str] = []\n",
-            "    raise SystemExit(1)  # this build cannot start\n")),
-        "0.5.0": _build_wheel(work, "0.5.0", (
-            "rig/commands/selftest.py", '    print("software self-test:")\n',
-            "    return 1  # this build fails its self-test\n")),
+        "0.4.0": _build_wheel(work, "0.4.0", FAILING_START),
+        "0.5.0": _build_wheel(work, "0.5.0", FAILING_SELFTEST),
     }
 
 
