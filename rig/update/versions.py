@@ -160,8 +160,13 @@ class Versions:
     # -- writing ------------------------------------------------------------------------
     @contextlib.contextmanager
     def locked(self) -> Iterator[None]:
-        """One ``cbrig update`` at a time (the boot's, an owner's, the hooks)."""
+        """One ``cbrig update`` at a time (the boot's, an owner's, the hooks). What is
+        written here is readable by all (the service user runs the venvs and reads the
+        notice), whatever umask the caller has (cbrig.service's hooks inherit 0077)."""
+        os.umask(0o022)
         self.root.mkdir(mode=0o755, parents=True, exist_ok=True)
+        if self.root.stat().st_mode & 0o777 != 0o755:
+            os.chmod(self.root, 0o755)
         fd = os.open(self.root / ".lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -309,6 +314,8 @@ class Versions:
     def hook_start(self) -> None:
         """ExecStartPre=+: count a trial start; a trial start that began before and
         never reached READY (a crash, a hang killed, a power cut) fails the trial."""
+        if not self.state().trial:  # the usual start: nothing to write, or to make
+            return
         with self.locked():
             state = self.state()
             if not state.trial:
@@ -321,6 +328,8 @@ class Versions:
 
     def hook_ready(self) -> None:
         """ExecStartPost=+ (after READY=1): the version on trial is kept."""
+        if not self.state().trial:
+            return
         with self.locked():
             state = self.state()
             if state.trial:
@@ -332,6 +341,8 @@ class Versions:
         """ExecStopPost=+: a version still on trial stopped before READY: roll back now.
         When systemd would not restart the unit after this exit status, start it (the
         version rolled back to) here. True when it rolled back."""
+        if not self.state().trial:
+            return False
         with self.locked():
             state = self.state()
             if not state.trial:

@@ -261,3 +261,31 @@ def test_updates_on_the_boot_partition_are_taken_once(tmp_path, wheels):
 def test_versions_order_as_numbers():
     assert sorted(["0.10.0", "0.2.0", "1.0.0", "1.0.0rc1", "0.9.1"], key=version_key) == [
         "0.2.0", "0.9.1", "0.10.0", "1.0.0rc1", "1.0.0"]
+
+
+def test_the_update_directory_is_readable_by_the_service_user_whatever_the_umask(tmp_path):
+    """cbrig.service's hooks run with the unit's UMask=0077: what they make must still
+    be readable by the service user (the launcher runs `current`, the daemon reads the
+    notice)."""
+    root = tmp_path / "var-lib-cbrig-update"
+    old = os.umask(0o077)
+    try:
+        with Versions(root, BASE_VENV, say=lambda text: None).locked():
+            pass
+        assert root.stat().st_mode & 0o777 == 0o755
+        os.umask(0o077)
+        root.chmod(0o700)
+        with Versions(root, BASE_VENV, say=lambda text: None).locked():
+            pass
+        assert root.stat().st_mode & 0o777 == 0o755
+    finally:
+        os.umask(old)
+
+
+def test_hooks_outside_a_trial_write_nothing(tmp_path):
+    root = tmp_path / "var-lib-cbrig-update"
+    versions = Versions(root, BASE_VENV, say=lambda text: None)
+    versions.hook_start()
+    versions.hook_ready()
+    assert versions.hook_stopped("1") is False
+    assert not root.exists(), "an image without updates: the hooks touch nothing"
