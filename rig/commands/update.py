@@ -34,7 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     actions.add_parser("rollback", help="back to the version before the current one (root)")
     hook = actions.add_parser("hook", help="cbrig.service's trial hooks (root; see "
                               "systemd/image.conf)")
-    hook.add_argument("when", choices=("start", "ready", "stopped"))
+    hook.add_argument("when", choices=("start", "ready", "stopped"),
+                      help="start: ExecStartPre (counts a trial start), ready: "
+                           "ExecStartPost (keeps it), stopped: ExecStopPost (rolls back a "
+                           "trial that did not reach READY)")
     hook.add_argument("--unit", default=None,
                       help="stopped: the unit to start again after a rollback when "
                            "systemd would not")

@@ -289,3 +289,11 @@ def test_hooks_outside_a_trial_write_nothing(tmp_path):
     versions.hook_ready()
     assert versions.hook_stopped("1") is False
     assert not root.exists(), "an image without updates: the hooks touch nothing"
+
+
+def test_cbrig_run_does_not_load_the_update_machinery():
+    code = ("import sys, rig.commands.run; "
+            "print(sorted(m for m in sys.modules if m.startswith('rig.update')))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=scaled(60), check=True)
+    assert result.stdout.strip() == "['rig.update', 'rig.update.notice']"
