@@ -338,14 +338,17 @@ class Versions:
                 self.say(f"cbrig {state.current} started: kept")
 
     def hook_stopped(self, exit_status: str = "", unit: str | None = None) -> bool:
-        """ExecStopPost=+: a version still on trial stopped before READY: roll back now.
-        When systemd would not restart the unit after this exit status, start it (the
-        version rolled back to) here. True when it rolled back."""
+        """ExecStopPost=+: a version on trial whose start began (the ``start`` hook) and
+        stopped before READY: roll back now. (A trial whose start has not begun is the
+        version before it stopping: ``cbrig update install`` ran while the rig did, and
+        the unit is being restarted into the trial.) When systemd would not restart the
+        unit after this exit status, start it (the version rolled back to) here. True
+        when it rolled back."""
         if not self.state().trial:
             return False
         with self.locked():
             state = self.state()
-            if not state.trial:
+            if not state.trial or state.trial_starts < 1:
                 return False
             how = f"exit status {exit_status}" if exit_status else "it stopped"
             self.rollback(f"its first start failed: {how}")

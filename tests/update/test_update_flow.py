@@ -158,9 +158,13 @@ def test_install_fail_rollback_on_the_desktop(tmp_path, wheels):
     assert take_update_notice(rig.state, rig.root) == "", "once"
 
     # 0.4.0 passes its self-test but its first start fails: back on 0.3.0 by itself.
-    second = rig.update("install", str(wheels["0.4.0"]))
+    second = rig.update("install", str(wheels["0.4.0"]))  # while 0.3.0 runs
     assert second.returncode == 0, second.stdout + second.stderr
     assert rig.running_version() == "0.4.0"
+    # `systemctl restart cbrig` into the trial first stops 0.3.0: its ExecStopPost is no
+    # failed trial start (none began), so 0.4.0 stays on trial.
+    assert rig.update("hook", "stopped", EXIT_STATUS="0").returncode == 0
+    assert rig.versions().state().trial and rig.running_version() == "0.4.0"
     outcome, log = rig.start_like_systemd()
     assert outcome == "failed", log
     assert rig.running_version() == "0.3.0"
