@@ -45,7 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     setup_logging("info")
-    versions = Versions(args.root, args.base)
+    # A hook's output is the unit's journal, where the log already says it.
+    versions = Versions(args.root, args.base, say=print if args.action != "hook"
+                        else lambda text: None)
     if args.action == "status":
         print(versions.status())
         return 0

@@ -103,3 +103,13 @@ def test_the_launcher_starts_the_current_version_only_when_it_is_whole(tmp_path:
     (update / "current").unlink()
     (update / "current").symlink_to("versions/0.9.9")  # a link left dangling
     assert _launch(tmp_path, "run") == "base run"
+
+
+def test_install_sh_s_unit_still_refuses_a_bad_config() -> None:
+    """Pi OS owners (systemd/install.sh, /etc/cbrig/config.toml) keep exit 78 for a config
+    with mistakes: only the image's drop-in asks for --config-errors=show."""
+    unit = directives((SYSTEMD / "cbrig.service").read_text())
+    [exec_start] = unit[("Service", "ExecStart")]
+    assert "--config-errors" not in exec_start
+    assert "78" in unit[("Service", "RestartPreventExitStatus")][0].split()
+    assert "--config-errors" not in (SYSTEMD / "install.sh").read_text()
