@@ -226,8 +226,9 @@ class Versions:
             self._save(TrialState(current=version, previous=before, trial=True))
             self._point_at(version)
             self._prune(keep={version, before, state.current})
-            self._tell(f"Updated to {version} (was {self.shown(before)}); it is on trial "
-                       "until it starts.")
+            self._tell(f"Updated to {version} (was {self.shown(before)}).")
+            self.say(f"{version} is on trial: if its first start does not reach READY, "
+                     f"{self.shown(before)} comes back by itself")
             return 0
 
     def _build(self, venv: Path, wheelhouse: Path, version: str) -> str | None:

@@ -469,7 +469,30 @@ def test_an_update_that_fails_its_start_rolls_back_under_systemd(machine: Contai
     assert not machine.path("/var/lib/cbrig-update/versions/0.9.0").exists()
     print(f"rolled back: NRestarts {now['NRestarts']}")
 
+    # A good update dropped on the boot partition: cbrig-update.service takes it (once),
+    # and its first start under the hooks reaches READY: kept.
+    good = _build_wheel(tmp_path / "good", "0.9.1", None)
+    machine.run("install", "-D", "-m", "0644", f"{CHECKOUT}/systemd/cbrig-update.service",
+                "/etc/systemd/system/cbrig-update.service")
+    machine.path(f"/boot/firmware/cbrig/updates/{good.name}").parent.mkdir(parents=True)
+    machine.path(f"/boot/firmware/cbrig/updates/{good.name}").write_bytes(good.read_bytes())
+    machine.run("systemctl", "daemon-reload")
+    machine.run("systemctl", "start", "cbrig-update.service", timeout=900)
+    assert "on trial:  yes" in machine.run("/opt/cbrig/venv/bin/cbrig", "update",
+                                           "status").stdout
+    machine.run("systemctl", "restart", UNIT)
+    wait_running(machine, StatusText="setup menu")
+    status = machine.run("/opt/cbrig/venv/bin/cbrig", "update", "status").stdout
+    print(status)
+    assert "current:   0.9.1" in status and f"previous:  {base}" in status, "kept at READY"
+    assert "on trial:" not in status
+    assert daemon_lines(machine, f"Updated to 0.9.1 (was {base})")
+    machine.run("systemctl", "start", "cbrig-update.service", timeout=900)
+    assert machine.run("/opt/cbrig/venv/bin/cbrig", "update", "status").stdout == status, \
+        "taken once"
+
     machine.path(image_drop_in).unlink()
+    machine.path("/etc/systemd/system/cbrig-update.service").unlink()
     machine.run("systemctl", "daemon-reload")
     machine.sh(f"cd {CHECKOUT} && systemd/uninstall.sh --purge")
     machine.run("rm", "-rf", "/var/lib/cbrig-update", "/opt/cbrig/bin", "/boot/firmware/cbrig")
