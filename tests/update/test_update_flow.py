@@ -301,3 +301,36 @@ def test_cbrig_run_does_not_load_the_update_machinery():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=scaled(60), check=True)
     assert result.stdout.strip() == "['rig.update', 'rig.update.notice']"
+
+
+def _on_trial(root: Path, version: str, starts: int) -> None:
+    """An update directory as `cbrig update install` leaves it, `version` on trial."""
+    venv = root / "versions" / version
+    (venv / "bin").mkdir(parents=True)
+    (venv / ".cbrig-complete").write_text(f"{version}\n")
+    (root / "current").symlink_to(f"versions/{version}")
+    (root / "state.json").write_text(json.dumps({"current": version, "previous": "base",
+                                                 "trial": True, "trial_starts": starts}))
+
+
+def test_a_trial_start_that_exits_where_systemd_would_not_restart_is_restarted(tmp_path):
+    """RestartPreventExitStatus=69 73 78: systemd leaves the unit down after these, so the
+    ExecStopPost hook starts it again itself once it rolled back."""
+    calls: list[list[str]] = []
+
+    def run(command: list[str], **_: object) -> subprocess.CompletedProcess[str]:
+        calls.append(command)
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    root = tmp_path / "update"
+    _on_trial(root, "0.7.0", starts=1)
+    versions = Versions(root, BASE_VENV, run=run, say=lambda text: None)
+    assert versions.hook_stopped("78", "cbrig.service") is True
+    assert versions.current() == BASE and not (root / "versions" / "0.7.0").exists()
+    assert calls == [["systemctl", "--no-block", "start", "cbrig.service"]]
+
+    calls.clear()
+    _on_trial(tmp_path / "again", "0.7.0", starts=1)
+    again = Versions(tmp_path / "again", BASE_VENV, run=run, say=lambda text: None)
+    assert again.hook_stopped("1", "cbrig.service") is True
+    assert calls == [], "exit 1: systemd's Restart=on-failure starts it"
