@@ -126,7 +126,7 @@ daemon.loop.step(KnobPress("hi"))  # START, with the flood still holding its soc
 controller = daemon.app.controller
 journal = config.state.directory / "current.jsonl"
 print(json.dumps({"started": controller is not None and journal.exists(),
-                  "loops": server.loops, "accepted": server.accepted,
+                  "loops": server.loops, "accepted": server.accepted + server.gated,
                   "refused": server.refused, "paused": server.paused}), flush=True)
 sys.stdin.readline()
 daemon.stop()
@@ -135,7 +135,8 @@ daemon.stop()
 
 def test_a_flood_leaves_the_game_its_descriptors_and_the_cpu_idle(tmp_path: Path):
     """Descriptors short (the soft limit just above the server's reserve): the server
-    stops accepting, without spinning, and START still opens its journal."""
+    stops accepting, without spinning, and START still opens its journal. (The board
+    is invited-only: the flood's connections wait at its gate, each counted accepted.)"""
     config = write_config(tmp_path, game="bumpem", players=2)
     child = subprocess.Popen([sys.executable, "-c", FLOOD_CHILD, str(config)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
