@@ -16,16 +16,51 @@ const $ = (selector) => document.querySelector(selector);
 const rig = { cards: [], pieces: [], frames: 0, buzzes: 0, sent: 0, acked: 0, voices: [], heard: "" };
 window.cbrig = rig;
 
+// ---------------------------------------------------------------- what the page says
+// One line under the heading: "reconnecting...", an input being sent again. Never
+// silent: a page that lost the rig says so until it has it back.
+function say(text) {
+  const el = $("#link-state");
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
 // ---------------------------------------------------------------- inputs, in order
+// A 408 (the request missed the rig's deadline), 429 or 503 means the input was not
+// taken: it is sent again after a pause, and the page says so. A network error after
+// sending may or may not have been taken: the page says so rather than guess.
+const RETRY_STATUSES = [408, 429, 503];
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function send(input) {
+  for (let attempt = 0; ; attempt++) {
+    let response = null;
+    try {
+      response = await fetch("/input", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(input),
+      });
+    } catch (error) {
+      say("An input may be lost: the rig did not answer. Check the screen.");
+      rig.lost = (rig.lost || 0) + 1;
+      return;
+    }
+    if (!RETRY_STATUSES.includes(response.status) || attempt >= 20) {
+      if (!response.ok) say(`An input was refused (${response.status}).`);
+      else if (attempt) say("");
+      return;
+    }
+    rig.resent = (rig.resent || 0) + 1;
+    say(`The rig was busy (${response.status}): sending the input again...`);
+    await wait(Math.min(5000, 250 * 2 ** attempt));
+  }
+}
 let chain = Promise.resolve();
 function post(input) {
   // one at a time: the next input leaves only after the rig has queued this one
   const events = input.type === "tap" ? 2 : 1;   // a tap is the card on, then off
   rig.sent += events;
-  chain = chain.then(() => fetch("/input", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(input),
-  })).catch(() => {}).then(() => { rig.acked += events; });
+  chain = chain.then(() => send(input)).catch(() => {}).then(() => { rig.acked += events; });
   return chain;
 }
 rig.post = post;
@@ -388,8 +423,54 @@ function voiceState(state) {
   el.textContent = state.ok ? "" : `The voice cannot play: ${state.why}.`;
 }
 
+// ---------------------------------------------------------------- the stream
+// The page keeps its own stream: on any error (a 503, a dropped connection, the rig
+// restarting) it closes the EventSource, which Chromium never reopens after an HTTP
+// error, says "reconnecting...", and tries again with a growing pause (1 s to 15 s,
+// jittered). It first asks /hello: 403 means the join code is needed again (the owner
+// renewed it), anything else that is not 204 means wait and ask again. The stream sends
+// the current screen and board at once, so a reconnected page is whole at once.
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
+let stream = null;
+let failures = 0;
+let retryTimer = null;
+rig.reconnects = 0;
+
+function connected(yes) {
+  document.body.dataset.connected = yes ? "yes" : "no";
+  if (yes) { failures = 0; say(""); }
+}
+
+function reconnectLater() {
+  if (stream) { stream.close(); stream = null; }
+  connected(false);
+  if (retryTimer) return;
+  const base = BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)];
+  const delay = base * (0.75 + Math.random() * 0.5);
+  failures += 1;
+  say(`Lost the rig: reconnecting... (try ${failures}, next in ${Math.round(delay / 1000)} s)`);
+  retryTimer = setTimeout(async () => {
+    retryTimer = null;
+    let status = 0;
+    try {
+      status = (await fetch("/hello", { cache: "no-store" })).status;
+    } catch (error) {
+      status = 0;  // no answer at all: the rig is restarting, or the network is down
+    }
+    if (status === 403 && document.body.classList.contains("readonly")) {
+      say("The join code changed: type the new one.");
+      window.location.href = "/join";
+      return;
+    }
+    if (status !== 204) { reconnectLater(); return; }
+    rig.reconnects += 1;
+    connect();
+  }, delay);
+}
+
 function connect() {
   const events = new EventSource("/events");
+  stream = events;
   events.addEventListener("frame", (e) => drawFrame(e.data));
   events.addEventListener("boardsvg", (e) => setBoard(e.data));
   events.addEventListener("pieces", (e) => setPieces(JSON.parse(e.data)));
@@ -398,8 +479,8 @@ function connect() {
   events.addEventListener("buzz", (e) => buzz(JSON.parse(e.data)));
   events.addEventListener("voice", (e) => voiceEvents(JSON.parse(e.data)));
   events.addEventListener("voicestate", (e) => voiceState(JSON.parse(e.data)));
-  events.addEventListener("open", () => { document.body.dataset.connected = "yes"; });
-  events.addEventListener("error", () => { document.body.dataset.connected = "no"; });
+  events.addEventListener("open", () => connected(true));
+  events.addEventListener("error", () => { if (stream === events) reconnectLater(); });
 }
 
 document.querySelectorAll(".knob").forEach(setupKnob);
