@@ -31,7 +31,7 @@ class JoinScreen:
     """The addresses a phone opens and the join code (big); turn to choose Back or New
     code, press to do it. "New code" renews the token too: every page must join again."""
 
-    OPTIONS = ("Back", "New code: all rejoin")
+    OPTIONS = ("Back", "New code")
 
     def __init__(self, invitation: Invited, addresses: Callable[[], list[str]]) -> None:
         self.invitation = invitation
@@ -51,8 +51,7 @@ class JoinScreen:
                 self.renewed = True
 
     def screen(self) -> Screen:
-        lines = tuple(self.addresses()) or ("(the board is not serving)",)
-        note = ("New code: phones join again",) if self.renewed else ()
-        return Screen(title="PHONES: OPEN, TYPE", big=spaced(self.invitation.code),
-                      lines=lines + note, menu=self.OPTIONS, cursor=self.cursor,
+        lines = tuple(self.addresses()) or ("The board is not serving.",)
+        return Screen(title="JOIN THE BOARD: CODE", big=spaced(self.invitation.code),
+                      lines=lines, menu=self.OPTIONS, cursor=self.cursor,
                       footer="turn:move press:set")
