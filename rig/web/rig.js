@@ -244,10 +244,56 @@ function trayHint(cards) {
 }
 
 // ---------------------------------------------------------------- the live board
+// On a narrow screen the whole board makes its space labels ("R13", "T7") 3-4 px tall:
+// there the board is drawn so that they are LABEL_PX tall, in a box that scrolls under
+// a finger (no pinching), with a button for the whole board at a glance.
+const LABEL_PX = 12;
+const NARROW_PX = 620;
+const SPACE_LABEL = /^[A-Z]{1,2}[0-9]{1,2}$/;
+let wholeBoard = false;
+
+function labelUnits(svg) {
+  // the font size of the board's space labels, in the drawing's own units
+  for (const text of svg.querySelectorAll("text")) {
+    if (SPACE_LABEL.test(text.textContent.trim())) {
+      const size = parseFloat(getComputedStyle(text).fontSize);
+      if (size > 0) return size;
+    }
+  }
+  return 0;
+}
+
+function fitBoard() {
+  const holder = $("#board");
+  const svg = holder && holder.querySelector("svg");
+  const toggle = $("#board-zoom");
+  if (!svg) { if (toggle) toggle.hidden = true; return; }
+  const units = labelUnits(svg);
+  const box = svg.viewBox && svg.viewBox.baseVal;
+  const narrow = window.innerWidth <= NARROW_PX;
+  const readable = units > 0 && box && box.width > 0
+    ? Math.ceil(LABEL_PX / units * box.width) : 0;
+  const zoom = narrow && !wholeBoard && readable > holder.clientWidth;
+  holder.classList.toggle("zoomed", zoom);
+  svg.style.width = zoom ? `${readable}px` : "";
+  if (toggle) {
+    toggle.hidden = !(narrow && readable > holder.clientWidth);
+    toggle.textContent = wholeBoard ? "Readable labels" : "Whole board";
+  }
+  rig.labelPx = units && box ? units * svg.getBoundingClientRect().width / box.width : 0;
+}
+
+function setupBoardZoom() {
+  const toggle = $("#board-zoom");
+  if (toggle) toggle.addEventListener("click", () => { wholeBoard = !wholeBoard; fitBoard(); });
+  window.addEventListener("resize", fitBoard);
+}
+
 function setBoard(svgText) {
   const holder = $("#board");
   if (!svgText) {
     holder.innerHTML = '<p class="hint">The board appears when a game starts.</p>';
+    fitBoard();
     return;
   }
   holder.innerHTML = svgText;
@@ -258,6 +304,7 @@ function setBoard(svgText) {
   layer.id = "pieces";
   svg.appendChild(layer);
   drawPieces();
+  fitBoard();
 }
 
 function setPieces(pieces) {
@@ -485,6 +532,7 @@ function connect() {
 
 document.querySelectorAll(".knob").forEach(setupKnob);
 setupMute();
+setupBoardZoom();
 if (document.body.classList.contains("desk")) {
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", wakeAudio);
