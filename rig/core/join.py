@@ -14,6 +14,10 @@ from hardware.events import KnobPress, KnobTurn
 from rig.screens.screen import Screen
 
 
+TITLE = "JOIN THE BOARD: CODE"
+"""rig.voice.speech says this screen's code (JOIN_TITLE there)."""
+
+
 class Invited(Protocol):
     """What the screen needs of rig.web.invite.Invitation."""
 
@@ -52,6 +56,6 @@ class JoinScreen:
 
     def screen(self) -> Screen:
         lines = tuple(self.addresses()) or ("The board is not serving.",)
-        return Screen(title="JOIN THE BOARD: CODE", big=spaced(self.invitation.code),
+        return Screen(title=TITLE, big=spaced(self.invitation.code),
                       lines=lines, menu=self.OPTIONS, cursor=self.cursor,
                       footer="turn:move press:set")

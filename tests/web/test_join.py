@@ -172,3 +172,19 @@ def test_uninvited_slow_readers_take_no_place_and_an_invited_page_is_served():
             sock.close()
         server.stop()
         thread.join(WAIT)
+
+
+def test_the_voice_says_the_code_digit_by_digit():
+    from rig.core.join import TITLE
+    from rig.voice.speech import JOIN_TITLE, utterance, vocabulary_for
+
+    class Code:
+        code = "482913"
+
+        def renew_all(self) -> None: ...
+
+    assert TITLE == JOIN_TITLE
+    screen = JoinScreen(Code(), lambda: ["cbrig.local:8411"]).screen()
+    said = utterance(screen, vocabulary_for("bumpem"))
+    assert said is not None
+    assert said.text == "The board's join code: four eight two, nine one three."
