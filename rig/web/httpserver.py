@@ -573,6 +573,8 @@ class RigServer(ThreadingHTTPServer):
         with contextlib.suppress(OSError):
             waiting.sock.send(head + body)
         self.shutdown_request(waiting.sock)
+        with self._changed:
+            self._changed.notify_all()  # for wait_for (tests, the bench)
 
     def process_request(self, request: Any, client_address: Any, prefix: bytes = b"") -> None:
         """A thread for the connection, or 503 and close when its host has its share
