@@ -13,7 +13,6 @@ from typing import Protocol
 from hardware.events import KnobPress, KnobTurn
 from rig.screens.screen import Screen
 
-
 TITLE = "JOIN THE BOARD: CODE"
 """rig.voice.speech says this screen's code (JOIN_TITLE there)."""
 

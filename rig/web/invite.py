@@ -31,6 +31,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from rig.statedir import atomic_write
+
 log = logging.getLogger(__name__)
 
 COOKIE = "cbrig_join"
@@ -87,8 +89,6 @@ class Invitation:
     def _save(self) -> None:
         if self.path is None:
             return
-        from rig.statedir import atomic_write
-
         try:
             atomic_write(self.path, f"secret = {self.secret}\ncode = {self.code}\n".encode())
         except OSError as exc:
