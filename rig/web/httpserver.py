@@ -472,7 +472,9 @@ class RigServer(ThreadingHTTPServer):
         self._gate[request] = waiting
         assert self._selector is not None
         self._selector.register(request, selectors.EVENT_READ, waiting)
-        self.gated += 1
+        with self._changed:
+            self.gated += 1
+            self._changed.notify_all()  # for wait_for (tests, the bench)
 
     def _gate_unregister(self, waiting: Waiting) -> None:
         self._gate.pop(waiting.sock, None)

@@ -188,3 +188,49 @@ def test_the_voice_says_the_code_digit_by_digit():
     said = utterance(screen, vocabulary_for("bumpem"))
     assert said is not None
     assert said.text == "The board's join code: four eight two, nine one three."
+
+
+def test_strangers_holding_connections_at_the_gate_hold_no_place():
+    """10 uninvited hosts x 16 connections that send half a request line and wait: they
+    sit at the gate (no place, no thread), and an invited page is served meanwhile;
+    past the gate's share a host's oldest is closed, never another host's."""
+    import threading
+
+    from rig.web.httpserver import GATE_PER_HOST
+
+    invitation = Invitation()
+    server = RigServer(("127.0.0.1", 0), Hub(), post=None, invitation=invitation)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    port = server.served[1]
+    held: list[socket.socket] = []
+    try:
+        for host in range(2, 12):
+            for _ in range(GATE_PER_HOST):
+                sock = socket.socket()
+                sock.bind((f"127.0.0.{host}", 0))
+                sock.connect(("127.0.0.1", port))
+                sock.sendall(b"GET /eve")
+                held.append(sock)
+        assert server.wait_for(lambda: server.gated >= 10 * GATE_PER_HOST, WAIT)
+        threads_before = threading.active_count()
+        status, body, _ = _get(f"http://127.0.0.1:{port}/board",
+                               f"cbrig_join={invitation.token}")
+        assert status == 200 and b'id="board"' in body
+        assert server.accepted == 1 and server.open_connections <= 1
+        assert threading.active_count() <= threads_before + 1
+        # one host more than its share: its own oldest goes, the others stay
+        extra = socket.socket()
+        extra.bind(("127.0.0.2", 0))
+        extra.connect(("127.0.0.1", port))
+        held.append(extra)
+        held[0].settimeout(WAIT)
+        assert held[0].recv(100) == b""  # the oldest of 127.0.0.2, closed
+        held[GATE_PER_HOST].setblocking(False)  # 127.0.0.3's first: still waiting
+        with pytest.raises(BlockingIOError):
+            held[GATE_PER_HOST].recv(100)
+    finally:
+        for sock in held:
+            sock.close()
+        server.stop()
+        thread.join(WAIT)
