@@ -346,6 +346,11 @@ def default_config() -> RigConfig:
 
 # -- loading ------------------------------------------------------------------------------
 
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
+"""The largest config read (a real one is a few KB): /dev/zero or a huge file named as
+the config is refused in one line instead of read until memory runs out."""
+
+
 def load_config(path: str | Path | None = None, *, check_game: bool = True) -> RigConfig:
     """Load and validate a config file.
 
@@ -368,7 +373,7 @@ def load_config(path: str | Path | None = None, *, check_game: bool = True) -> R
     path = Path(path)
     source = str(path)
     try:  # the one bounded reader (issue 44): /dev/zero, a FIFO, a huge file refused
-        text = read_bounded(path, what="a config file")
+        text = read_bounded(path, limit=MAX_CONFIG_BYTES, what="a config file")
     except FileNotFoundError:
         raise ConfigError([Problem(source, None, "file", "no such file")]) from None
     except DataFileRefused as exc:
