@@ -10,6 +10,17 @@ a finished game refusing input, no use of the global ``random`` and the same sta
 replayed inputs. A game passes its own invariants (``invariants=``), called after every
 step. A failure raises :class:`ConformanceError` naming the case, the seed and the step.
 
+Given an entry (or a registered game's name), it then drives seeded games through the
+rig itself (:mod:`cbrig.rigcheck`): the view, every screen (fits 21x8, each prompt with
+its instruction), the spoken text, the board drawing, the live board's JSON, the card
+tray and the printed sheets; so a game that passes plays in ``cbrig demo``,
+``emulate``, ``print`` and the browser. ``rig=False`` checks the rules only.
+
+The other extension points have a battery each, here too, that any implementation runs
+on itself (one installed from outside included): ``check_reader`` (a card reader type,
+hardware.rfid.kinds), ``check_display`` (a display driver, hardware.display.kinds) and
+``check_effect`` (a voice effect, rig.voice.effects).
+
 No pytest needed: call it from a test of your own package,
 
     from cbrig.conformance import check_game
@@ -29,12 +40,16 @@ from fractions import Fraction
 from functools import partial
 from typing import TypeAlias
 
+from cbrig.rigcheck import RIG_SEEDS, RigPartError, check_rig, rig_cases
 from engine.api import CHANCE, JSON, TERMINAL, Action, Event, Game, State
 from engine.errors import IllegalAction, Reason
 from engine.selfplay import play, sample_chance
+from hardware.display.kinds import check_display
+from hardware.rfid.kinds import check_reader
 from rig import registry
 from rig.gamebuild import build_game
 from rig.gametype import GameEntry
+from rig.voice.effectcheck import check_effect
 from valueclass import Frozen
 
 Invariants: TypeAlias = "Callable[[Game, State, dict[str, JSON] | None, Action | None], None]"
@@ -46,6 +61,10 @@ SEEDS = range(6)
 """The random playthroughs per case when the caller names none."""
 MAX_STEPS = 50_000
 """The steps a random game may take before the battery says it does not end."""
+
+
+__all__ = ["Case", "ConformanceError", "Invariants", "Report", "check_case", "check_display",
+           "check_effect", "check_game", "check_reader"]
 
 
 class ConformanceError(AssertionError):
@@ -71,6 +90,9 @@ class Report(Frozen):
     """Random playthroughs finished."""
     steps: int
     """Inputs applied across them."""
+    rig_games: int = 0
+    """Seeded games played through the rig (its view, screens, voice, drawings, live
+    board and sheets: :mod:`cbrig.rigcheck`)."""
 
 
 def no_invariants(game: Game, state: State, before: dict[str, JSON] | None,
@@ -87,11 +109,15 @@ def cases_of(entry: GameEntry) -> tuple[Case, ...]:
 
 def check_game(game: GameEntry | str | Game, *, invariants: Invariants | None = None,
                seeds: Iterable[int] = SEEDS, steps: int = MAX_STEPS,
-               cases: Sequence[Case] | None = None) -> Report:
+               cases: Sequence[Case] | None = None, rig: bool = True,
+               rig_seeds: Iterable[int] = RIG_SEEDS) -> Report:
     """Run the whole battery on `game`: an entry (registered for the run if it is not
     yet), a registered game's name, or one built game. Every declared case (or those in
-    `cases`), `seeds` random playthroughs each, games ending within `steps` inputs.
-    ConformanceError on the first broken rule; a :class:`Report` when all hold."""
+    `cases`), `seeds` random playthroughs each, games ending within `steps` inputs; then,
+    for an entry or a name and unless `rig` is False, `rig_seeds` games of each case (or
+    of each variant at its fewest players) through the rig's parts.
+    ConformanceError on the first broken rule or rig part; a :class:`Report` when all
+    hold."""
     check = invariants or no_invariants
     seeds = tuple(seeds)
     if not isinstance(game, (GameEntry, str)):
@@ -106,14 +132,23 @@ def check_game(game: GameEntry | str | Game, *, invariants: Invariants | None = 
             built = build_game(entry.name, players=case.players, variant=case.variant)
             report = _check_built(built, str(case), check, seeds, steps)
             games, played = games + report.games, played + report.steps
-        return Report(chosen, games, played)
+        on_rig = 0
+        if rig:
+            rig_chosen = ([(case.variant, case.players) for case in chosen]
+                          if cases is not None else rig_cases(entry))
+            try:
+                on_rig = check_rig(entry, seeds=rig_seeds, cases=rig_chosen)
+            except RigPartError as exc:
+                raise ConformanceError(f"{exc} (the rig's {exc.part})") from exc
+        return Report(chosen, games, played, on_rig)
 
 
 def check_case(case: Case, *, invariants: Invariants | None = None,
-               seeds: Iterable[int] = SEEDS, steps: int = MAX_STEPS) -> Report:
+               seeds: Iterable[int] = SEEDS, steps: int = MAX_STEPS,
+               rig: bool = True) -> Report:
     """The battery on one case of a registered game (a test parametrized by case)."""
     return check_game(case.game, invariants=invariants, seeds=seeds, steps=steps,
-                      cases=(case,))
+                      cases=(case,), rig=rig)
 
 
 @contextmanager

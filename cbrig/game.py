@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from engine.lazy import load_export
 from rig.gametype import (
+    API_VERSION,
     BenchCases,
     BoardTools,
     BuildFunction,
@@ -118,8 +119,9 @@ if TYPE_CHECKING:
     from rig.voice.speech import Vocabulary, number_words, said_as
     from rig.web.live import Piece, live_tools
 
-API_VERSION = (1, 0)
-"""(major, minor) of this module: a game may check ``API_VERSION[0] == 1``."""
+# API_VERSION: (major, minor) of this module (rig.gametype's); a game states the one it
+# needs as ``GameEntry(..., requires_api="1.1")`` and is refused at start when the rig
+# cannot give it.
 
 _HOMES = {
     **dict.fromkeys((

@@ -33,6 +33,7 @@ from hardware.gesture import GestureConfig
 from hardware.gestureclock import GestureClock, KnobInput
 from hardware.knob import Knob, MockKnob
 from hardware.pins import DEFAULT_KNOB_PINS, DEFAULT_PIN_FACTORY, PinFactory, make_pin_factory
+from hardware.rfid.kinds import NO_READER, reader_kind
 from hardware.rfid.mock import MockCardReader, NullCardReader
 from hardware.rfid.reader import DEFAULT_PORT, CardProtocol, CardReader
 from valueclass import Frozen, Record, field
@@ -60,7 +61,7 @@ class HardwareConfig(Frozen):
     knobs: dict[str, KnobPins] = field(default_factory=_default_knobs)
     gestures: GestureConfig = field(default_factory=GestureConfig)
     button_bounce: float | None = 0.02
-    reader_type: str = "rdm6300"  # "pn532" or "none"
+    reader_type: str = "rdm6300"  # a reader type (hardware.rfid.kinds), or "none"
     reader_port: str = DEFAULT_PORT
     reader_baud: int | None = None  # None: the protocol's (9600 RDM6300, 115200 PN532)
     reader_name: str = "deck"
@@ -122,17 +123,10 @@ def config_from_sections(pins: Any, encoder: Any, reader: Any, display: Any) -> 
 
 
 def make_protocol(reader_type: str) -> CardProtocol:
-    """The protocol object for ``"rdm6300"`` or ``"pn532"``: only that one's decoder is
-    imported (a rig has one reader, or none)."""
-    if reader_type == "rdm6300":
-        from hardware.rfid.rdm6300 import Rdm6300Protocol
-
-        return Rdm6300Protocol()
-    if reader_type == "pn532":
-        from hardware.rfid.pn532 import Pn532Protocol
-
-        return Pn532Protocol()
-    raise ValueError(f"unknown reader type {reader_type!r}; choose rdm6300 or pn532")
+    """The protocol object of a reader type (hardware.rfid.kinds: the built-in ones and
+    any installed in ``cbrig.readers``): only that one's decoder is imported (a rig has
+    one reader, or none)."""
+    return reader_kind(reader_type).protocol()
 
 
 class Hardware(Record):
@@ -180,7 +174,7 @@ def build_real(config: HardwareConfig, emit: Emit, *, clock: Clock = time.monoto
     classified on a thread of their own."""
     # Objects without side effects first, so a config error leaks no claimed pins.
     reader: CardReader | NullCardReader
-    if config.reader_type == "none":
+    if config.reader_type == NO_READER:
         reader = NullCardReader(config.reader_name)
     else:
         reader = CardReader(

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from rig import moved
+
+moved.install()  # the old module names (rig.views, rig.printout...): rig/moved.py
+
 
 def version() -> str:
     """The installed cbrig version (pyproject's), or "unknown" when run from a bare tree."""

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 USAGE = """cbrig: the electronic CB rig for board games: {games}.
 
 On a Raspberry Pi the rig runs by itself as a service (systemd starts `cbrig run`; see
-docs/INSTALL.md). On any computer you can play it in a terminal, with no hardware."""
+docs/INSTALL.md in the source). On any computer you can play it in a terminal, with no
+hardware."""
 """The help's description; ``{games}`` is every installed game's title (the registry)."""
 
 EPILOG = """Play it without hardware:  emulate, demo, simulate
@@ -28,7 +29,9 @@ For developers:            bench
 
 Games installed: {installed}.
 Add a game: pip install its package (it names itself in the cbrig.games entry point
-group); writing one: docs/ENGINE_CONTRACT.md, "How to add a game".
+group); writing one: the game API's own documentation, python -m pydoc cbrig.game,
+and its battery, python -m pydoc cbrig.conformance (the guide with an example game is
+docs/ENGINE_CONTRACT.md and examples/mygame/ in the source).
 
 Each command has its own help: cbrig COMMAND --help.
 Exit status: 0 done, 1 failed (the message says why), 2 bad command line,

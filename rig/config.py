@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, TypeAlias, TypeVar
 from engine.datafile import Checker, parse_toml
 from engine.datafile import did_you_mean as _suggest
 from engine.errors import DataError, Problem
+from hardware.display.kinds import DISPLAYS
 from hardware.pins import (
     DEFAULT_BUZZER_PIN,
     DEFAULT_KNOB_PINS,
@@ -34,8 +35,10 @@ from hardware.pins import (
     DEFAULT_PIN_FACTORY,
     PIN_FACTORIES,
 )
+from hardware.rfid.kinds import NO_READER, READERS, reader_kind, reader_types
 from rig import gametype, registry
 from rig.datafiles import DataFileRefused, data_file_problem, read_bounded
+from rig.voice.effects import EFFECTS
 from rig.voice.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
 
@@ -65,12 +68,12 @@ LEVEL_ALIASES = tuple(gametype.OLD_LEVEL_NAMES)
 PIN_BACKENDS = tuple(PIN_FACTORIES)
 PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
 OPTIONAL_PINS = ("buzzer", "led")
-READER_TYPES = ("rdm6300", "pn532", "none")
-READER_BAUD = {"rdm6300": 9600, "pn532": 115200, "none": 9600}
-READER_MISSES = {"rdm6300": 0, "pn532": 3, "none": 0}
+NO_READER_BAUD = 9600
+"""``[reader] baud`` of a rig with no reader (type "none"); a reader type's own is its
+record's (hardware.rfid.kinds: the reader table)."""
 BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
-DISPLAY_DRIVERS = ("ssd1306", "sh1106", "terminal", "png", "none")
 I2C_DRIVERS = ("ssd1306", "sh1106")
+"""The OLEDs the printed case has a window for (wiring/parts.toml)."""
 ROTATIONS = (0, 90, 180, 270)
 LOG_LEVELS = ("debug", "info", "warning", "error")
 CASE_PIS = ("zero2w", "pi3", "pi4", "pi5")
@@ -159,7 +162,8 @@ class EncoderConfig(Frozen):
 
 class ReaderConfig(Frozen):
     type: str = "rdm6300"
-    """"rdm6300", "pn532" or "none" (no reader: a virtual shuffled deck)."""
+    """A reader type: "rdm6300", "pn532", one installed in ``cbrig.readers``
+    (hardware.rfid.kinds), or "none" (no reader: a virtual shuffled deck)."""
     port: str = "/dev/serial0"
     baud: int = 9600
     """Defaults by type: 9600 for the RDM6300, 115200 for the PN532."""
@@ -224,7 +228,9 @@ class CaseConfig(Frozen):
     """A 40 mm speaker behind a grille and its MAX98357A amplifier (the rig's voice)."""
 
 
-VOICE_EFFECTS = ("radio", "plain")
+VOICE_EFFECTS = tuple(EFFECTS.built_in)
+"""The built-in voice effects; ``[voice] effect`` may also name an installed one
+(rig.voice.effects: the effect table)."""
 _VOICE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+_-]*$")
 
 
@@ -242,7 +248,8 @@ class VoiceConfig(Frozen):
     events: tuple[str, ...] = VOICE_EVENTS
     """Which moments are spoken: turn, card, move, police, alert, winner, refusal."""
     effect: str = "radio"
-    """"radio" (a CB radio: 300-3,400 Hz, squelch, roger beep; needs sox) or "plain"."""
+    """"radio" (a CB radio: 300-3,400 Hz, squelch, roger beep; needs sox), "plain", or
+    one installed in ``cbrig.voice_effects`` (rig.voice.effects)."""
     device: str = "default"
     """The ALSA output aplay plays on: "default", "plughw:1,0", "plughw:MAX98357A"..."""
 
@@ -543,6 +550,8 @@ class _Builder:
             elif len(names) != players:
                 self.check.fail(f"{len(names)} seats named for {players} players",
                                 s, "seats")
+            elif (wrong := _foreign_colour(game_entry, names, players)) is not None:
+                self.check.fail(wrong, s, "seats")  # with its line, as every mistake
             else:
                 seats = tuple(names)
 
@@ -662,7 +671,7 @@ class _Builder:
     def cross_check(self, pins: PinsConfig, reader: ReaderConfig,
                     display: DisplayConfig) -> None:
         reserved: dict[int, str] = {}
-        if display.driver in I2C_DRIVERS:
+        if display.driver in I2C_DRIVERS or _installed_i2c(display.driver):
             reserved.update({n: f"{what}, used by the {display.driver} display"
                              for n, what in I2C_PINS.items()})
         if reader.type != "none" and reader.port in ("/dev/serial0", "/dev/ttyAMA0",
@@ -745,6 +754,72 @@ def _one_of(values: tuple[int, ...], wrong: Callable[[int], str]) -> _Field:
             return d
         return value
     return _Field(read)
+
+
+def _reader_type(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+    """A reader type the reader table has (built-in or installed), or "none"."""
+    value = b.get(t, s, k, str, _as(str, d))
+    if value == NO_READER or READERS.find(value) is not None:
+        return value
+    known = reader_types()
+    b.check.fail(f"{value!r} is not one of {_choices(known)}" + _suggest(value, known), s, k)
+    return d
+
+
+def display_drivers() -> tuple[str, ...]:
+    """Every ``[display] driver``: the display table's, built-in and installed."""
+    return DISPLAYS.names()
+
+
+def _foreign_colour(entry: gametype.GameEntry | None, names: list[str],
+                    players: int) -> str | None:
+    """Why a seat's colour is not one the game seats this many players in (the first
+    such colour, naming those it has), or None."""
+    if entry is None or not entry.colours:
+        return None
+    sets = entry.colour_sets(players)
+    allowed = [c for c in entry.colours if any(c in chosen for chosen in sets)]
+    for name in names:
+        if name.lower() not in allowed:  # the games read a seat's colour in any case
+            return (f"{name!r} is not a seat colour of {entry.title} for {players} players; "
+                    f"choose from {_choices(allowed)}" + _suggest(name, allowed))
+    return None
+
+
+def _voice_effect(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+    value = b.get(t, s, k, str, _as(str, d))
+    if value in EFFECTS.built_in or EFFECTS.find(value) is not None:
+        return value
+    known = EFFECTS.names()
+    b.check.fail(f"{value!r} is not one of {_choices(known)}" + _suggest(value, known), s, k)
+    return d
+
+
+def _installed_i2c(driver: str) -> bool:
+    """Whether an installed display driver sits on the I2C bus (a built-in one's name
+    says it without loading its module)."""
+    if driver in DISPLAYS.built_in:
+        return False
+    found = DISPLAYS.find(driver)
+    return found is not None and found.i2c
+
+
+def _display_driver(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
+    value = b.get(t, s, k, str, _as(str, d))
+    if value in DISPLAYS.built_in or DISPLAYS.find(value) is not None:
+        return value
+    known = display_drivers()
+    b.check.fail(f"{value!r} is not one of {_choices(known)}" + _suggest(value, known), s, k)
+    return d
+
+
+def _reader_default(b: _Builder, attribute: str, none: int) -> int:
+    """The configured reader type's own baud or misses (its record's)."""
+    kind = b.value("type", str)
+    if kind == NO_READER:
+        return none
+    found: int = getattr(reader_kind(kind), attribute)
+    return found
 
 
 def _port(b: _Builder, t: Table, s: str, k: str, d: object) -> object:
@@ -882,19 +957,19 @@ FIELDS: dict[str, dict[str, _Field]] = {
     },
     "state": {"directory": _path(lambda b: default_state_dir())},
     "reader": {
-        "type": _pick(READER_TYPES),
+        "type": _Field(_reader_type),
         "port": _Field(_port),
-        "baud": _Field(_baud, lambda b: READER_BAUD[b.value("type", str)]),
+        "baud": _Field(_baud, lambda b: _reader_default(b, "baud", NO_READER_BAUD)),
         "removal_ms": _number(50, 10000, " ms"),
         "removal_misses": _number(0, 100,
-                                  default=lambda b: READER_MISSES[b.value("type", str)]),
+                                  default=lambda b: _reader_default(b, "misses", 0)),
         "cards": _path(lambda b: b.earlier("state", StateConfig).directory / "cards.toml"),
     },
     "display": {
         "address": _Field(_address),
         "rotate": _one_of(ROTATIONS, lambda v: f"{v} is not one of {_choices(ROTATIONS)} "
                                                "(degrees)"),
-        "driver": _pick(DISPLAY_DRIVERS),
+        "driver": _Field(_display_driver),
         "i2c_port": _number(0, 31),
         "contrast": _number(0, 255),
     },
@@ -908,7 +983,7 @@ FIELDS: dict[str, dict[str, _Field]] = {
         "rate": _number(80, 450, " words a minute"),
         "voice": _Field(_name("an espeak-ng voice name such as en-us", _VOICE_NAME)),
         "events": _Field(_voice_events),
-        "effect": _pick(VOICE_EFFECTS),
+        "effect": _Field(_voice_effect),
         "device": _Field(_name("an ALSA device name such as default or plughw:1,0",
                                re.compile(r"^[A-Za-z0-9_:,.=-]+$"))),
     },

@@ -37,6 +37,12 @@ if TYPE_CHECKING:
         def board(self) -> object: ...
 
 
+API_VERSION = (1, 1)
+"""(major, minor) of the game API (``cbrig.game``): the first number changes when a name
+is taken away or changes meaning, the second when one is added. 1.1 added
+``GameEntry.requires_api``, ``cbrig.rigcheck`` (the battery's rig half) and the board's
+``over`` layer."""
+
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 """engine.players.LEVELS, spelled here so reading an entry imports no engine (a test
 keeps the two equal)."""
@@ -310,6 +316,10 @@ class GameEntry(Frozen):
     order: int = 100
     """Where the game stands in lists (setup menu, ``--game``, help), lowest first; the
     built-in game first by it is the default game (rig.registry.default_game)."""
+    requires_api: str = ""
+    """The game API the game needs, "MAJOR" or "MAJOR.MINOR" ("1", "1.1"; empty: any
+    1.x): a rig whose ``API_VERSION`` cannot give it refuses the game at start with one
+    line (:func:`api_problem`)."""
 
     @property
     def computer_levels(self) -> tuple[str, ...]:
@@ -393,6 +403,22 @@ class GameEntry(Frozen):
     @property
     def display_title(self) -> str:
         return self.short_title or self.title
+
+
+def api_problem(entry: GameEntry, given: tuple[int, int] = API_VERSION) -> str | None:
+    """Why this rig cannot give the game the API it asks for (``requires_api``), in
+    words naming both versions; None when it can (same major, at least the minor)."""
+    wanted = entry.requires_api.strip() or "1"
+    try:
+        numbers = tuple(int(part) for part in wanted.split("."))
+    except ValueError:
+        numbers = ()
+    if not 1 <= len(numbers) <= 2:
+        return f"requires_api = {wanted!r} is no version (write \"1\" or \"1.1\")"
+    major, minor = numbers[0], (numbers[1] if len(numbers) == 2 else 0)
+    if major == given[0] and minor <= given[1]:
+        return None
+    return (f"it needs the game API {wanted}, this cbrig gives {given[0]}.{given[1]}")
 
 
 class FolderParts(TypedDict, total=False):

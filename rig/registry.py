@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterator
+import sys
+import warnings
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING
 
-from rig.gametype import GameEntry
+from rig.datafiles import default_source, read_data
+from rig.gametype import GameEntry, api_problem
+from rig.moved import REMOVED_IN, MovedName
 
 if TYPE_CHECKING:
+    from engine.api import Game
+
     DEFAULT_GAME: str
     """The game a config without ``[game] name``, the setup menu and ``--game`` start
     with: the built-in game first by its entry's ``order`` (:func:`default_game`, read on
@@ -55,6 +61,8 @@ def all_player_counts() -> tuple[int, ...]:
 
 _ENTRIES: dict[str, GameEntry] = {}
 _plugins_loaded = False
+_REFUSED: list[str] = []
+"""The one-line refusals of the installed games that could not play (:func:`refusals`)."""
 
 
 def register(entry: GameEntry) -> GameEntry:
@@ -114,7 +122,8 @@ def _load_built_in(name: str) -> None:
 def _load_plugins() -> None:
     """Register the entries ``CBRIG_GAMES`` names and the installed packages' entry
     points, once per process (importlib.metadata costs tens of ms: only when a name is
-    not a built-in one, or every game is listed)."""
+    not a built-in one, or every game is listed). A game that cannot play is refused
+    with one line on stderr (:func:`refusals`), and the rig goes on with the others."""
     global _plugins_loaded
     if _plugins_loaded:
         return
@@ -122,19 +131,106 @@ def _load_plugins() -> None:
     for spec in filter(None, (s.strip() for s in os.environ.get(PLUGINS_VARIABLE, "")
                               .split(","))):
         module_name, _, attribute = spec.partition(":")
-        _adopt(getattr(importlib.import_module(module_name), attribute or "ENTRY"),
-               f"{PLUGINS_VARIABLE}: {spec}")
+        _adopt(partial(_named, module_name, attribute or "ENTRY"),
+               f"{PLUGINS_VARIABLE}: {spec}", module_name)
     from importlib.metadata import entry_points
 
     for point in entry_points(group=ENTRY_POINT_GROUP):
-        _adopt(point.load(), f"entry point {point.name} = {point.value}")
+        _adopt(point.load, f"entry point {point.name} = {point.value}", point.name)
 
 
-def _adopt(found: object, where: str) -> None:
+def _named(module: str, attribute: str) -> object:
+    found: object = getattr(importlib.import_module(module), attribute)
+    return found
+
+
+def _adopt(load: Callable[[], object], where: str, name: str) -> None:
+    """Load, check and register one installed game; refuse it with one line (naming the
+    game, the part and the fix) when any of its parts cannot load; say on one line each
+    old module name it still imports."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", MovedName)
+        problem = _adopted(load, where)
+    if problem is not None:
+        _REFUSED.append(f"cbrig: game {name!r} refused: {problem}")
+        print(_REFUSED[-1], file=sys.stderr)
+    homes = {}
+    for warning in caught:
+        if isinstance(warning.message, MovedName):
+            homes[warning.message.old] = warning.message.new
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename,
+                                   warning.lineno)
+    if homes:
+        print(f"cbrig: game {name!r} imports old module names, kept until cbrig "
+              f"{REMOVED_IN}: {', '.join(f'{old} (now {new})' for old, new in homes.items())};"
+              " import them from cbrig.game, the game API", file=sys.stderr)
+
+
+def _adopted(load: Callable[[], object], where: str) -> str | None:
+    """Register what `load` gives; why not, with the fix, or None."""
+    try:
+        found = load()
+    except Exception as exc:
+        return f"{where} failed to load: {_failure(exc)}"
     if not isinstance(found, GameEntry):
-        raise TypeError(f"{where} is not a GameEntry")
-    if found.name not in _ENTRIES:
-        register(found)
+        return (f"{where} is a {type(found).__name__}, not a GameEntry (fix: point the "
+                "entry point at the GameEntry the game registers)")
+    problem = api_problem(found)
+    if problem is not None:
+        return (f"{problem} (fix: install the game's release for this cbrig, or a cbrig "
+                "that gives the API it needs)")
+    if found.name in _ENTRIES:
+        return None  # a built-in game or one registered already keeps its name
+    register(found)
+    for part, check in _parts(found):
+        try:
+            check()
+        except Exception as exc:
+            unregister(found.name)
+            return f"its {part} failed: {_failure(exc)}"
+    return None
+
+
+def _parts(entry: GameEntry) -> list[tuple[str, Callable[[], object]]]:
+    """Each part of an installed game, as a check that loads it (the rules and view on a
+    game built from its shipped data, for its first variant and player count)."""
+    variant = entry.facts.variants[0]
+    built: list[Game] = []
+
+    def build() -> None:
+        texts = {role: read_data(default_source(filename), entry.facts.data_package)
+                 for role, filename in entry.facts.data_roles.items()}
+        built.append(entry.build()(players=variant.players[0], variant=variant.name,
+                                   data=texts))
+
+    def view() -> None:
+        game = built[0]
+        entry.view(game).title(game.new_initial_state())
+
+    parts: list[tuple[str, Callable[[], object]]] = [("rules", build), ("view", view)]
+    for part, loader in (("board tools", entry.board), ("live board", entry.live),
+                         ("print sheets", entry.printout), ("speech", entry.speech)):
+        if loader is not None:
+            parts.append((part, loader))
+    return parts
+
+
+def _failure(exc: BaseException) -> str:
+    """An exception in one line, with the fix."""
+    said = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, ModuleNotFoundError) and exc.name is not None:
+        if exc.name.split(".")[0] in ("rig", "cbrig"):
+            return (f"{said} (fix: import it from cbrig.game, the game API; CHANGELOG.md: "
+                    "\"What breaks and how to move\")")
+        return f"{said} (fix: install {exc.name.split('.')[0]} beside the game)"
+    return (f"{said} (fix: run cbrig.conformance.check_game on the game, which names the "
+            "part and the step)")
+
+
+def refusals() -> tuple[str, ...]:
+    """The one-line refusals of installed games that could not play, in load order."""
+    return tuple(_REFUSED)
 
 
 def entries() -> tuple[GameEntry, ...]:

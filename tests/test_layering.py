@@ -113,3 +113,13 @@ def test_the_walk_sees_function_level_relative_and_type_only_imports(tmp_path: P
     ])
     # a -> b runs (in a function) and closes a cycle; a -> c is for types only and does not
     assert cycles(edges) == [["rig.a", "rig.b"]]
+
+
+def test_the_running_rig_imports_nothing_of_the_desktop() -> None:
+    """rig/desktop/ (the emulated rig, the terminal) stands on rig/core/ (the running
+    rig), never the other way (issue 45: the autopilot took the emulated rig's class; it
+    now plays any rig with a session, a controller and a loop)."""
+    rule = "rig.core imports nothing of rig.desktop"
+    found = [_where(e, rule) for e in EDGES
+             if e.importer.startswith("rig.core.") and e.imported.startswith("rig.desktop")]
+    assert found == [], "\n".join(found)

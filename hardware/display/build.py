@@ -5,9 +5,11 @@ libraries, which only inputs need."""
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 from hardware.clock import Clock
-from hardware.display.base import Display, NullDisplay
+from hardware.display.base import Display
+from hardware.display.kinds import DisplaySettings, display_kind
 from hardware.events import Emit
 
 
@@ -18,19 +20,14 @@ def quarter_turns(degrees: int) -> int:
 
 def build_display(driver: str, emit: Emit, *, i2c_port: int = 1, address: int = 0x3C,
                   rotate: int = 0, contrast: int | None = None,
-                  clock: Clock = time.monotonic) -> Display:
-    """``driver`` "ssd1306" / "sh1106" (an I2C OLED, ``rotate`` in quarter turns),
-    "terminal" or "none"."""
-    if driver == "terminal":
-        from hardware.display.desktop import TerminalDisplay
-
-        return TerminalDisplay()
-    if driver == "none":
-        return NullDisplay()
-    from hardware.display.oled import OledDisplay, i2c_device_factory  # only for an OLED
-
-    factory = i2c_device_factory(driver, i2c_port, address, rotate=rotate, contrast=contrast)
-    return OledDisplay(factory, emit, clock=clock)
+                  clock: Clock = time.monotonic, folder: Path | None = None) -> Display:
+    """The display driver `driver` names (hardware.display.kinds: "ssd1306" / "sh1106",
+    an I2C OLED with ``rotate`` in quarter turns, "terminal", "png" (frames written into
+    ``folder``/screens), "none", or one installed in ``cbrig.displays``), built with these
+    settings."""
+    return display_kind(driver).build(emit, DisplaySettings(
+        i2c_port=i2c_port, address=address, rotate=rotate, contrast=contrast, clock=clock,
+        folder=folder))
 
 
 __all__ = ["build_display", "quarter_turns"]

@@ -11,6 +11,8 @@ from typing import TextIO
 from PIL import Image
 
 from hardware.display.base import FrameSink, check_frame
+from hardware.display.kinds import DisplayDriver, DisplaySettings
+from hardware.events import Emit
 
 # (top pixel, bottom pixel) -> character
 _HALF = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
@@ -85,4 +87,22 @@ class PngDisplay(FrameSink):
         self.paths.append(save_png(frame, path, self.scale))
 
 
-__all__ = ["PngDisplay", "TerminalDisplay", "render_halfblocks", "save_png"]
+TERMINAL = DisplayDriver(name="terminal", title="the frames drawn in this terminal",
+                         make=lambda emit, settings: TerminalDisplay())
+"""``driver = "terminal"`` in the display table (hardware.display.kinds)."""
+
+
+def _png(emit: Emit, settings: DisplaySettings) -> PngDisplay:
+    folder = settings.folder
+    if folder is None:  # no state folder (the battery): one of its own
+        from tempfile import mkdtemp  # tempfile brings shutil: not on a rig's start
+
+        folder = Path(mkdtemp(prefix="cbrig-png-"))
+    return PngDisplay(folder / "screens")
+
+
+PNG = DisplayDriver(name="png", title="each frame a PNG in the state folder's screens/",
+                    make=_png)
+"""``driver = "png"`` in the display table (a headless rig: the appliance test)."""
+
+__all__ = ["PNG", "TERMINAL", "PngDisplay", "TerminalDisplay", "render_halfblocks", "save_png"]

@@ -41,6 +41,7 @@ from PIL import Image
 
 from hardware.clock import Clock
 from hardware.display.base import HEIGHT, WIDTH, FrameSink
+from hardware.display.kinds import DisplayDriver, DisplaySettings
 from hardware.display.pages import (
     ADDRESSING,
     UNKNOWN,
@@ -427,9 +428,26 @@ class OledDisplay(FrameSink):
                 device.cleanup()
 
 
+def _oled(driver: str) -> DisplayDriver:
+    def make(emit: Emit, settings: DisplaySettings) -> OledDisplay:
+        factory = i2c_device_factory(driver, settings.i2c_port, settings.address,
+                                     rotate=settings.rotate, contrast=settings.contrast,
+                                     smbus=settings.smbus)
+        return OledDisplay(factory, emit, clock=settings.clock)
+
+    return DisplayDriver(name=driver, title=f"{driver.upper()} 128x64 I2C OLED", make=make,
+                         i2c=True)
+
+
+SSD1306 = _oled("ssd1306")
+SH1106 = _oled("sh1106")
+"""The two OLEDs in the display table (hardware.display.kinds)."""
+
 __all__ = [
     "DEFAULT_I2C_ADDRESS",
     "DRIVERS",
+    "SH1106",
+    "SSD1306",
     "DeviceFactory",
     "I2cDeviceFactory",
     "LumaDevice",

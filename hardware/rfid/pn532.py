@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from hardware.rfid.kinds import Reader
 from hardware.rfid.types import Miss, Reading, Rejection, TagRead
 from valueclass import Frozen
 
@@ -242,10 +243,15 @@ class Pn532Protocol:
         return [TagRead(uid, response.payload.hex().upper())]
 
 
+READER = Reader(name="pn532", title="PN532 (13.56 MHz cards, UART/HSU)", make=Pn532Protocol,
+                baud=BAUDRATE, misses=Pn532Protocol.misses_to_remove, case_part="pn532")
+"""The PN532 in the reader table (hardware.rfid.kinds): polled, so no sample frame."""
+
 __all__ = [
     "ACK",
     "BAUDRATE",
     "NACK",
+    "READER",
     "WAKEUP",
     "Ack",
     "FrameError",

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from hardware.rfid.kinds import Reader
 from hardware.rfid.types import Reading, Rejection, TagRead
 from valueclass import Frozen
 
@@ -154,9 +155,15 @@ class Rdm6300Protocol:
         return list(self.decoder.feed(data)) if data else []
 
 
+READER = Reader(name="rdm6300", title="RDM6300 (125 kHz EM4100 cards, UART)",
+                make=Rdm6300Protocol, baud=BAUDRATE, misses=Rdm6300Protocol.misses_to_remove,
+                case_part="rdm6300", frame=lambda tag: encode_frame(int(tag)))
+"""The RDM6300 in the reader table (hardware.rfid.kinds)."""
+
 __all__ = [
     "BAUDRATE",
     "ETX",
+    "READER",
     "STX",
     "Em4100Id",
     "Rdm6300Decoder",

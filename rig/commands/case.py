@@ -16,8 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.errors import DataError
+from hardware.rfid.kinds import reader_types
 from rig.commands._config import command_config
-from rig.config import CASE_PIS, I2C_DRIVERS, READER_TYPES
+from rig.config import CASE_PIS, I2C_DRIVERS
 from rig.extras import missing
 from valueclass import replace
 
@@ -35,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the Pi it holds (default: the config's [case] pi)")
     parser.add_argument("--display", choices=I2C_DRIVERS, default=None,
                         help="the OLED (default: the config's display.driver)")
-    parser.add_argument("--reader", choices=READER_TYPES, default=None,
+    parser.add_argument("--reader", choices=reader_types(), default=None,
                         help="the card reader (default: the config's reader.type)")
     parser.add_argument("--speaker", action=argparse.BooleanOptionalAction, default=None,
                         help="a speaker grille and amplifier (default: the config's "

@@ -8,16 +8,36 @@ press. Used by `cbrig demo`, the daemon's autoplay and the full-game tests.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from engine.api import Action, State
 from engine.selfplay import Rng, sample_chance
 from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
 from rig.core.controller import Controller
-from rig.desktop.emulated import EMULATED_READER, EmulatedRig
+from rig.core.loop import RigLoop
+from rig.core.session import Session
 from rig.screens.screen import page_count
 
 Pick = Callable[[State, list[Action]], Action]
+
+EMULATED_READER = "emulated"
+"""The reader name the autopilot's card taps (and the emulated rig's) come from."""
+
+
+class PlayedRig(Protocol):
+    """What the autopilot plays on (rig.desktop.emulated.EmulatedRig is one): the session,
+    its controller and loop, and a way to let time run until nothing animates."""
+
+    @property
+    def session(self) -> Session: ...
+
+    @property
+    def controller(self) -> Controller: ...
+
+    @property
+    def loop(self) -> RigLoop: ...
+
+    def settle(self) -> None: ...
 
 
 def gestures_for(controller: Controller, rng: Rng, pick: Pick | None = None) -> list[Any]:
@@ -67,7 +87,7 @@ def describe(gesture: Any) -> str:
     return ""
 
 
-def play_out(rig: EmulatedRig, rng: Rng, pick: Pick | None = None,
+def play_out(rig: PlayedRig, rng: Rng, pick: Pick | None = None,
              max_gestures: int = 50_000,
              on_gesture: Callable[[str], None] | None = None) -> int:
     """Gesture until the game ends; return how many gestures it took."""

@@ -587,16 +587,13 @@ class Daemon(Record):
         if self.devices is not None:
             return None
         cfg = self.config
-        if cfg.display.driver == "png":
-            from hardware.display.desktop import PngDisplay
-
-            return PngDisplay(cfg.state.directory / "screens")
         from hardware.display.build import build_display, quarter_turns
 
         return build_display(cfg.display.driver, emit, i2c_port=cfg.display.i2c_port,
                              address=cfg.display.address,
                              rotate=quarter_turns(cfg.display.rotate),
-                             contrast=getattr(cfg.display, "contrast", None))
+                             contrast=getattr(cfg.display, "contrast", None),
+                             folder=cfg.state.directory)
 
     def _build_hardware(self, emit: Callable[[object], None]) -> RigHardware:
         from hardware.devices import build_real, config_from_sections

@@ -14,6 +14,7 @@ from typing import Any
 from engine.api import Game
 from hardware.clock import FakeClock
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
+from rig.core.autopilot import EMULATED_READER as AUTOPILOT_READER
 from rig.core.controller import Controller, ControllerOptions, Seat
 from rig.core.loop import RigLoop, Tick
 from rig.core.session import Session
@@ -22,7 +23,8 @@ from rig.screens.screen import Screen
 from rig.screens.views import view_for
 from valueclass import Record, field
 
-EMULATED_READER = "emulated"
+EMULATED_READER = AUTOPILOT_READER
+"""The emulated reader's name (the autopilot taps its cards with it: rig.core.autopilot)."""
 
 
 def emulated_tag(card_id: str) -> str:

@@ -13,8 +13,9 @@ from typing import Any
 
 from hardware.devices import make_protocol
 from hardware.events import ReaderStatus
+from hardware.rfid.kinds import READERS, reader_kind
 from hardware.rfid.reader import CardReader
-from rig.config import READER_BAUD, ReaderConfig, RigConfig
+from rig.config import ReaderConfig, RigConfig
 from rig.safetext import safe_print
 from valueclass import replace
 
@@ -24,7 +25,7 @@ CONNECT_SECONDS = 5.0
 
 def add_reader_arguments(parser: argparse.ArgumentParser) -> None:
     """--reader, --port and --baud override the config's [reader] for this run."""
-    parser.add_argument("--reader", choices=["rdm6300", "pn532"], default=None,
+    parser.add_argument("--reader", choices=READERS.names(), default=None,
                         help="reader type (default: the config's reader.type)")
     parser.add_argument("--port", default=None,
                         help="serial port (default: the config's reader.port, /dev/serial0)")
@@ -36,7 +37,7 @@ def reader_settings(reader: ReaderConfig, args: argparse.Namespace) -> ReaderCon
     """The config's reader with the command line's overrides; a type given without a
     baud takes that type's own speed."""
     kind = args.reader or reader.type
-    baud = args.baud or (READER_BAUD[kind] if args.reader and args.reader != reader.type
+    baud = args.baud or (reader_kind(kind).baud if args.reader and args.reader != reader.type
                          else reader.baud)
     return replace(reader, type=kind, port=args.port or reader.port, baud=baud)
 

@@ -44,6 +44,7 @@ from rig.config import VoiceConfig
 from rig.screens.screen import Screen
 from rig.voice.cache import ClipCache
 from rig.voice.control import VoiceControl
+from rig.voice.effects import Effect, effect_named, needs_sox
 from rig.voice.espeak import library
 from rig.voice.speech import MUST_HEAR, Utterance, utterance, vocabulary_for
 
@@ -216,8 +217,8 @@ class Synthesizer:
 
     @property
     def effect(self) -> str:
-        """The effect in use: "radio" needs sox; without it the plain voice (said once
-        in the log by :meth:`problem`)."""
+        """The effect in use: one made with sox needs it; without it the plain voice (said
+        once in the log by :meth:`problem`)."""
         return self.settings.effect if self.sox is not None else "plain"
 
     def problem(self) -> str:
@@ -280,7 +281,7 @@ class Synthesizer:
             return Transmission(text, [self._unable], volume)
         said = sentences(text)
         parts: list[Callable[[], Clip]] = [partial(self.clip, s) for s in said]
-        if self.effect == "radio" and said:
+        if effect_named(self.effect).transmission and said:
             parts = [self.squelch, *parts[:-1], partial(self._last, said[-1]),
                      self.roger_beep]
         return Transmission(text, parts, volume)
@@ -315,12 +316,13 @@ class Synthesizer:
                                       self.settings.voice, "-s", str(self.settings.rate),
                                       text]))
         spoken = paused(spoken, text)
-        if effect != "radio" or self.sox is None:
+        kind = effect_named(effect)
+        if not kind.sox or self.sox is None:
             return spoken
         # a WAV that says its length (espeak-ng streams it unknown; the fade needs it)
         known = wav_bytes(spoken)
-        return Clip(RADIO_RATE, _run([*lower, self.sox, "-q", "-R", "-t", "wav", "-",
-                                      *_RAW_OUT, *_RADIO], known))
+        return Clip(kind.rate, _run([*lower, self.sox, "-q", "-R", "-t", "wav", "-",
+                                     *_raw_out(kind.rate), *kind.sox], known))
 
     def _in_process(self, text: str) -> Clip | None:
         """The sentence by the library, or None to run the program instead."""
@@ -339,7 +341,7 @@ class Synthesizer:
         return Clip(rate, pcm)
 
     def _sound(self, name: str, effects: list[str]) -> Clip:
-        key = cache_key(name + " ".join(effects), "sox", _effect_key("radio"))
+        key = cache_key(name + " ".join(effects), "sox", _effect_key(RADIO.name))
         cached = self._read(key)
         if cached is not None:
             return cached
@@ -369,7 +371,11 @@ class Synthesizer:
                    for s in sentences(text))
 
 
-_RAW_OUT = ["-t", "raw", "-r", str(RADIO_RATE), "-e", "signed", "-b", "16", "-c", "1", "-"]
+def _raw_out(rate: int) -> list[str]:
+    return ["-t", "raw", "-r", str(rate), "-e", "signed", "-b", "16", "-c", "1", "-"]
+
+
+_RAW_OUT = _raw_out(RADIO_RATE)
 _BAND = ["highpass", str(RADIO_BAND[0]), "lowpass", str(RADIO_BAND[1])]
 _FADES = ["fade", "q", "0.01", "-0", "0.01"]
 """10 ms in and out: clips follow each other without a click where they join."""
@@ -378,6 +384,9 @@ _RADIO = ["overdrive", str(OVERDRIVE), *_BAND,
           "compand", *COMPAND, str(LEVEL_DB), "-90", *_FADES]
 """The radio effect on a sentence: light saturation, the band's gentle slopes, the
 presence boost, compression to one level, fades."""
+RADIO = Effect(name="radio", title="a CB radio: 300-3,400 Hz, squelch, roger beep",
+               sox=tuple(_RADIO), rate=RADIO_RATE, transmission=True)
+"""``effect = "radio"`` in the effect table (rig.voice.effects)."""
 
 
 def _effect_key(effect: str) -> str:
@@ -385,7 +394,7 @@ def _effect_key(effect: str) -> str:
     clip, so that a changed effect or join renders anew instead of playing clips made
     the old way."""
     joins = f"pauses {SENTENCE_PAUSE} {CLAUSE_PAUSE} {TAIL}"
-    return f"radio {' '.join(_RADIO)} {joins}" if effect == "radio" else f"{effect} {joins}"
+    return " ".join([effect, *effect_named(effect).sox, joins])
 
 
 def _run(command: list[str], data: bytes | None = None) -> bytes:
@@ -547,9 +556,9 @@ def build_narrator(settings: VoiceSettings, cache: Path | None, game: Callable[[
     problem = synthesizer.problem()
     if problem:
         speaker.fault(problem)  # one line and "no sound", not one more a transmission
-    elif settings.effect == "radio" and synthesizer.sox is None:
+    elif needs_sox(effect_named(settings.effect)) and synthesizer.sox is None:
         log.warning("voice: sox is not installed (apt-get install sox): the plain voice, "
-                    "without the radio effect")
+                    "without the %s effect", settings.effect)
     return Narrator(settings, synthesizer, speaker, game, control)
 
 

@@ -182,6 +182,12 @@ def test_display_address_forms(tmp_path: Path, written: str) -> None:
         ('[game]\nseats = ["Red", "red"]\n', 2, "game.seats", "named twice"),
         ('[game]\nseats = ["Red", 3]\n', 2, "game.seats", "colour names"),
         ('[game]\nplayers = 3\nseats = ["Red", "Blue"]\n', 3, "game.seats", "2 seats named for 3"),
+        ('[game]\nplayers = 3\nseats = ["red", "bleu", "green"]\n', 3, "game.seats",
+         "'bleu' is not a seat colour of 10-Four, Good Buddy for 3 players; choose from "
+         "'red', 'green', 'blue', 'yellow'; did you mean 'blue'?"),
+        ('[game]\nplayers = 2\nseats = ["red", "green"]\n', 3, "game.seats",
+         "'green' is not a seat colour of 10-Four, Good Buddy for 2 players; choose from "
+         "'red', 'blue'"),
         ('[game]\nlevels = ["human", "expert"]\n', 2, "game.levels", "seat 2: 'expert'"),
         ('[game]\nlevels = ["human", "human", "human", "strong"]\n', 2, "game.levels",
          "4 levels for 3"),

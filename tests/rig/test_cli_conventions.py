@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -76,6 +77,10 @@ def test_top_level_help_is_for_users(capsys) -> None:
     assert "10-Four, Good Buddy" in out and "Bump 'Em" in out
     assert "docs/INSTALL.md" in out
     assert "78" in out and "cbrig COMMAND --help" in out
+    said = " ".join(out.split())  # the wheel has no docs/: the help says where each is
+    assert "python -m pydoc cbrig.game" in said
+    for named in re.finditer(r"docs/\S+", said):
+        assert "in the source" in said[named.end():named.end() + 60], said[named.start():]
 
 
 @pytest.mark.parametrize("command", ["simulate", "demo", "emulate"])

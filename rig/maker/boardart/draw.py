@@ -68,7 +68,8 @@ def draw_shape(canvas: Canvas, form: str, x: float, y: float, w: float, h: float
 def draw_board(geometry: BoardGeometry, canvas: Canvas) -> None:
     """Draw the whole board onto `canvas` (which spans geometry.width x geometry.height)."""
     for line in geometry.lines:
-        canvas.line(line.points, line.colour, line.width, line.dashed)
+        if not line.over:
+            canvas.line(line.points, line.colour, line.width, line.dashed)
     for space in geometry.spaces:
         canvas.begin_group(space.id, {"kind": space.kind, "colour": space.colour,
                                       "x": f"{space.x:.2f}", "y": f"{space.y:.2f}"})
@@ -77,6 +78,9 @@ def draw_board(geometry: BoardGeometry, canvas: Canvas) -> None:
         for label in space.labels:
             canvas.text(label)
         canvas.end_group()
+    for line in geometry.lines:
+        if line.over:  # a ladder or a chute: above the spaces it joins
+            canvas.line(line.points, line.colour, line.width, line.dashed)
     for label in geometry.labels:
         canvas.text(label)
     if geometry.legend:

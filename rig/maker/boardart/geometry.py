@@ -99,12 +99,15 @@ class Space(Frozen):
 
 
 class Line(Frozen):
-    """A road, link or connector drawn under the spaces."""
+    """A road, link or connector, drawn under the spaces; ``over=True`` draws it above
+    them (a ladder or a chute from one space to another, which the spaces would hide)."""
 
     points: tuple[Point, ...]
     colour: RGB = GREY
     width: float = 0.5
     dashed: bool = False
+    over: bool = False
+    """Drawn above the spaces (and under the labels), not under them."""
 
     def moved(self, dx: float, dy: float) -> Line:
         return replace(self, points=tuple((x + dx, y + dy) for x, y in self.points))

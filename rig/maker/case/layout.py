@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+from hardware.rfid.kinds import NO_READER, reader_kind
 from rig.maker.case import tag
 from rig.maker.case.parts import Part, PartTable
 from valueclass import Frozen
@@ -298,6 +299,15 @@ def choice_from_config(config: RigConfig) -> CaseChoice:
                       led=config.pins.led is not None)
 
 
+def _reader_part(reader: str) -> str:
+    """The part table's choice of a reader type (its record's ``case_part``)."""
+    part = reader_kind(reader).case_part
+    if part is None:
+        raise ValueError(f"the case has no place for the reader {reader!r} (its reader "
+                         "type names no case_part in wiring/parts.toml)")
+    return part
+
+
 def _boss_diameter(hole: float) -> float:
     return round(hole + 2 * BOSS_WALL, 2)
 
@@ -307,7 +317,8 @@ def plan(table: PartTable, choice: CaseChoice) -> Layout:
     pi = table.choose("pi", choice.pi)
     display = table.choose("display", choice.display)
     knob = table.choose("encoder", "ky040")
-    reader = table.choose("reader", choice.reader) if choice.reader != "none" else None
+    reader = table.choose("reader", _reader_part(choice.reader)) \
+        if choice.reader != NO_READER else None
     antenna = table.by_id(reader.antenna_part) if reader and reader.antenna_part else None
     speaker = table.choose("speaker", "speaker") if choice.speaker else None
     amp = table.choose("amplifier", "max98357a") if choice.speaker else None
