@@ -37,7 +37,7 @@ from hardware.pins import (
 )
 from hardware.rfid.kinds import NO_READER, READERS, reader_kind, reader_types
 from rig import gametype, registry
-from rig.datafiles import data_file_problem
+from rig.datafiles import DataFileRefused, data_file_problem, read_bounded
 from rig.statedir import atomic_write, make_private_dir
 from rig.voice.effects import EFFECTS
 from rig.voice.speech import EVENTS as VOICE_EVENTS
@@ -215,6 +215,9 @@ class WebConfig(Frozen):
     address: str = "127.0.0.1"
     """An IP address of the Pi to listen on; "0.0.0.0" for every network it is on."""
     port: int = 8411
+    open_to_lan: bool = False
+    """Let every host that reaches the port watch the board, as before issue 44; off:
+    only pages that gave the join code the rig shows (setup menu, "Phones: join")."""
 
 
 class CaseConfig(Frozen):
@@ -351,6 +354,11 @@ def default_config() -> RigConfig:
 
 # -- loading ------------------------------------------------------------------------------
 
+MAX_CONFIG_BYTES = 4 * 1024 * 1024
+"""The largest config read (a real one is a few KB): /dev/zero or a huge file named as
+the config is refused in one line instead of read until memory runs out."""
+
+
 def load_config(path: str | Path | None = None, *, check_game: bool = True) -> RigConfig:
     """Load and validate a config file.
 
@@ -372,13 +380,14 @@ def load_config(path: str | Path | None = None, *, check_game: bool = True) -> R
                                 "pins": PinsConfig(backend=backend)})
     path = Path(path)
     source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # the one bounded reader (issue 44): /dev/zero, a FIFO, a huge file refused
+        text = read_bounded(path, limit=MAX_CONFIG_BYTES, what="a config file")
     except FileNotFoundError:
         raise ConfigError([Problem(source, None, "file", "no such file")]) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError([Problem(source, None, "file", f"not UTF-8 text ({exc.reason})")]) \
-            from None
+    except DataFileRefused as exc:
+        why = str(exc)
+        why = why[len(source) + 1:] if why.startswith(source + " ") else why
+        raise ConfigError([Problem(source, None, "file", why)]) from None
     except OSError as exc:
         raise ConfigError([Problem(source, None, "file", f"cannot read: {exc.strerror or exc}")]) \
             from None
@@ -1092,7 +1101,8 @@ FIELDS: dict[str, dict[str, _Field]] = {
         "contrast": _number(0, 255),
     },
     "daemon": {"watchdog": _flag(), "log_level": _pick(LOG_LEVELS)},
-    "web": {"address": _Field(_ip_address), "enabled": _flag(), "port": _number(1, 65535)},
+    "web": {"address": _Field(_ip_address), "enabled": _flag(), "port": _number(1, 65535),
+            "open_to_lan": _flag()},
     "case": {"pi": _pick(CASE_PIS), "speaker": _flag()},
     "voice": {
         "enabled": _flag(),

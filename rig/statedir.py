@@ -20,8 +20,11 @@ link, never writes through it).
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
+
+from rig.datafiles import read_bounded
 
 FILE_MODE = 0o600
 """Journals, archives and small state files: the owner only."""
@@ -44,7 +47,6 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 def open_state_file(path: str | os.PathLike[str], flags: int, mode: int = FILE_MODE) -> int:
     """``os.open`` that refuses a symbolic link at `path` (``O_NOFOLLOW``): the error
     then says "is a symbolic link (not followed)" instead of the kernel's ELOOP text."""
-    import errno
 
     try:
         return os.open(path, flags | NOFOLLOW, mode)
@@ -68,16 +70,19 @@ def create_new(path: str | os.PathLike[str]) -> int:
         return open_state_file(path, flags)
 
 
-def read_state_bytes(path: str | os.PathLike[str]) -> bytes:
-    """A state file's bytes, refusing a link."""
-    fd = open_state_file(path, os.O_RDONLY)
-    with os.fdopen(fd, "rb") as handle:
-        return handle.read()
-
-
 def read_state_text(path: str | os.PathLike[str]) -> str:
-    """A small state file's text (the card map), refusing a link."""
-    return read_state_bytes(path).decode("utf-8")
+    """A small state file's text (the card map, voice.conf, join.conf), refusing a link,
+    through the one bounded reader (rig.datafiles.read_bounded): a FIFO, a device, a
+    huge or non-UTF-8 file is refused with one line naming it (``DataFileRefused``, an
+    OSError), never waited on or read whole."""
+    try:
+        return read_bounded(path, what="a state file", nofollow=True)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "is a symbolic link (the rig does not follow links "
+                          "in its state directory: replace it with the file itself)",
+                          os.fspath(path)) from None
+        raise
 
 
 def fsync_directory(directory: str | os.PathLike[str]) -> None:

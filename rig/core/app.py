@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeAlias, assert_never
 
 from hardware.events import KnobLongPress, KnobTurn, SoundStatus
+from rig.core.join import JoinScreen
 from rig.core.setup_menu import SetupChoice, SetupMenu
 from rig.screens.screen import Part, Screen, page_count
 from valueclass import Frozen, replace
@@ -26,8 +27,10 @@ if TYPE_CHECKING:  # the game modules load after READY (rig.core.daemon): types 
     from rig.core.controller import Controller
     from rig.core.enroll import EnrolScreen
     from rig.voice.control import VoiceControl
+    from rig.web.invite import Invitation
 
 ENROL = "Enrol cards"
+JOIN = "Phones: join"
 log = logging.getLogger(__name__)
 
 
@@ -41,11 +44,17 @@ class Enrolling(Frozen):
     """Where the walk returns when it closes."""
 
 
+class Joining(Frozen):
+    join: JoinScreen
+    menu: SetupMenu
+    """Where "Back" returns."""
+
+
 class InGame(Frozen):
     controller: Controller
 
 
-Stage: TypeAlias = AtMenu | Enrolling | InGame
+Stage: TypeAlias = AtMenu | Enrolling | Joining | InGame
 
 
 class App:
@@ -59,6 +68,7 @@ class App:
         defaults: SetupChoice | None = None,
         enrol: Callable[[SetupChoice], EnrolScreen] | None = None,
         voice: VoiceControl | None = None,
+        invitation: Invitation | None = None,
     ) -> None:
         self.start_game = start_game
         self.finish_game = finish_game
@@ -67,6 +77,10 @@ class App:
         """Builds the "Enrol cards" screen for the menu's game; None: no reader."""
         self.voice = voice
         """Voice on/off and volume on the setup menu (None: no voice rows)."""
+        self.invitation = invitation
+        """The live board's join code (None: no board, or open to the LAN)."""
+        self.join_addresses: Callable[[], list[str]] = list
+        """Where phones open the board (set once it serves)."""
         self.sound_ok = True
         """The voice's last word (a SoundStatus), kept across the menu: a fault told
         before a game (no synthesizer, at start) is shown by every game after it."""
@@ -94,8 +108,9 @@ class App:
         self.stage = self._new_menu()
 
     def _new_menu(self) -> AtMenu:
-        return AtMenu(SetupMenu(self.defaults, actions=(ENROL,) if self.enrol is not None
-                                else (), voice=self.voice))
+        actions = ((ENROL,) if self.enrol is not None else ()) \
+            + ((JOIN,) if self.invitation is not None else ())
+        return AtMenu(SetupMenu(self.defaults, actions=actions, voice=self.voice))
 
     def handle(self, event: object) -> None:
         if isinstance(event, SoundStatus):
@@ -106,6 +121,10 @@ class App:
         elif isinstance(stage, Enrolling):
             stage.enrolment.handle(event)
             if stage.enrolment.closed:
+                self.stage = AtMenu(stage.menu)
+        elif isinstance(stage, Joining):
+            stage.join.handle(event)
+            if stage.join.closed:
                 self.stage = AtMenu(stage.menu)
         elif isinstance(stage, AtMenu):
             self._handle_menu(stage.menu, event)
@@ -135,6 +154,10 @@ class App:
                 self.error_page = 0
                 log.error("cannot enrol cards: %s", exc)
             return
+        if menu.requested == JOIN and self.invitation is not None:
+            menu.requested = None
+            self.stage = Joining(JoinScreen(self.invitation, self.join_addresses), menu)
+            return
         if menu.started is not None:
             choice, menu.started = menu.started, None
             try:
@@ -150,6 +173,8 @@ class App:
                 return
             self.play(controller)
             self.error = ""
+            if self.invitation is not None:  # the code the last game showed lets no one
+                self.invitation.renew_code()  # new in; who joined stays in
 
     def _abandoned(self, controller: Controller) -> None:
         """The table abandoned the game (RULINGS G7): file it like a finished one and
@@ -177,6 +202,8 @@ class App:
             return stage.controller.screen()
         if isinstance(stage, Enrolling):
             return stage.enrolment.screen()
+        if isinstance(stage, Joining):
+            return stage.join.screen()
         if isinstance(stage, AtMenu):
             screen = stage.menu.screen()
             if self.error:

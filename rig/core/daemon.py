@@ -63,6 +63,7 @@ if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed 
     from rig.screens.views import Notice
     from rig.voice.control import VoiceControl
     from rig.voice.narrator import Narrator
+    from rig.web.invite import Invitation
     from rig.web.publish import LiveBoardService
 
 log = logging.getLogger(__name__)
@@ -226,6 +227,9 @@ class Daemon(Record):
     not_resumed: str = ""
     """Why a game on disk was not resumed (said on the setup menu)."""
     web: LiveBoardService | None = None
+    invitation: Invitation | None = None
+    """The live board's join code (rig.web.invite), when [web] is on and not open to
+    the whole LAN."""
     """The live board server when [web] is on (rig.web is not imported otherwise)."""
     voice_control: VoiceControl | None = None
     """Voice on/off and volume, as the setup menu sets them (rig.voice.control)."""
@@ -254,10 +258,15 @@ class Daemon(Record):
 
         self.voice_control = VoiceControl(self.config.voice.enabled, self.config.voice.volume,
                                           path=state.directory / "voice.conf")
+        if self.config.web.enabled and not self.config.web.open_to_lan:
+            from rig.statedir import read_state_text
+            from rig.web.invite import Invitation
+
+            self.invitation = Invitation(state.directory / "join.conf", reader=read_state_text)
         self.app = App(self._start_game, self._finish_game, controller=resumed,
                        defaults=self._defaults(),
                        enrol=self._enrol if self.config.reader.type != "none" else None,
-                       voice=self.voice_control)
+                       voice=self.voice_control, invitation=self.invitation)
         notice = " ".join(text for text in (self.not_resumed, *self.notices) if text)
         if notice:
             self.app.error = notice
@@ -273,7 +282,9 @@ class Daemon(Record):
             from rig.web.publish import LiveBoardService
 
             self.web = LiveBoardService.start(self, self.config.web.address,
-                                              self.config.web.port)
+                                              self.config.web.port, self.invitation)
+            if self.web is not None:
+                self.app.join_addresses = self.web.addresses
         self.loop.refresh()
         self._handle_signals()
         status = self._status_text()

@@ -15,7 +15,11 @@ without importing the voice (it is light: no synthesis, no rig modules).
   made again and replaces the damaged one.
 - Written to a temporary file, fsynced, then renamed over its name: a power cut leaves
   the old clip or the new one, never a renamed file whose blocks were not written.
-  Temporaries left by a kill are removed when the cache is first used.
+  A temporary's name carries its writer's pid: one whose writer is no longer running
+  (a kill, a crash) is removed when the cache is first used, at the next start, whatever
+  its age; one of a live writer of another process is left alone (until ``STALE``:
+  a reused pid), and counts against ``CAP`` meanwhile (issue 44: 65 were left by 30
+  kills, outside the cap, until a start a minute later).
 - At most ``CAP`` bytes: past it, the least recently used clips go (a clip read is
   "used"; its time is its file's mtime, touched at most every ``TOUCH`` seconds so that
   a game does not write to the card for every sentence said).
@@ -49,7 +53,8 @@ time, an archived game a few hundred KiB): below it the clips give way."""
 TOUCH = 600.0
 """A clip read is marked used (its mtime) when its mark is older than this, seconds."""
 STALE = 60.0
-"""A temporary file older than this, seconds, was left by a killed writer."""
+"""A temporary file older than this, seconds, was left by a killed writer (even if a
+process now has its writer's pid)."""
 MIN_SECONDS = 0.02
 MAX_SECONDS = 60.0
 """A clip's plausible length: a sentence is a second or a few, never a minute."""
@@ -146,6 +151,8 @@ class ClipCache:
         self._open_lock = threading.Lock()
         self._lock = threading.Lock()
         """Guards the count and the directory's listing (writes, evictions)."""
+        self._temporaries = 0
+        """Bytes of other live writers' temporaries, counted against the cap."""
         self.damaged = 0
         """Clips found damaged and so made again (tests count them)."""
 
@@ -177,7 +184,8 @@ class ClipCache:
         """The bytes kept, counted on first need (stale temporaries go then); under
         ``_lock``."""
         if self._total is None:
-            self._total = sum(size for _name, _used, size in self._clips(tidy=True))
+            self._total = sum(size for _name, _used, size in self._clips(tidy=True)) \
+                + self._temporaries
         return self._total
 
     def _open(self) -> int:
@@ -330,19 +338,44 @@ class ClipCache:
         assert self._fd is not None
         found: list[tuple[str, float, int]] = []
         now = self.clock()
+        temporaries = 0
         with os.scandir(self._fd) as entries:
             for entry in entries:
                 try:
                     info = entry.stat(follow_symlinks=False)
                 except OSError:
                     continue
-                if tidy and entry.name.endswith(".tmp") and now - info.st_mtime > STALE:
-                    with contextlib.suppress(OSError):
-                        os.unlink(entry.name, dir_fd=self._fd)
-                    log.info("voice cache: %s left by a killed writer removed", entry.name)
+                if tidy and entry.name.endswith(".tmp"):
+                    if _writer_gone(entry.name) or now - info.st_mtime > STALE:
+                        with contextlib.suppress(OSError):
+                            os.unlink(entry.name, dir_fd=self._fd)
+                        log.info("voice cache: %s left by a killed writer removed", entry.name)
+                    else:
+                        temporaries += info.st_size
                 elif entry.name.endswith(".wav") and stat.S_ISREG(info.st_mode):
                     found.append((entry.name, info.st_mtime, info.st_size))
+        if tidy:
+            self._temporaries = temporaries
         return found
+
+
+def _writer_gone(name: str) -> bool:
+    """Whether the process that wrote the temporary ``.KEY.PID.THREAD.tmp`` has ended
+    (so the file cannot be being written). Ours is never gone; a name without a pid is
+    not ours to judge (its age decides)."""
+    parts = name.split(".")
+    if len(parts) < 5 or not parts[-3].isdigit():
+        return False
+    pid = int(parts[-3])
+    if pid == os.getpid() or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False  # alive, another user's
+    return False
 
 
 _MAX_BYTES = 44 + 8 + 16 + int(MAX_SECONDS * max(RATES) * 2)

@@ -55,6 +55,10 @@ MOMENT_ROLES = frozenset({"result", "alert"})
 """The roles of a result or alert screen's parts (rig.core.controller's moments)."""
 SPINNING = "spinning..."
 """The spin animation's line (rig.core.controller): the animation is silent."""
+JOIN_TITLE = "JOIN THE BOARD: CODE"
+"""The setup menu's "Phones: join" screen (rig.core.join): its code is said digit by
+digit, not its addresses."""
+DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 SILENT_TITLES = frozenset({"CORRECTION", "NEW GAME"})
 """Screens a person works through with the knobs (nothing there to announce)."""
 
@@ -237,6 +241,10 @@ def utterance(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
     """
     if screen.title in SILENT_TITLES:
         return None
+    if screen.title == JOIN_TITLE and screen.big:  # the board's join code, digit by digit
+        digits = ", ".join(" ".join(DIGITS[int(c)] for c in group if c.isdigit())
+                           for group in screen.big.split())
+        return Utterance(f"The board's join code: {digits}.", "turn")
     parts = screen.parts()
     refusal = next((p for p in parts if p.role == "refusal"), None)
     if refusal is not None:

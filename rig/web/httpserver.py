@@ -56,11 +56,13 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
+from xml.sax.saxutils import escape
 
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
 from rig.desktop.emulated import emulated_tag
 from rig.web.hub import Hub, Mailbox
+from rig.web.invite import COOKIE, Invitation
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +107,23 @@ BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=
         b"Content-Length: 24\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
         b"too many open pages here")
 CONTENT_LENGTH = re.compile(r"[0-9]+")
+GATE_MAX = 256
+"""Connections waiting at the gate (their request not yet whole, no place, no thread)."""
+GATE_PER_HOST = 16
+"""Of those, from one host: past it the host's oldest is closed."""
+GATE_BYTES = 4096
+"""A request line and headers longer than this is refused at the gate (431)."""
+JOIN_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><title>Join the board</title>
+<style>body{font:18px system-ui,sans-serif;margin:2em auto;max-width:22em;padding:0 1em;
+background:#15171a;color:#eee}input,button{font:inherit;font-size:28px;padding:.3em;
+width:100%;box-sizing:border-box;margin:.3em 0}input{letter-spacing:.2em;text-align:center}
+.why{color:#ffb454}</style></head><body><h1>Join the rig's board</h1>
+<p class="why">{why}</p>
+<p>Type the code the rig shows (setup menu: <b>Phones: join</b>).</p>
+<form action="/join" method="get"><input name="code" inputmode="numeric"
+autocomplete="off" placeholder="000 000" autofocus><button>Join</button></form>
+</body></html>"""
 
 Post = Callable[[object], None]
 Sounds = Callable[[str], bytes | None]
@@ -241,10 +260,12 @@ def client_key(address: str) -> str:
 class Place:
     """One accepted connection's place: whose it is, since when it waits for what."""
 
-    __slots__ = ("box", "evicted", "key", "since", "sock", "state")
+    __slots__ = ("box", "evicted", "key", "prefix", "since", "sock", "state")
 
-    def __init__(self, sock: Any, key: str, since: float) -> None:
+    def __init__(self, sock: Any, key: str, since: float, prefix: bytes = b"") -> None:
         self.sock = sock
+        self.prefix = prefix
+        """What the gate read of the first request already (its line and headers)."""
         self.key = key
         self.since = since
         self.state = "request"
@@ -252,6 +273,21 @@ class Place:
         an open /events stream."""
         self.box: Mailbox | None = None
         self.evicted = False
+
+
+class Waiting:
+    """A connection at the gate: its request being read in the accept loop, without a
+    place or a thread, until its headers say whether it is invited."""
+
+    __slots__ = ("address", "data", "deadline", "key", "since", "sock")
+
+    def __init__(self, sock: Any, address: Any, key: str, now: float, deadline: float) -> None:
+        self.sock = sock
+        self.address = address
+        self.key = key
+        self.since = now
+        self.deadline = deadline
+        self.data = b""
 
 
 class RigServer(ThreadingHTTPServer):
@@ -264,7 +300,8 @@ class RigServer(ThreadingHTTPServer):
                  per_client: int = PER_CLIENT, idle_seconds: float = IDLE_SECONDS,
                  fd_reserve: int = FD_RESERVE, request_seconds: float = REQUEST_SECONDS,
                  stalled_seconds: float = STALLED_SECONDS,
-                 heartbeat_seconds: float = HEARTBEAT_SECONDS) -> None:
+                 heartbeat_seconds: float = HEARTBEAT_SECONDS,
+                 invitation: Invitation | None = None) -> None:
         if _ip(address[0]) is not None and ":" in address[0]:
             self.address_family = socket.AF_INET6
         self._wake_r, self._wake_w = socket.socketpair()  # before: a failed bind closes
@@ -296,6 +333,14 @@ class RigServer(ThreadingHTTPServer):
         self._serving = False
         self._holding = False
         self._done = threading.Event()
+        self.invitation = invitation
+        """None: every host may take a place (the desk; `[web] open_to_lan`). Else only
+        requests carrying the join token get one; the rest are answered at the gate."""
+        self._gate: dict[Any, Waiting] = {}
+        """Connections whose request is being read in the accept loop (invitation on)."""
+        self._selector: selectors.BaseSelector | None = None
+        self.gated = self.turned_away = self.joined = 0
+        """Connections read at the gate, refused there, and given the token."""
 
     def server_bind(self) -> None:
         """An IPv6 listener on "::" takes IPv4 phones too (one dual-stack socket)."""
@@ -336,16 +381,25 @@ class RigServer(ThreadingHTTPServer):
             self._serving = True
         try:
             with selectors.DefaultSelector() as selector:
+                self._selector = selector
                 selector.register(self.socket, selectors.EVENT_READ)
                 selector.register(self._wake_r, selectors.EVENT_READ)
                 while not self.stopping:
                     self.loops += 1
                     if not self._room_for_one():
                         continue
-                    for key, _ in selector.select():
-                        if key.fileobj is self.socket and not self.stopping:
+                    for key, _ in selector.select(self._gate_timeout()):
+                        if self.stopping:
+                            break
+                        if key.fileobj is self.socket:
                             self._accept_one()
+                        elif isinstance(key.data, Waiting):
+                            self._gate_read(key.data)
+                    self._gate_expire()
         finally:
+            for waiting in list(self._gate.values()):
+                self._gate_drop(waiting)
+            self._selector = None
             self._done.set()
 
     def _room_for_one(self) -> bool:
@@ -379,14 +433,155 @@ class RigServer(ThreadingHTTPServer):
                 self._hold_back(f"cannot accept: {exc.strerror}")
             return  # otherwise the client gave up first (ECONNABORTED): nothing to do
         try:
-            self.process_request(request, client_address)
+            if self.invitation is not None:
+                self._gate_add(request, client_address)
+            else:
+                self.process_request(request, client_address)
         except Exception:
             self.handle_error(request, client_address)
             self.shutdown_request(request)
 
-    def process_request(self, request: Any, client_address: Any) -> None:
+    # ------------------------------------------------------------------- the gate
+    # With an invitation, a connection's first request is read here, in the accept loop,
+    # without blocking: only one carrying the join token goes on to take a place and a
+    # thread; anything else is answered at once (a small page with the join form) and
+    # closed. A stranger therefore never holds a place, whatever it sends or reads.
+
+    def _gate_timeout(self) -> float | None:
+        if not self._gate:
+            return None
+        return max(0.0, min(w.deadline for w in self._gate.values()) - time.monotonic())
+
+    def _gate_victim(self) -> Waiting:
+        """The oldest waiting connection of the host with the most waiting."""
+        counts: dict[str, int] = {}
+        for waiting in self._gate.values():
+            counts[waiting.key] = counts.get(waiting.key, 0) + 1
+        return min(self._gate.values(), key=lambda w: (-counts[w.key], w.since))
+
+    def _gate_add(self, request: Any, client_address: Any) -> None:
+        key = client_key(str(client_address[0]))
+        mine = [w for w in self._gate.values() if w.key == key]
+        if len(mine) >= GATE_PER_HOST:
+            self._gate_drop(min(mine, key=lambda w: w.since))
+        elif len(self._gate) >= GATE_MAX:
+            self._gate_drop(self._gate_victim())
+        now = time.monotonic()
+        request.setblocking(False)
+        waiting = Waiting(request, client_address, key, now, now + self.request_seconds)
+        self._gate[request] = waiting
+        assert self._selector is not None
+        self._selector.register(request, selectors.EVENT_READ, waiting)
+        with self._changed:
+            self.gated += 1
+            self._changed.notify_all()  # for wait_for (tests, the bench)
+
+    def _gate_unregister(self, waiting: Waiting) -> None:
+        self._gate.pop(waiting.sock, None)
+        if self._selector is not None:
+            with contextlib.suppress(KeyError, ValueError, OSError):
+                self._selector.unregister(waiting.sock)
+
+    def _gate_drop(self, waiting: Waiting) -> None:
+        self._gate_unregister(waiting)
+        self.shutdown_request(waiting.sock)
+
+    def _gate_expire(self) -> None:
+        now = time.monotonic()
+        for waiting in [w for w in self._gate.values() if w.deadline <= now]:
+            self._gate_answer(waiting, HTTPStatus.REQUEST_TIMEOUT,
+                              f"no whole request in {self.request_seconds:g} s".encode(),
+                              "text/plain; charset=utf-8")
+
+    def _gate_read(self, waiting: Waiting) -> None:
+        try:
+            chunk = waiting.sock.recv(GATE_BYTES - len(waiting.data))
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._gate_drop(waiting)
+            return
+        waiting.data += chunk
+        data = waiting.data
+        end = data.find(b"\r\n\r\n")
+        if end < 0:
+            end = data.find(b"\n\n")
+        if end < 0:
+            if len(data) >= GATE_BYTES:
+                self._gate_answer(waiting, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                                  b"a request's line and headers are short",
+                                  "text/plain; charset=utf-8")
+            return
+        self._gate_decide(waiting, data[:end].decode("latin-1"))
+
+    def _gate_decide(self, waiting: Waiting, head: str) -> None:
+        invitation = self.invitation
+        assert invitation is not None
+        lines = head.split("\n")
+        parts = lines[0].split()
+        target = parts[1] if len(parts) >= 2 else ""
+        cookies = "; ".join(value.strip() for name, _, value in
+                            (line.partition(":") for line in lines[1:])
+                            if name.strip().lower() == "cookie")
+        try:
+            split = urlsplit(target)
+        except ValueError:
+            split = urlsplit("/")
+        if split.path == "/join":
+            self._gate_join(waiting, split.query)
+            return
+        if not invitation.admits(cookies):
+            self._gate_answer(waiting, HTTPStatus.FORBIDDEN, join_page(
+                "This rig's board is for the phones at its table."),
+                "text/html; charset=utf-8")
+            return
+        self._gate_unregister(waiting)
+        self.process_request(waiting.sock, waiting.address, prefix=waiting.data)
+
+    def _gate_join(self, waiting: Waiting, query: str) -> None:
+        invitation = self.invitation
+        assert invitation is not None
+        code = (parse_qs(query[:200]).get("code") or [""])[0]
+        html = "text/html; charset=utf-8"
+        if not code.strip():
+            self._gate_answer(waiting, HTTPStatus.OK, join_page(""), html)
+        elif not invitation.may_try(waiting.key):
+            self._gate_answer(waiting, HTTPStatus.TOO_MANY_REQUESTS,
+                              join_page("Too many wrong codes: wait a minute."), html)
+        elif invitation.check_code(waiting.key, code):
+            self.joined += 1
+            cookie = (f"{COOKIE}={invitation.token}; Path=/; Max-Age=31536000; "
+                      "SameSite=Strict; HttpOnly")
+            self._gate_answer(waiting, HTTPStatus.SEE_OTHER, b"joined",
+                              "text/plain; charset=utf-8",
+                              (("Location", "/board"), ("Set-Cookie", cookie)))
+            log.info("web: %s joined the board", waiting.key)
+        else:
+            self._gate_answer(waiting, HTTPStatus.FORBIDDEN, join_page(
+                "That is not the code the rig shows now."), html)
+
+    def _gate_answer(self, waiting: Waiting, status: HTTPStatus, body: bytes,
+                     content_type: str, headers: tuple[tuple[str, str], ...] = ()) -> None:
+        """Answer in one non-blocking send (an empty send buffer takes it) and close."""
+        self._gate_unregister(waiting)
+        if status != HTTPStatus.SEE_OTHER:
+            self.turned_away += 1
+        extra = "".join(f"{name}: {value}\r\n" for name, value in headers)
+        head = (f"HTTP/1.1 {status.value} {status.phrase}\r\nContent-Type: {content_type}\r\n"
+                f"Content-Length: {len(body)}\r\nCache-Control: no-store\r\n{extra}"
+                "Connection: close\r\n\r\n").encode()
+        with contextlib.suppress(OSError):
+            waiting.sock.send(head + body)
+        self.shutdown_request(waiting.sock)
+        with self._changed:
+            self._changed.notify_all()  # for wait_for (tests, the bench)
+
+    def process_request(self, request: Any, client_address: Any, prefix: bytes = b"") -> None:
         """A thread for the connection, or 503 and close when its host has its share
-        or every place is taken and none can give way (see `_giving_way`)."""
+        or every place is taken and none can give way (see `_giving_way`). `prefix` is
+        what the gate read of its first request."""
         client = client_key(str(client_address[0]))
         victim = None
         with self._changed:
@@ -399,7 +594,7 @@ class RigServer(ThreadingHTTPServer):
                     self.evicted += 1
             if room:
                 self._clients[client] = self._clients.get(client, 0) + 1
-                self._places[request] = Place(request, client, self.clock())
+                self._places[request] = Place(request, client, self.clock(), prefix)
                 self.accepted += 1
             else:
                 self.refused += 1
@@ -573,13 +768,25 @@ class _DeadlineReader(io.RawIOBase):
 
     def readinto(self, buffer: Any) -> int:
         handler = self.handler
+        place = handler.place
+        if place is not None and place.prefix:  # what the gate read already
+            taken = place.prefix[:len(buffer)]
+            buffer[:len(taken)] = taken
+            place.prefix = place.prefix[len(taken):]
+            return len(taken)
         left = handler.deadline - time.monotonic()
         if left <= 0:
+            handler.timed_out = True
             raise TimeoutError(f"no whole request in {handler.server.request_seconds:g} s")
         sock = handler.connection
         sock.settimeout(left)
         try:
-            return int(sock.recv_into(buffer))
+            got = int(sock.recv_into(buffer))
+            handler.begun = handler.begun or got > 0
+            return got
+        except TimeoutError:
+            handler.timed_out = True
+            raise
         finally:
             with contextlib.suppress(OSError):
                 sock.settimeout(handler.server.idle_seconds)  # for the answer's writes
@@ -591,6 +798,10 @@ class Handler(BaseHTTPRequestHandler):
     deadline = 0.0
     """When the request being read must be whole (time.monotonic)."""
     place: Place | None = None
+    begun = False
+    """Some of the request being read has arrived."""
+    timed_out = False
+    """The request being read missed its deadline."""
 
     def setup(self) -> None:
         super().setup()
@@ -602,8 +813,29 @@ class Handler(BaseHTTPRequestHandler):
     def handle_one_request(self) -> None:
         """One request, which must arrive whole within `request_seconds` from now."""
         self.deadline = time.monotonic() + self.server.request_seconds
+        self.begun = self.timed_out = False
         self.server.mark(self.place, "request")
-        super().handle_one_request()
+        try:
+            super().handle_one_request()
+        except TimeoutError:  # the body of a POST (the standard library catches the rest)
+            self.timed_out = True
+        if self.timed_out:
+            self.close_connection = True
+            if self.begun:  # not a kept-alive connection that only sat idle
+                self._late()
+
+    def _late(self) -> None:
+        """408 to a request that missed its deadline: the page knows its input was not
+        taken (and sends it again), instead of a connection closed without a word."""
+        log.debug("web: %s: a request missed its deadline: 408", self.client_address)
+        body = (f"408: no whole request in {self.server.request_seconds:g} s; "
+                "nothing was taken, send it again").encode()
+        with contextlib.suppress(OSError):
+            self.connection.settimeout(min(1.0, self.server.idle_seconds))
+            self.connection.sendall(
+                b"HTTP/1.1 408 Request Timeout\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                b"Content-Length: " + str(len(body)).encode() +
+                b"\r\nConnection: close\r\n\r\n" + body)
 
     def _misdirected(self) -> bool:
         """Answer 421 to a Host that is not the served address (see host_allowed)."""
@@ -620,6 +852,9 @@ class Handler(BaseHTTPRequestHandler):
         path = urlsplit(self.path).path
         if path == "/events":
             self._events()
+            return
+        if path == "/hello":  # a page asking whether it may reconnect (rig.js)
+            self._send(HTTPStatus.NO_CONTENT, b"", "text/plain")
             return
         if path == "/":
             path = "/desk" if self.server.post is not None else "/board"
@@ -718,6 +953,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.address_string(), *args)
+
+
+def join_page(why: str) -> bytes:
+    """The page a stranger gets: why not, and the form to give the rig's code."""
+    return JOIN_PAGE.replace("{why}", escape(why)).encode()
 
 
 def page(read_only: bool) -> bytes:

@@ -8,8 +8,11 @@ the browser desk (rig.web.browserdesk) attach the same way.
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import json
 import logging
+import socket
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -19,6 +22,7 @@ from rig.core.loop import Driven, Tick
 from rig.screens.screen import Screen
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
+from rig.web.invite import Invitation
 from rig.web.live import LiveBoard, card_tray
 
 if TYPE_CHECKING:
@@ -106,13 +110,15 @@ class LiveBoardService:
         self.thread = thread
 
     @classmethod
-    def start(cls, daemon: Daemon, address: str, port: int) -> LiveBoardService | None:
+    def start(cls, daemon: Daemon, address: str, port: int,
+              invitation: Invitation | None = None) -> LiveBoardService | None:
         """Serve the board of `daemon` (started); None, logged, if the port is not free:
-        the game goes on without its board rather than not at all."""
+        the game goes on without its board rather than not at all. With `invitation`,
+        only pages that gave its code get a place (rig.web.invite)."""
 
         hub = Hub()
         try:
-            server = RigServer((address, port), hub, post=None)
+            server = RigServer((address, port), hub, post=None, invitation=invitation)
         except OSError as exc:
             logging.getLogger(__name__).error("no live board on %s:%d: %s", address, port, exc)
             return None
@@ -122,6 +128,29 @@ class LiveBoardService:
         logging.getLogger(__name__).info("live board at %s", server.url)
         return cls(server, thread)
 
+    def addresses(self) -> list[str]:
+        """Where a phone opens the board, as the join screen shows them: the machine's
+        name on the local network (``NAME.local:PORT``, mDNS) and its address."""
+        host, port = self.server.served
+        return [f"{name}:{port}" for name in lan_names(host)]
+
     def stop(self) -> None:
         self.server.stop()
         self.thread.join(timeout=5)
+
+
+def lan_names(listen: str) -> list[str]:
+    """The names a phone may open for a server listening on `listen`: ``NAME.local``
+    (the Pi's mDNS name, cbrig.local on the image) and the IP address a LAN peer reaches
+    (for a wildcard listener, the one the default route leaves from: a UDP socket is
+    "connected", which sends nothing)."""
+    ip = ipaddress.ip_address(listen)
+    if ip.is_loopback:
+        return [listen]
+    names = [f"{socket.gethostname().split('.')[0]}.local"]
+    if not ip.is_unspecified:
+        return [*names, f"[{listen}]" if ip.version == 6 else listen]
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("10.255.255.255", 9))
+        names.append(str(probe.getsockname()[0]))
+    return names

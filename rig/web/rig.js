@@ -16,16 +16,51 @@ const $ = (selector) => document.querySelector(selector);
 const rig = { cards: [], pieces: [], frames: 0, buzzes: 0, sent: 0, acked: 0, voices: [], heard: "" };
 window.cbrig = rig;
 
+// ---------------------------------------------------------------- what the page says
+// One line under the heading: "reconnecting...", an input being sent again. Never
+// silent: a page that lost the rig says so until it has it back.
+function say(text) {
+  const el = $("#link-state");
+  if (!el) return;
+  el.textContent = text;
+  el.hidden = !text;
+}
+
 // ---------------------------------------------------------------- inputs, in order
+// A 408 (the request missed the rig's deadline), 429 or 503 means the input was not
+// taken: it is sent again after a pause, and the page says so. A network error after
+// sending may or may not have been taken: the page says so rather than guess.
+const RETRY_STATUSES = [408, 429, 503];
+const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+async function send(input) {
+  for (let attempt = 0; ; attempt++) {
+    let response = null;
+    try {
+      response = await fetch("/input", {
+        method: "POST", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(input),
+      });
+    } catch (error) {
+      say("An input may be lost: the rig did not answer. Check the screen.");
+      rig.lost = (rig.lost || 0) + 1;
+      return;
+    }
+    if (!RETRY_STATUSES.includes(response.status) || attempt >= 20) {
+      if (!response.ok) say(`An input was refused (${response.status}).`);
+      else if (attempt) say("");
+      return;
+    }
+    rig.resent = (rig.resent || 0) + 1;
+    say(`The rig was busy (${response.status}): sending the input again...`);
+    await wait(Math.min(5000, 250 * 2 ** attempt));
+  }
+}
 let chain = Promise.resolve();
 function post(input) {
   // one at a time: the next input leaves only after the rig has queued this one
   const events = input.type === "tap" ? 2 : 1;   // a tap is the card on, then off
   rig.sent += events;
-  chain = chain.then(() => fetch("/input", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(input),
-  })).catch(() => {}).then(() => { rig.acked += events; });
+  chain = chain.then(() => send(input)).catch(() => {}).then(() => { rig.acked += events; });
   return chain;
 }
 rig.post = post;
@@ -209,10 +244,56 @@ function trayHint(cards) {
 }
 
 // ---------------------------------------------------------------- the live board
+// On a narrow screen the whole board makes its space labels ("R13", "T7") 3-4 px tall:
+// there the board is drawn so that they are LABEL_PX tall, in a box that scrolls under
+// a finger (no pinching), with a button for the whole board at a glance.
+const LABEL_PX = 12;
+const NARROW_PX = 620;
+const SPACE_LABEL = /^[A-Z]{1,2}[0-9]{1,2}$/;
+let wholeBoard = false;
+
+function labelUnits(svg) {
+  // the font size of the board's space labels, in the drawing's own units
+  for (const text of svg.querySelectorAll("text")) {
+    if (SPACE_LABEL.test(text.textContent.trim())) {
+      const size = parseFloat(getComputedStyle(text).fontSize);
+      if (size > 0) return size;
+    }
+  }
+  return 0;
+}
+
+function fitBoard() {
+  const holder = $("#board");
+  const svg = holder && holder.querySelector("svg");
+  const toggle = $("#board-zoom");
+  if (!svg) { if (toggle) toggle.hidden = true; return; }
+  const units = labelUnits(svg);
+  const box = svg.viewBox && svg.viewBox.baseVal;
+  const narrow = window.innerWidth <= NARROW_PX;
+  const readable = units > 0 && box && box.width > 0
+    ? Math.ceil(LABEL_PX / units * box.width) : 0;
+  const zoom = narrow && !wholeBoard && readable > holder.clientWidth;
+  holder.classList.toggle("zoomed", zoom);
+  svg.style.width = zoom ? `${readable}px` : "";
+  if (toggle) {
+    toggle.hidden = !(narrow && readable > holder.clientWidth);
+    toggle.textContent = wholeBoard ? "Readable labels" : "Whole board";
+  }
+  rig.labelPx = units && box ? units * svg.getBoundingClientRect().width / box.width : 0;
+}
+
+function setupBoardZoom() {
+  const toggle = $("#board-zoom");
+  if (toggle) toggle.addEventListener("click", () => { wholeBoard = !wholeBoard; fitBoard(); });
+  window.addEventListener("resize", fitBoard);
+}
+
 function setBoard(svgText) {
   const holder = $("#board");
   if (!svgText) {
     holder.innerHTML = '<p class="hint">The board appears when a game starts.</p>';
+    fitBoard();
     return;
   }
   holder.innerHTML = svgText;
@@ -223,6 +304,7 @@ function setBoard(svgText) {
   layer.id = "pieces";
   svg.appendChild(layer);
   drawPieces();
+  fitBoard();
 }
 
 function setPieces(pieces) {
@@ -388,8 +470,54 @@ function voiceState(state) {
   el.textContent = state.ok ? "" : `The voice cannot play: ${state.why}.`;
 }
 
+// ---------------------------------------------------------------- the stream
+// The page keeps its own stream: on any error (a 503, a dropped connection, the rig
+// restarting) it closes the EventSource, which Chromium never reopens after an HTTP
+// error, says "reconnecting...", and tries again with a growing pause (1 s to 15 s,
+// jittered). It first asks /hello: 403 means the join code is needed again (the owner
+// renewed it), anything else that is not 204 means wait and ask again. The stream sends
+// the current screen and board at once, so a reconnected page is whole at once.
+const BACKOFF_MS = [1000, 2000, 4000, 8000, 15000];
+let stream = null;
+let failures = 0;
+let retryTimer = null;
+rig.reconnects = 0;
+
+function connected(yes) {
+  document.body.dataset.connected = yes ? "yes" : "no";
+  if (yes) { failures = 0; say(""); }
+}
+
+function reconnectLater() {
+  if (stream) { stream.close(); stream = null; }
+  connected(false);
+  if (retryTimer) return;
+  const base = BACKOFF_MS[Math.min(failures, BACKOFF_MS.length - 1)];
+  const delay = base * (0.75 + Math.random() * 0.5);
+  failures += 1;
+  say(`Lost the rig: reconnecting... (try ${failures}, next in ${Math.round(delay / 1000)} s)`);
+  retryTimer = setTimeout(async () => {
+    retryTimer = null;
+    let status = 0;
+    try {
+      status = (await fetch("/hello", { cache: "no-store" })).status;
+    } catch (error) {
+      status = 0;  // no answer at all: the rig is restarting, or the network is down
+    }
+    if (status === 403 && document.body.classList.contains("readonly")) {
+      say("The join code changed: type the new one.");
+      window.location.href = "/join";
+      return;
+    }
+    if (status !== 204) { reconnectLater(); return; }
+    rig.reconnects += 1;
+    connect();
+  }, delay);
+}
+
 function connect() {
   const events = new EventSource("/events");
+  stream = events;
   events.addEventListener("frame", (e) => drawFrame(e.data));
   events.addEventListener("boardsvg", (e) => setBoard(e.data));
   events.addEventListener("pieces", (e) => setPieces(JSON.parse(e.data)));
@@ -398,12 +526,13 @@ function connect() {
   events.addEventListener("buzz", (e) => buzz(JSON.parse(e.data)));
   events.addEventListener("voice", (e) => voiceEvents(JSON.parse(e.data)));
   events.addEventListener("voicestate", (e) => voiceState(JSON.parse(e.data)));
-  events.addEventListener("open", () => { document.body.dataset.connected = "yes"; });
-  events.addEventListener("error", () => { document.body.dataset.connected = "no"; });
+  events.addEventListener("open", () => connected(true));
+  events.addEventListener("error", () => { if (stream === events) reconnectLater(); });
 }
 
 document.querySelectorAll(".knob").forEach(setupKnob);
 setupMute();
+setupBoardZoom();
 if (document.body.classList.contains("desk")) {
   document.addEventListener("keydown", onKey);
   document.addEventListener("pointerdown", wakeAudio);

@@ -122,10 +122,36 @@ def test_stale_temporaries_are_removed_at_start(tmp_path: Path) -> None:
     stale = tmp_path / ".0123abcd.999.1.tmp"
     stale.write_bytes(b"RIFF half a clip")
     os.utime(stale, (1_000_000, 1_000_000))
-    fresh = tmp_path / ".4567cdef.998.1.tmp"  # another writer's, now
+    fresh = tmp_path / f".4567cdef.{os.getppid()}.1.tmp"  # a live writer's, now
     fresh.write_bytes(b"RIFF")
     Counted(tmp_path).clip("Ten-four.")
     assert not stale.exists() and fresh.exists()
+
+
+def test_a_crashed_writers_temporaries_go_at_the_next_start_whatever_their_age(
+        tmp_path: Path) -> None:
+    """Issue 44: temporaries of a killed rig outlived the 3 s restart (only those over
+    60 s old went) and sat outside the cap. Their writer's pid is in their name: a
+    writer that is no longer running cannot be writing them. A live writer's count."""
+    import subprocess
+    import sys
+
+    from rig.voice.cache import ClipCache
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    dead = int(ended.stdout)
+    crashed = [tmp_path / f".{n:08x}.{dead}.{n}.tmp" for n in range(30)]
+    for path in crashed:
+        path.write_bytes(b"RIFF" + bytes(1000))  # fresh: written a second ago
+    live = tmp_path / f".4567cdef.{os.getppid()}.1.tmp"
+    live.write_bytes(bytes(5000))
+    cache = ClipCache(tmp_path)
+    cache.prepare()
+    assert not any(path.exists() for path in crashed)
+    assert live.exists()
+    assert cache._total == 5000  # the live writer's temporary counts against the cap
+    cache.close()
 
 
 # -- the size cap and a short disk --------------------------------------------------------

@@ -63,9 +63,15 @@ def board_daemon(tmp_path):
     daemon.stop()
 
 
-def _events_until(url: str, topic: str) -> dict[str, str]:
+def invited(daemon) -> dict[str, str]:
+    """The Cookie header of a page that joined the daemon's board."""
+    return {"Cookie": f"cbrig_join={daemon.invitation.token}"}
+
+
+def _events_until(url: str, topic: str, headers: dict[str, str]) -> dict[str, str]:
     """Read the stream until `topic` has come; the stream sends the current state first."""
-    stream = urllib.request.urlopen(url + "events", timeout=20)
+    stream = urllib.request.urlopen(urllib.request.Request(url + "events", headers=headers),
+                                    timeout=20)
     seen: dict[str, str] = {}
     buffer = ""
     while topic not in seen:
@@ -85,15 +91,16 @@ def test_the_live_board_shows_the_daemons_game_and_takes_no_input(board_daemon):
     service = board_daemon.web
     assert service is not None
     url = service.server.url
-    page = urllib.request.urlopen(url).read().decode()
+    cookie = invited(board_daemon)
+    page = urllib.request.urlopen(urllib.request.Request(url, headers=cookie)).read().decode()
     assert 'id="board"' in page and "knob-hi" not in page
     with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(url + "desk")
+        urllib.request.urlopen(urllib.request.Request(url + "desk", headers=cookie))
     assert refused.value.code == 404
     loop = board_daemon.loop
     loop.step(KnobTurn("hi", -1))  # the table starts a game with the real knobs
     loop.step(KnobPress("hi"))
-    seen = _events_until(url, "pieces")
+    seen = _events_until(url, "pieces", cookie)
     pieces = json.loads(seen["pieces"])
     game = board_daemon.app.controller.session.game
     assert len(pieces) == game.num_players * game.rules.cars
@@ -101,7 +108,7 @@ def test_the_live_board_shows_the_daemons_game_and_takes_no_input(board_daemon):
     assert seen["boardsvg"].startswith("<svg")
     press = urllib.request.Request(url + "input", method="POST",
                                    data=b'{"type": "press", "knob": "hi"}',
-                                   headers={"Content-Type": "application/json"})
+                                   headers={"Content-Type": "application/json", **cookie})
     with pytest.raises(urllib.error.HTTPError) as refused:
         urllib.request.urlopen(press)
     assert refused.value.code == 404

@@ -28,8 +28,12 @@ from tests.web.test_browser import _wait
 SIZES = {"phone": (390, 844, True), "laptop": (1280, 800, False)}
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
 DESK_PARTS = ("#bezel", "#oled", "#knob-hi", "#knob-lo", "#tray", ".card", "#tray-hint",
-              "#screen", "#board svg", "#where li", ".rig h1", ".mute")
-BOARD_PARTS = ("#screen", "#board svg", "#where li")
+              "#screen", "#board", "#where li", ".rig h1", ".mute")
+BOARD_PARTS = ("#screen", "#board", "#where li")
+"""On a phone the board scrolls inside its box (#board), its labels readable."""
+LABEL_PX = 11.5
+"""The smallest height of the board's space labels ("R13") on a phone (issue 44: 2.9
+px on 10-Four's board and 3.7 px on Bump 'Em's at 390 px wide, before)."""
 
 BOXES = """
 const out = {};
@@ -41,6 +45,16 @@ for (const selector of arguments[0]) {
 }
 return out;
 """
+
+
+LABEL_SIZES = """
+const svg = document.querySelector('#board svg');
+return Array.from(svg.querySelectorAll('text'))
+  .filter(t => !t.closest('#pieces') && /^[A-Z]{1,2}[0-9]{1,2}$/.test(t.textContent.trim()))
+  .map(t => t.getBoundingClientRect().height > 0 ? parseFloat(getComputedStyle(t).fontSize)
+       * t.getScreenCTM().a : 0);
+"""
+"""The rendered font size, px, of each space label of the board."""
 
 
 @pytest.fixture(params=["tenfour", "bumpem"])
@@ -148,6 +162,22 @@ def test_the_page_fits(browser: object, started: WebDesk, page: str, size: str,
         assert mute[3] <= bezel[2], f"{what}: the mute switch covers the OLED"
         _check_screen_stays(driver, what)
     _shot(driver, tmp_path, f"web-{'rig' if desk else 'board'}-{size}")
+    if size == "phone":  # readable without pinching: the labels' own size, in pixels
+        labels = driver.execute_script(LABEL_SIZES)  # type: ignore[attr-defined]
+        assert labels and min(labels) >= LABEL_PX, f"{what}: space labels {labels[:3]} px"
+        if not desk:
+            driver.execute_script("document.querySelector('#board').scrollIntoView();")  # type: ignore[attr-defined]
+            board_shot = tmp_path / "labels.png"
+            driver.save_screenshot(str(board_shot))  # type: ignore[attr-defined]
+            if os.environ.get("UPDATE_GOLDEN"):
+                game = started.rig.config.game.name
+                (IMAGES / f"web-board-phone-labels-{game}.png").write_bytes(
+                    board_shot.read_bytes())
+        # the button shows the whole board at a glance (labels small again), and back
+        driver.execute_script("document.querySelector('#board-zoom').click();")  # type: ignore[attr-defined]
+        whole = driver.execute_script(LABEL_SIZES)  # type: ignore[attr-defined]
+        assert max(whole) < LABEL_PX
+        _check_fits(driver, size, ("#board svg",), what + " whole board")
 
 
 @pytest.mark.browser

@@ -126,7 +126,7 @@ daemon.loop.step(KnobPress("hi"))  # START, with the flood still holding its soc
 controller = daemon.app.controller
 journal = config.state.directory / "current.jsonl"
 print(json.dumps({"started": controller is not None and journal.exists(),
-                  "loops": server.loops, "accepted": server.accepted,
+                  "loops": server.loops, "accepted": server.accepted + server.gated,
                   "refused": server.refused, "paused": server.paused}), flush=True)
 sys.stdin.readline()
 daemon.stop()
@@ -135,7 +135,8 @@ daemon.stop()
 
 def test_a_flood_leaves_the_game_its_descriptors_and_the_cpu_idle(tmp_path: Path):
     """Descriptors short (the soft limit just above the server's reserve): the server
-    stops accepting, without spinning, and START still opens its journal."""
+    stops accepting, without spinning, and START still opens its journal. (The board
+    is invited-only: the flood's connections wait at its gate, each counted accepted.)"""
     config = write_config(tmp_path, game="bumpem", players=2)
     child = subprocess.Popen([sys.executable, "-c", FLOOD_CHILD, str(config)],
                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -323,3 +324,22 @@ def test_no_thread_for_a_connection_frees_its_place(small_server, monkeypatch):
         left.close()
         right.close()
     assert server.open_connections == 0
+
+
+def test_a_request_that_misses_its_deadline_gets_a_408(roomy_server):
+    """Issue 44: the desk's request deadline closed a slow POST with no answer, and the
+    input was lost without a word. Now a request begun and not whole in time gets 408
+    (nothing was taken: the page sends it again); a kept-alive connection that only sat
+    idle is closed without one."""
+    server, posted = roomy_server
+    sock = _connect(server)
+    headers = "".join(f"{k}: {v}\r\n" for k, v in _own(server).items())
+    sock.sendall(f"POST /input HTTP/1.1\r\n{headers}\r\n".encode() + PRESS[:5])  # then stalls
+    answer = _until_closed(sock)
+    assert answer.startswith(b"HTTP/1.1 408"), answer
+    assert b"send it again" in answer and posted == []
+    sock = _connect(server)
+    sock.sendall(b"GET /desk HTT")  # a request line dribbled, never ended
+    assert _until_closed(sock).startswith(b"HTTP/1.1 408")
+    idle = _connect(server)
+    assert _until_closed(idle) == b""  # nothing begun: closed without a word
