@@ -38,7 +38,7 @@ from hardware.pins import (
 from hardware.rfid.kinds import NO_READER, READERS, reader_kind, reader_types
 from rig import gametype, registry
 from rig.datafiles import DataFileRefused, data_file_problem, read_bounded
-from rig.statedir import atomic_write, make_private_dir
+from rig.statedir import atomic_write, make_private_dir, read_state_text
 from rig.voice.effects import EFFECTS
 from rig.voice.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
@@ -477,7 +477,7 @@ def _with_field_defaults(path: str | Path | None) -> RigConfig | None:
         return None
     source = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_bounded(path, limit=MAX_CONFIG_BYTES, what="a config file")
         data, locator = parse_toml(text, source)
     except (OSError, UnicodeDecodeError, DataError):
         return None
@@ -497,10 +497,10 @@ LAST_GOOD_HEAD = "# cbrig: the last config that loaded without a mistake, from "
 def _last_good(path: Path) -> RigConfig | None:
     """The saved last good config (its relative paths from the file it was), or None."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_state_text(path)
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         log.warning("the last good config %s cannot be read: %s", path, exc)
         return None
     head, _, _ = text.partition("\n")
@@ -523,13 +523,15 @@ def _save_last_good(config: RigConfig, path: str | Path | None) -> None:
             return
     saved = config.state.directory / LAST_GOOD_NAME
     try:
-        text = (LAST_GOOD_HEAD + str(Path(path).absolute()) + "\n").encode() \
-            + Path(path).read_bytes()
+        text = (LAST_GOOD_HEAD + str(Path(path).absolute()) + "\n"
+                + read_bounded(path, limit=MAX_CONFIG_BYTES, what="a config file")).encode()
         try:
-            if saved.read_bytes() == text:
+            if read_state_text(saved).encode() == text:
                 return
         except FileNotFoundError:
             pass
+        except OSError as exc:  # a FIFO, a link or a damaged copy: replaced below
+            log.warning("the last good config %s is replaced: %s", saved, exc)
         make_private_dir(config.state.directory)
         atomic_write(saved, text)
     except OSError as exc:

@@ -13,7 +13,8 @@ import logging
 import os
 from pathlib import Path
 
-from rig.statedir import atomic_write, make_private_dir
+from rig.datafiles import read_bounded
+from rig.statedir import atomic_write, make_private_dir, read_state_text
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +44,14 @@ def write_notice(root: Path, message: str) -> None:
 
 def read_notice(root: Path) -> tuple[str, str] | None:
     """The notice's (id, message), or None when there is none."""
-    try:
-        with open(root / NOTICE_NAME, "rb") as handle:
-            data = handle.read(MAX_NOTICE)
-    except OSError:
+    try:  # the one bounded reader: a FIFO or a huge file there never holds up the start
+        data = read_bounded(root / NOTICE_NAME, limit=MAX_NOTICE, what="an update notice")
+    except FileNotFoundError:
         return None
-    token, _, message = data.decode("utf-8", "replace").partition("\n")
+    except OSError as exc:
+        log.warning("the update notice cannot be read: %s", exc)
+        return None
+    token, _, message = data.partition("\n")
     message = message.strip()
     return (token.strip(), message) if token.strip() and message else None
 
@@ -61,7 +64,7 @@ def take_update_notice(state_dir: Path, root: Path | None = None) -> str:
     token, message = notice
     seen = state_dir / SEEN_NAME
     try:
-        if seen.read_text(encoding="utf-8").strip() == token:
+        if read_state_text(seen).strip() == token:
             return ""
     except (OSError, UnicodeDecodeError):
         pass

@@ -50,11 +50,26 @@ class Ready(QuietNotifier):
         watching[0] = False  # READY: what follows is after the start
         return super().ready(*args, **kwargs)
 
-watching[0] = True
-daemon = Daemon(config=load_config(sys.argv[1]), notifier=Ready())  # as `cbrig run`
-daemon.start()
-watching[0] = False
-daemon.stop()
+if sys.argv[2] == "daemon":
+    watching[0] = True
+    daemon = Daemon(config=load_config(sys.argv[1]), notifier=Ready())  # as `cbrig run`
+    daemon.start()
+    watching[0] = False
+    daemon.stop()
+else:  # the command itself, as the Pi image runs it (docs/IMAGE.md): every read it adds
+    from rig import cli
+    from rig.core import daemon as running, sdnotify
+
+    def ready(self, *args, **kwargs):
+        watching[0] = False  # READY ends the watch (no systemd here to tell)
+        return True
+
+    sdnotify.Notifier.ready = ready
+    running.Daemon.serve = lambda self: None  # READY reached: no serving wanted here
+    watching[0] = True
+    code = cli.main(["run", "--config", sys.argv[1], *sys.argv[3:]])
+    watching[0] = False
+    assert code == 0, code
 print(json.dumps(opens))
 """
 
@@ -88,11 +103,15 @@ def _is_python(path: str) -> bool:
         entry and path.startswith(entry) for entry in sys.path)
 
 
-def test_every_file_read_before_ready_goes_through_the_bounded_reader(tmp_path: Path):
-    config = _config(tmp_path)
-    result = subprocess.run([sys.executable, "-c", WATCH, str(config)], capture_output=True,
-                            text=True, timeout=scaled(120), check=True)
-    opens = json.loads(result.stdout.strip().splitlines()[-1])
+def _opens(config: Path, *how: str, env: dict[str, str] | None = None) -> list[dict]:
+    result = subprocess.run([sys.executable, "-c", WATCH, str(config), *how],
+                            capture_output=True, text=True, timeout=scaled(120), check=True,
+                            env=None if env is None else {**os.environ, **env})
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _unbounded(opens: list[dict]) -> list[dict]:
+    """The reads in `opens` that neither went through the bounded reader nor are allowed."""
     unbounded = []
     for seen in opens:
         flags = seen["flags"] if isinstance(seen["flags"], int) else 0
@@ -106,9 +125,36 @@ def test_every_file_read_before_ready_goes_through_the_bounded_reader(tmp_path: 
         if any(caller in EXCEPTIONS for caller in seen["callers"]):
             continue
         unbounded.append(seen)
-    assert unbounded == [], "read before READY without rig.datafiles.read_bounded"
+    return unbounded
+
+
+def test_every_file_read_before_ready_goes_through_the_bounded_reader(tmp_path: Path):
+    opens = _opens(_config(tmp_path), "daemon")
+    assert _unbounded(opens) == [], "read before READY without rig.datafiles.read_bounded"
     bounded = {Path(seen["path"]).name for seen in opens if seen["bounded"]}
     assert {"config.toml", "voice.conf", "cards.toml", "join.conf"} <= bounded, bounded
+
+
+def test_the_image_s_command_line_reads_through_the_bounded_reader_too(tmp_path: Path):
+    """`cbrig run --config-errors=show` as the Pi image starts it (docs/IMAGE.md): the
+    last good config kept and compared, an update's notice and the note that it was
+    shown. Run twice: a good config (the copy written, then compared), then one with a
+    mistake (the owner's file read again with its field at the default)."""
+    assert "hints = false" in _config(tmp_path).read_text()  # the field the third round breaks
+    config = _config(tmp_path)
+    updates = tmp_path / "update"
+    updates.mkdir()
+    (updates / "notice.txt").write_text("abc123\nUpdate 0.4.0 failed: back on 0.3.0.\n")
+    env = {"CBRIG_UPDATE_ROOT": str(updates)}
+    for round_ in ("good", "good again", "a mistake"):
+        if round_ == "a mistake":
+            config.write_text(config.read_text().replace("hints = false", "hints = 7", 1))
+        opens = _opens(config, "run", "--config-errors=show", env=env)
+        assert _unbounded(opens) == [], (round_, "read without the bounded reader")
+        bounded = {Path(seen["path"]).name for seen in opens if seen["bounded"]}
+        assert {"config.toml", "notice.txt"} <= bounded, (round_, bounded)
+        if round_ == "good again":  # the last good copy and the shown note compared
+            assert {"config-last-good.toml", "update-notice-seen"} <= bounded, bounded
 
 
 def test_a_fifo_a_huge_or_a_non_utf8_state_file_is_refused_and_the_rig_starts(
