@@ -35,6 +35,10 @@ alert) was heard whole.
 
 The held-out shape (`HELD_OUT`): seeds the bench's own figures do not use, with
 computer seats, and the two-player 10-Four, the same measures.
+
+The CB slang said in silent time (kind "flavour": "Ten-four." after a move) is counted
+apart: how often it was handed and heard whole; it is not in the speech a turn (it
+yields to every word the table needs, so it adds nothing to the lag).
 """
 
 from __future__ import annotations
@@ -140,6 +144,11 @@ class _Said:
         """"human" or "cpu": said on a choice screen (a menu) of a person or a computer."""
         self.pick: float | None = None
         """When the act after this one (the pick, on a choice screen) came."""
+        self.merged_into: _Said | None = None
+        """The transmission that said this one in fewer words with others (the voice
+        had fallen behind): this one is heard when that one is."""
+        self.merge = False
+        """This one says others in fewer words."""
         self.full = 0.0
         """Seconds of speech in it (without the radio's squelch and roger beep)."""
         self.lead = 0.0
@@ -154,24 +163,29 @@ class _Said:
 
     @property
     def lost(self) -> bool:
+        if self.merged_into is not None:
+            return self.merged_into.lost
         if self.heard is None:
             return True  # never started
         return self.heard.seconds < self.lead + self.full - LOST_TOLERANCE
 
     @property
     def dropped(self) -> bool:
-        return self.heard is None
+        return self.heard is None and self.merged_into is None
 
     @property
     def late(self) -> bool:
         """Its last word came after the pick (a choice heard only after it was made)."""
-        if self.first_sound is None or self.pick is None:
+        said = self.merged_into or self
+        if said.first_sound is None or self.pick is None:
             return False
-        return self.first_sound + self.lead + self.full > self.pick + LOST_TOLERANCE
+        return said.first_sound + said.lead + said.full > self.pick + LOST_TOLERANCE
 
     @property
     def label(self) -> str:
         """The kind the figures count it as (choices apart: see the module doc)."""
+        if self.merge:
+            return "merged"
         if self.choice == "human" and self.kind in ("turn", "choice"):
             return "choice"
         if self.choice == "cpu" and self.kind in ("turn", "choice"):
@@ -350,9 +364,20 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
             shown.choice = _screen_choice(screen)
             return super().frame(screen, game)
 
+    def on_merge(texts: list[str], short: Any) -> None:
+        with lock:
+            into = next(r for r in reversed(said) if r.text == short.text)
+            into.kind, into.merge = short.kind, True
+            for text in texts:
+                record = next((r for r in reversed(said) if r.text == text and r is not into
+                               and r.heard is None and r.merged_into is None), None)
+                if record is not None:
+                    record.merged_into = into
+
     speaker = Speaker(device, on_sound=on_sound, clock=clock)
     narrator = Timed(settings, Recording(settings, cache), speaker, lambda: game)
     narrator.on_say = on_say
+    narrator.on_merge = on_merge
 
     def on_frame(screen: Any) -> None:
         shown_at[id(screen)] = (clock(), turns.seen(rig.session.state), len(act_times) - 1)
@@ -394,6 +419,9 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
     for record in said:
         kinds[record.label].append(record)
     picks = kinds.pop("cpu pick", [])
+    merges = kinds.get("merged", [])
+    if merges:
+        out["merged away"] = sum(1 for r in said if r.merged_into is not None)
     if picks:
         out["cpu pick"] = {"picks": len(picks),
                            "said": sum(1 for p in picks if p.heard is not None)}
@@ -418,7 +446,7 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
 
 def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
     kinds = _kinds(said)
-    said = [r for r in said if r.kind != "cpu pick"]
+    said = [r for r in said if r.kind not in ("cpu pick", "flavour") and r.merged_into is None]
     per_turn: dict[int, list[_Said]] = defaultdict(list)
     for record in said:
         per_turn[record.turn].append(record)
@@ -515,6 +543,9 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      f"{run['on_air_s_per_turn_p50']} s on the air with squelch and beep),"
                      f" heard a turn {run['heard_s_per_turn_mean']} s")
         for kind, k in run["kinds"].items():
+            if kind == "merged away":
+                lines.append(f"      merged away {k:>4} (said in brief by a merged one)")
+                continue
             if kind == "cpu pick":
                 lines.append(f"      cpu pick {k['picks']:>4} picks, said {k['said']}")
                 continue
