@@ -174,6 +174,13 @@ class _Said:
         return self.heard is None and self.merged_into is None
 
     @property
+    def lag(self) -> float | None:
+        """From the frame shown to the first sound of what said it (merged: the merged
+        transmission's first sound)."""
+        said = self.merged_into or self
+        return None if said.first_sound is None else said.first_sound - self.shown
+
+    @property
     def late(self) -> bool:
         """Its last word came after the pick (a choice heard only after it was made)."""
         said = self.merged_into or self
@@ -426,7 +433,7 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
         out["cpu pick"] = {"picks": len(picks),
                            "said": sum(1 for p in picks if p.heard is not None)}
     for kind, records in sorted(kinds.items()):
-        lags = [r.first_sound - r.shown for r in records if r.first_sound is not None]
+        lags = [r.lag for r in records if r.lag is not None and not r.merge]
         cut = sum(1 for r in records if r.lost and not r.dropped)
         dropped = sum(1 for r in records if r.dropped)
         out[kind] = {
@@ -446,6 +453,8 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
 
 def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
     kinds = _kinds(said)
+    lags = [r.lag for r in said if r.lag is not None and not r.merge
+            and r.kind not in ("cpu pick", "flavour")]
     said = [r for r in said if r.kind not in ("cpu pick", "flavour") and r.merged_into is None]
     per_turn: dict[int, list[_Said]] = defaultdict(list)
     for record in said:
@@ -454,7 +463,6 @@ def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
     on_air = [sum(r.lead + r.full + r.tail for r in rs) for rs in per_turn.values()]
     words = [sum(len(r.text.split()) for r in rs) for rs in per_turn.values()]
     heard = sum(r.heard.seconds for r in said if r.heard is not None)
-    lags = [r.first_sound - r.shown for r in said if r.first_sound is not None]
     must = [r for r in said if r.kind in MUST_HEAR]
     example = next((rs for t, rs in sorted(per_turn.items()) if t > 0
                     and any(r.kind == "card" for r in rs)), [])

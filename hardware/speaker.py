@@ -384,7 +384,7 @@ class Speaker:
             self._wake.notify()
 
     def merge(self, combine: Callable[[list[Transmission]], Transmission | None],
-              least: int = 2) -> list[Transmission]:
+              least: int = 1) -> list[Transmission]:
         """When at least ``least`` must-hear transmissions wait unstarted (the voice has
         fallen behind), ``combine`` may say them as one (fewer words, never a history):
         it replaces them, in the place of the first. Returns those it replaced ([] when

@@ -56,7 +56,7 @@ FLAVOUR_KIND = "flavour"
 OPTION = "option"
 """The kind of the option under the knob, said as the knob turns on a choice (as a
 screen reader does): routine, said when the ``choice`` event is."""
-OPTIONS_MOST_WORDS = 30
+OPTIONS_MOST_WORDS = 16
 """A choice whose options, grouped, say more than this many words says how many there
 are instead, and the knob says each ("Eleven moves: turn to hear each"): a listener
 holds a short list, not a long one."""
@@ -68,7 +68,8 @@ MOMENT_ROLES = frozenset({"result", "alert"})
 """The roles of a result or alert screen's parts (rig.core.controller's moments)."""
 SPINNING = "spinning..."
 """The spin animation's line (rig.core.controller): the animation is silent."""
-SILENT_TITLES = frozenset({"CORRECTION", "NEW GAME"})
+CORRECTION = "CORRECTION"
+SILENT_TITLES = frozenset({CORRECTION, "NEW GAME"})
 """Screens a person works through with the knobs (nothing there to announce)."""
 
 
@@ -230,32 +231,42 @@ class Vocabulary:
         return []
 
 
-BEHIND_KEEPS = frozenset({"alert", "winner", "choice"})
-"""What a voice that has fallen behind still says whole: an alert, the winner and a
-person's choice (heard before it is made); the rest it says in brief."""
+BEHIND_KEEPS = frozenset({"winner", "choice"})
+"""What a voice that has fallen behind still says whole: the winner and a person's
+choice not made yet; the rest it says in brief (an alert's brief keeps its headline and
+every piece it names: the game says it)."""
+HISTORY_ONCE_FOLLOWED = frozenset({"card", "choice"})
+"""What is history once anything follows it in the queue: a card (its move is queued or
+the table has gone on) and a choice (it was made: its result follows)."""
 
 
 def merged(vocabulary: Vocabulary, queued: list[Utterance]) -> Utterance | None:
     """What is queued, in fewer words (RULINGS G6: when the voice falls behind a fast
     table it says what is queued in fewer words, never a history): each utterance in
-    its brief (`Vocabulary.brief`), a card left out when a move follows it, alerts,
-    the winner and choices whole; None when nothing would be shorter."""
-    if len(queued) < 2:
+    its brief (`Vocabulary.brief`); a card left out when a move follows it and a choice
+    when anything does (it was made), both whole when newest (still news); the winner
+    whole; None when nothing would be shorter. One utterance waiting is said in brief
+    too: it waits because the voice is behind."""
+    if not queued:
         return None
     out: list[str] = []
     for at, said in enumerate(queued):
         later = queued[at + 1:]
-        if said.kind in BEHIND_KEEPS:
-            out.append(said.text)
-        elif said.kind == "card" and any(u.kind in ("move", "alert", "police") for u in later):
-            continue  # its move is queued: the card is history now
+        if said.kind in HISTORY_ONCE_FOLLOWED and later:
+            if said.kind == "card" and not any(u.kind in ("move", "alert", "police")
+                                               for u in later):
+                out.append(_sentence(vocabulary.brief(said.text, said.kind)))
+            continue  # made, or its move queued: history now
+        if said.kind in BEHIND_KEEPS or said.kind == "card":
+            out.append(said.text)  # the newest card or choice: still news
         elif brief := vocabulary.brief(said.text, said.kind):
             out.append(_sentence(brief))
     text = " ".join(out)
     if not text or len(text) >= sum(len(u.text) for u in queued):
         return None
     kinds = [u.kind for u in queued]
-    kind = next((k for k in ("winner", "alert", "police", "move") if k in kinds), kinds[-1])
+    kind = next((k for k in ("winner", "alert", "police", "move", "card") if k in kinds),
+                kinds[-1])
     return Utterance(text, kind)
 
 
@@ -370,8 +381,8 @@ def highlighted(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
     said (a computer's choice, a game that does not read them)."""
     if not screen.menu or any(p.role == "cpu" for p in screen.parts()):
         return None
-    if screen.title not in SILENT_TITLES and not vocabulary.options(screen.menu):
-        return None
+    if screen.title != CORRECTION and not vocabulary.options(screen.menu):
+        return None  # the correction menu says the item under the knob; setup does not
     at = min(screen.cursor, len(screen.menu) - 1)
     said = option_words(screen.menu[at], vocabulary)
     return Utterance(_sentence(f"{_upper_first(number_words(at + 1))}: {said}"), OPTION)

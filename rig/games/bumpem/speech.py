@@ -17,8 +17,6 @@ import re
 from cbrig.game import Vocabulary, number_words
 
 _TRACK = re.compile(r"\bT(\d{1,3})\b")
-_BARE_CAR = re.compile(r"\b([A-Z][a-z]+) ([TH]\d{1,3})\b")
-"""A car named by colour and place only, as an oil slide's list of bumped cars does."""
 _HOME = re.compile(r"\bH(\d{1,2})\b")
 
 
@@ -81,10 +79,7 @@ class BumpEmVocabulary(Vocabulary):
         return text
 
     def places(self, text: str) -> str:
-        """"T35": "track thirty-five"; a printed "H3": "home stretch three"; a car the
-        screen names by colour and place only ("bumps Green T25, Yellow T57") said as a
-        car ("Green car at track twenty-five")."""
-        text = _BARE_CAR.sub(r"\1 car at \2", text)
+        """"T35": "track thirty-five"; a printed "H3": "home stretch three"."""
         text = _TRACK.sub(lambda m: f"track {number_words(int(m.group(1)))}", text)
         return _HOME.sub(lambda m: f"home stretch {number_words(int(m.group(1)))}", text)
 
