@@ -245,8 +245,9 @@ def merged(vocabulary: Vocabulary, queued: list[Utterance]) -> Utterance | None:
     table it says what is queued in fewer words, never a history): each utterance in
     its brief (`Vocabulary.brief`); a card left out when a move follows it and a choice
     when anything does (it was made), both whole when newest (still news); the winner
-    whole; None when nothing would be shorter. One utterance waiting is said in brief
-    too: it waits because the voice is behind."""
+    whole; None when nothing would be shorter (several said as one transmission are:
+    one squelch and roger beep). One utterance waiting is said in brief too: it waits
+    because the voice is behind."""
     if not queued:
         return None
     out: list[str] = []
@@ -262,7 +263,9 @@ def merged(vocabulary: Vocabulary, queued: list[Utterance]) -> Utterance | None:
         elif brief := vocabulary.brief(said.text, said.kind):
             out.append(_sentence(brief))
     text = " ".join(out)
-    if not text or len(text) >= sum(len(u.text) for u in queued):
+    if not text or len(text) > sum(len(u.text) + 1 for u in queued) - 1:
+        return None
+    if len(queued) == 1 and text == queued[0].text:
         return None
     kinds = [u.kind for u in queued]
     kind = next((k for k in ("winner", "alert", "police", "move", "card") if k in kinds),

@@ -87,9 +87,9 @@ class TenFourVocabulary(Vocabulary):
         ("BREAK 1-9", "break one nine"),
     )
     WINNER_TITLES = frozenset({"10-4, WINNER!"})
-    FLAVOUR = (("move", "Ten-four."), ("police", "Ten-four."),
-               ("winner", "Ten-four, good buddies. Adios."))
-    """The rulebook's slang after a move and at the game's end, in silent time only."""
+    FLAVOUR = (("move", "Ten-four."), ("police", "Ten-four."))
+    """The rulebook's "ten-four" after a move, in silent time only (the game's end says
+    its own: "Ten-four, winner! ... Adios")."""
 
     def said_line(self, text: str, before: str) -> str:
         """A truck's move is said without the place it starts from: each colour has one
