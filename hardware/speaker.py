@@ -386,10 +386,10 @@ class Speaker:
     def merge(self, combine: Callable[[list[Transmission]], Transmission | None],
               least: int = 1) -> list[Transmission]:
         """When at least ``least`` must-hear transmissions wait unstarted behind one on
-        the air (the voice has fallen behind), ``combine`` may say them as one (fewer words, never a history):
-        it replaces them, in the place of the first. Returns those it replaced ([] when
-        none). ``combine`` runs under the queue's lock: it only builds a transmission
-        (its clips are made when played)."""
+        the air (the voice has fallen behind), ``combine`` may say them as one (fewer
+        words, never a history): it replaces them, in the place of the first. Returns
+        those it replaced ([] when none). ``combine`` runs under the queue's lock: it
+        only builds a transmission (its clips are made when played)."""
         with self._lock:
             waiting = [w for w in self._waiting if w[0].must_hear]
             if len(waiting) < least or self._playing is None:
