@@ -234,3 +234,19 @@ def test_ten_four_is_said_in_silent_time_only() -> None:
     assert voice.speaker.idle.wait(10)  # nothing followed: it is said
     voice.close()
     assert device.played()[-2:] == ["Blue truck: three ahead to Blue four.", "Ten-four."]
+
+
+def test_the_correction_menu_says_the_item_under_the_knob() -> None:
+    """Corrections are a choice too (RULINGS G5, G6): the menu says nothing as a list,
+    but the item under the knob as it opens and as the knob turns."""
+    device = GatedDevice()
+    device.release()
+    voice = Narrator(VoiceSettings(), Tones(), Speaker(device), lambda: "tenfour")
+    menu = ("Red truck at R5", "Green truck at G20", "Smokey 1 at B7")
+    opened = voice.frame(Screen(title="CORRECTION", lines=(Part("Fix a piece", "text"),),
+                                menu=menu))
+    turned = voice.frame(Screen(title="CORRECTION", lines=(Part("Fix a piece", "text"),),
+                                menu=menu, cursor=2))
+    voice.close()
+    assert opened == Utterance("One: Red truck at Red five.", OPTION)
+    assert turned == Utterance("Three: Smokey one at Blue seven.", OPTION)
