@@ -562,12 +562,14 @@ class _Describer:
         return car_at(colour, rules.position_id(seat, self.pos[car]))
 
     def _slide_bumps(self, bumps: tuple[str, ...]) -> str:
-        """The cars an oil slide bumps, each named so the table finds it ("Red car at
-        T1", "Green car at T25, Red car at T27": issue 43, the voice said "bumps Yellow
-        track fifty-seven" for a bare "Yellow T57")."""
+        """The cars an oil slide bumps, named so the table finds them: one in full
+        ("Red car at T1"), several by colour and place ("Green T25, Red T27")."""
         if not bumps:
             return ""
-        return ", bumps " + ", ".join(self.piece_name(p) for p in bumps)
+        if len(bumps) == 1:
+            return f", bumps {self.piece_name(bumps[0])}"
+        return ", bumps " + ", ".join(self.piece_name(p).replace(" car at ", " ")
+                                      .replace(" car in ", " in ") for p in bumps)
 
     def _own(self, car: int) -> str:
         return self.piece_name(f"{self.game.rules.seats[self.turn]}:{car}")

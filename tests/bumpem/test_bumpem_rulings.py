@@ -265,8 +265,8 @@ def test_b6_oil_slide_bumps_every_car_on_the_six_spaces_own_too() -> None:
     move = next(a for a in state.legal_actions() if a == Forward(1, 4))
     assert move.slide and move.to == "T31"
     assert move.bumps == ("green:1", "red:2", "blue:1", "yellow:1")
-    assert state.describe(move) == ("Red car at T21: 4 to T25, slides to T31, bumps Green car "
-                                    "at T25, Red car at T27, Blue car at T29, Yellow car at T31")
+    assert state.describe(move) == ("Red car at T21: 4 to T25, slides to T31, bumps Green T25, "
+                                    "Red T27, Blue T29, Yellow T31")
     events = state.apply(move)
     assert kinds(events).count("bump") == 4 and kinds(events).count("oil_slide") == 1
     assert cars(state, "red")[:2] == ["T31", "pit:red"]

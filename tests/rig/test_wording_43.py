@@ -33,3 +33,13 @@ def test_several_lost_turns_are_one_line() -> None:
     assert _lost_turns_as_one(lost[:1]) == lost[:1], "one alone is as it was"
     other = Notice("Red goes first")
     assert _lost_turns_as_one([lost[0], other, lost[1]]) == [lost[0], other, lost[1]]
+
+
+def test_an_oil_slide_says_each_car_it_bumps_as_a_car() -> None:
+    """The voice said "bumps Yellow track fifty-seven": a place, no car."""
+    from rig.voice.speech import vocabulary_for
+
+    said = vocabulary_for("bumpem").words(
+        "Red car at T50: 3 to T53, slides to T59, bumps Green T55, Yellow T57")
+    assert said.endswith("bumps Green car at track fifty-five, Yellow car at track "
+                         "fifty-seven"), said

@@ -17,6 +17,14 @@ import re
 from cbrig.game import Vocabulary, number_words
 
 _TRACK = re.compile(r"\bT(\d{1,3})\b")
+_BARE_CAR = re.compile(r"\b(Red|Blue|Green|Yellow) ([TH]\d{1,3}|in pit)\b")
+"""A car named by colour and place only, as an oil slide's list of bumped cars is."""
+
+
+def bare_cars(text: str) -> str:
+    """"Green T25": "Green car at T25" ("Green in pit": "Green car in pit")."""
+    return _BARE_CAR.sub(lambda m: f"{m.group(1)} car "
+                         f"{'in pit' if m.group(2) == 'in pit' else 'at ' + m.group(2)}", text)
 _HOME = re.compile(r"\bH(\d{1,2})\b")
 
 
@@ -79,7 +87,11 @@ class BumpEmVocabulary(Vocabulary):
         return text
 
     def places(self, text: str) -> str:
-        """"T35": "track thirty-five"; a printed "H3": "home stretch three"."""
+        """"T35": "track thirty-five"; a printed "H3": "home stretch three"; a car the
+        screen names by colour and place only (an oil slide's bumped cars, "bumps Green
+        T25, Yellow T57", short to fit a menu line) said as a car ("Green car at track
+        twenty-five": issue 43, "bumps Yellow track fifty-seven" named no car)."""
+        text = bare_cars(text)
         text = _TRACK.sub(lambda m: f"track {number_words(int(m.group(1)))}", text)
         return _HOME.sub(lambda m: f"home stretch {number_words(int(m.group(1)))}", text)
 
