@@ -416,7 +416,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     for pick in picks:  # a computer's pick: said if its act's result was heard whole
         pick.kind = "cpu pick"
         heard = [r for r in said if r.act == pick.act and r.kind in MUST_HEAR and not r.lost]
-        pick.heard = heard[0].heard if heard else None
+        pick.heard = (heard[0].merged_into or heard[0]).heard if heard else None
     return said + picks, turns.count + 1
 
 
@@ -455,6 +455,7 @@ def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
     kinds = _kinds(said)
     lags = [r.lag for r in said if r.lag is not None and not r.merge
             and r.kind not in ("cpu pick", "flavour")]
+    must = [r for r in said if r.kind in MUST_HEAR and not r.merge]  # merged away: counted
     said = [r for r in said if r.kind not in ("cpu pick", "flavour") and r.merged_into is None]
     per_turn: dict[int, list[_Said]] = defaultdict(list)
     for record in said:
@@ -463,7 +464,6 @@ def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
     on_air = [sum(r.lead + r.full + r.tail for r in rs) for rs in per_turn.values()]
     words = [sum(len(r.text.split()) for r in rs) for rs in per_turn.values()]
     heard = sum(r.heard.seconds for r in said if r.heard is not None)
-    must = [r for r in said if r.kind in MUST_HEAR]
     example = next((rs for t, rs in sorted(per_turn.items()) if t > 0
                     and any(r.kind == "card" for r in rs)), [])
     return {
