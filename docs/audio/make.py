@@ -5,8 +5,8 @@ the radio effect.
 
 sample.ogg: Red's first turn of a seeded 10-Four game for three (`cbrig demo --seed 3`),
 a police turn: the card, the move, the police choice and the police move. two-player.ogg:
-Blue's first turn of a two-player game (`--players 2 --seed 41`): the card, the choice of
-truck (which, from where, to where), the option under the knob, the move. The demo
+Blue's third turn of a two-player game (`--players 2 --seed 41`): the card, the choice of
+truck (which, from where, to where), the option under the knob, the move (a catch). The demo
 narrates each with the rig's own narrator and synthesizer into a recording device
 (`--record`, the announcements given), then sox encodes it as Vorbis and measures it
 (`sox FILE -n stat`: the peak must stay below full scale). Needs espeak-ng and sox
@@ -28,13 +28,12 @@ sys.path.insert(0, str(HERE.parents[1]))
 
 SAMPLES = (
     ("sample.ogg", 3, 3, "4-10"),
-    ("two-player.ogg", 41, 2, "11-16"),
+    ("two-player.ogg", 41, 2, "32-36"),
 )
 """(file, seed, players, announcements): the lines of the demo's "(voice)" transcript
 recorded. sample.ogg: who goes first and the draw, the police card read aloud, the move,
-the police choice, the option under the knob, the police move, "Ten-four."; two-player
-.ogg: the draw, the card, the truck choice, the option under the knob, the move,
-"Ten-four."."""
+the police choice, the option under the knob, the police move; two-player.ogg: the draw,
+the card, the truck choice, the option under the knob, the move and its catch."""
 
 
 def main() -> int:
