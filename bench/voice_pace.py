@@ -24,6 +24,21 @@ the radio's squelch and roger beep, on the air), the speech heard per turn, the 
 per turn, and one whole turn's words as an example.
 A turn is counted each time the engine's ``turn`` (the seat to play; 10-Four also counts
 ``turns``) changes.
+
+Choices are a kind of their own (RULINGS G6: a choice is heard before it is made): an
+utterance on a person's choice screen (a menu, no computer's note) is a "choice", and it
+lost words if it was cut or never started, or if its last word came after the press
+that made the pick ("late"); one on a computer seat's choice screen is a "cpu prompt"
+(its words are counted: a computer's menu is never read out). A computer's pick is said
+when an utterance of the act that carried it out (its result: a move, a police move, an
+alert) was heard whole.
+
+The held-out shape (`HELD_OUT`): seeds the bench's own figures do not use, with
+computer seats, and the two-player 10-Four, the same measures.
+
+The CB slang said in silent time (kind "flavour": "Ten-four." after a move) is counted
+apart: how often it was handed and heard whole; it is not in the speech a turn (it
+yields to every word the table needs, so it adds nothing to the lag).
 """
 
 from __future__ import annotations
@@ -44,6 +59,12 @@ SPEED = 8.0
 """How much faster than life the table runs (see the module doc)."""
 PACES = (2.0, 3.0, 5.0)
 GAMES = (("tenfour", 3), ("bumpem", 3))
+HELD_OUT = (("tenfour", 3, "human,easy,human", (41, 44)),
+            ("tenfour", 2, "human,human", (41, 44)),
+            ("bumpem", 3, "human,easy,human", (41, 44)))
+"""The held-out shape: (game, players, seats, seeds), seeds other than the bench's own
+(7, 8), computer seats (level easy: its choice is quick and seeded) and the two-player
+10-Four."""
 MUST_HEAR = ("card", "move", "police", "alert", "winner")
 """The kinds the table must hear whole (RULINGS G6): a loss there is a failure."""
 LOST_TOLERANCE = 0.02
@@ -111,11 +132,23 @@ class _PacedDevice:
 class _Said:
     """One utterance handed to the speaker, and what became of it."""
 
-    def __init__(self, text: str, shown: float, turn: int) -> None:
+    def __init__(self, text: str, shown: float, turn: int, act: int = 0,
+                 choice: str = "") -> None:
         self.text = text
         self.kind = ""
         self.shown = shown
         self.turn = turn
+        self.act = act
+        """The act (a group of gestures) whose frame this is."""
+        self.choice = choice
+        """"human" or "cpu": said on a choice screen (a menu) of a person or a computer."""
+        self.pick: float | None = None
+        """When the act after this one (the pick, on a choice screen) came."""
+        self.merged_into: _Said | None = None
+        """The transmission that said this one in fewer words with others (the voice
+        had fallen behind): this one is heard when that one is."""
+        self.merge = False
+        """This one says others in fewer words."""
         self.full = 0.0
         """Seconds of speech in it (without the radio's squelch and roger beep)."""
         self.lead = 0.0
@@ -130,13 +163,41 @@ class _Said:
 
     @property
     def lost(self) -> bool:
+        if self.merged_into is not None:
+            return self.merged_into.lost
         if self.heard is None:
             return True  # never started
         return self.heard.seconds < self.lead + self.full - LOST_TOLERANCE
 
     @property
     def dropped(self) -> bool:
-        return self.heard is None
+        return self.heard is None and self.merged_into is None
+
+    @property
+    def lag(self) -> float | None:
+        """From the frame shown to the first sound of what said it (merged: the merged
+        transmission's first sound)."""
+        said = self.merged_into or self
+        return None if said.first_sound is None else said.first_sound - self.shown
+
+    @property
+    def late(self) -> bool:
+        """Its last word came after the pick (a choice heard only after it was made)."""
+        said = self.merged_into or self
+        if said.first_sound is None or self.pick is None:
+            return False
+        return said.first_sound + said.lead + said.full > self.pick + LOST_TOLERANCE
+
+    @property
+    def label(self) -> str:
+        """The kind the figures count it as (choices apart: see the module doc)."""
+        if self.merge:
+            return "merged"
+        if self.choice == "human" and self.kind in ("turn", "choice"):
+            return "choice"
+        if self.choice == "cpu" and self.kind in ("turn", "choice"):
+            return "cpu prompt"
+        return self.kind or "?"
 
 
 class _Turns:
@@ -160,38 +221,64 @@ class _Turns:
 
 
 class _Shown:
-    """When the frame being said was shown, and in which turn."""
+    """When the frame being said was shown, in which turn and act, on what screen."""
 
     at = 0.0
     turn = 0
+    act = 0
+    choice = ""
 
 
-def _groups(game: str, players: int, seed: int, count: int) -> list[list[Any]]:
-    """The gestures of the first `count` acts of a seeded game (the game is the same
-    whatever the voice does: its chance and the autopilot's choices are seeded)."""
-    from rig.core.autopilot import gestures_for
+def _rig(game: str, players: int, seed: int, seats: str | None) -> Any:
+    """The emulated rig of a seeded game, with computer seats where ``seats`` says."""
+    from rig.core.computer import seat_for
+    from rig.core.controller import Seat
     from rig.desktop.emulated import new_emulated_rig
 
-    rig = new_emulated_rig(game, players, seed=seed)
+    levels = seats.split(",") if seats else ["human"] * players
+    made = [Seat() if level == "human" else seat_for(game, level, seed=seed + i)
+            for i, level in enumerate(levels)]
+    return new_emulated_rig(game, players, seed=seed, seats=made)
+
+
+def _computer_turn(rig: Any) -> bool:
+    """Whether the act about to be made carries out a computer seat's choice."""
+    state = rig.session.state
+    if rig.controller.alert is not None or state.is_terminal() or state.is_chance_node():
+        return False
+    return bool(rig.controller.seats[state.current_player()].chooser is not None)
+
+
+def _groups(game: str, players: int, seed: int, count: int,
+            seats: str | None = None) -> tuple[list[list[Any]], set[int]]:
+    """The gestures of the first `count` acts of a seeded game (the game is the same
+    whatever the voice does: its chance and the autopilot's choices are seeded), and
+    which acts carry out a computer's choice."""
+    from rig.core.autopilot import gestures_for
+
+    rig = _rig(game, players, seed, seats)
     rng = random.Random(seed)
     out: list[list[Any]] = []
+    computer: set[int] = set()
     while not rig.session.state.is_terminal() and len(out) < count:
+        if _computer_turn(rig):
+            computer.add(len(out) + 1)  # acts count from 1 (0: the first frame)
         gestures = gestures_for(rig.controller, rng)
         for gesture in gestures:
             rig.loop.step(gesture)
         rig.settle()
         out.append(gestures)
-    return out
+    return out, computer
 
 
-def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any) -> None:
+def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any,
+          seats: str | None = None) -> None:
     """Every sentence the game's first acts will say, rendered into the cache."""
     from rig.core.autopilot import gestures_for
-    from rig.desktop.emulated import new_emulated_rig
     from rig.voice.narrator import sentences
     from rig.voice.speech import utterance, vocabulary_for
 
-    rig = new_emulated_rig(game, players, seed=seed)
+    rig = _rig(game, players, seed, seats)
     rng = random.Random(seed)
     vocabulary = vocabulary_for(game)
     for _ in range(count):
@@ -202,6 +289,7 @@ def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any) -> N
         rig.settle()
     texts = {said.text for screen in rig.screens
              if (said := utterance(screen, vocabulary)) is not None}
+    texts |= set(_likely(vocabulary, rig.screens))
     for text in sorted(texts):
         for sentence in sentences(text):
             synthesizer.clip(sentence)
@@ -210,25 +298,41 @@ def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any) -> N
         synthesizer.roger_beep()
 
 
+def _likely(vocabulary: Any, screens: list[Any]) -> list[str]:
+    """What the voice may say beyond each screen's utterance (the highlighted option
+    as the knob turns, where the narrator says it), to render ahead too."""
+    options = getattr(vocabulary, "spoken_options", None)
+    if options is None:
+        return []
+    return [text for screen in screens if screen.menu for text in options(screen.menu)]
+
+
+def _screen_choice(screen: Any) -> str:
+    """"human" or "cpu" for a choice screen (a menu), "" for any other."""
+    if not screen.menu or screen.title in ("CORRECTION", "NEW GAME"):
+        return ""
+    return "cpu" if any(p.role == "cpu" for p in screen.parts()) else "human"
+
+
 def _play(game: str, players: int, seed: int, count: int, pace: float,
-          cache: Path) -> tuple[list[_Said], int]:
+          cache: Path, seats: str | None = None) -> tuple[list[_Said], int]:
     """One seeded game's first `count` acts at `pace`, through the narrator."""
     from hardware.speaker import Speaker
     from rig.config import VoiceConfig
-    from rig.desktop.emulated import new_emulated_rig
     from rig.voice.narrator import Narrator, Synthesizer
 
     settings = VoiceConfig(effect="radio" if shutil.which("sox") else "plain")
     synthesizer = Synthesizer(settings, cache)
-    _warm(game, players, seed, count, synthesizer)
-    groups = _groups(game, players, seed, count)
+    _warm(game, players, seed, count, synthesizer, seats)
+    groups, computer = _groups(game, players, seed, count, seats)
     clock = _Clock()
     device = _PacedDevice()
     said: list[_Said] = []
     by_transmission: dict[int, _Said] = {}
     lock = threading.Lock()
-    rig = new_emulated_rig(game, players, seed=seed)
+    rig = _rig(game, players, seed, seats)
     turns = _Turns(rig.session.state)
+    act_times: list[float] = [0.0]
 
     def on_sound(transmission: Any, when: float) -> None:
         with lock:
@@ -245,7 +349,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
         def transmission(self, text: str, *args: Any, **kwargs: Any) -> Any:
             made = super().transmission(text, *args, **kwargs)
             with lock:
-                record = _Said(text, shown.at, shown.turn)
+                record = _Said(text, shown.at, shown.turn, shown.act, shown.choice)
                 said.append(record)
                 record.clips = made.clips  # kept: the id stays this transmission's
                 by_transmission[id(made.clips)] = record
@@ -256,21 +360,34 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
             if said and said[-1].text == utterance.text and not said[-1].kind:
                 said[-1].kind = utterance.kind
 
-    shown_at: dict[int, tuple[float, int]] = {}
+    shown_at: dict[int, tuple[float, int, int]] = {}
 
     class Timed(Narrator):
         """The narrator, knowing when the frame it works on was shown."""
 
         def frame(self, screen: Any, game: str | None = None) -> Any:
-            shown.at, shown.turn = shown_at.pop(id(screen), (clock(), turns.count))
+            shown.at, shown.turn, shown.act = shown_at.pop(
+                id(screen), (clock(), turns.count, len(act_times) - 1))
+            shown.choice = _screen_choice(screen)
             return super().frame(screen, game)
+
+    def on_merge(texts: list[str], short: Any) -> None:
+        with lock:
+            into = next(r for r in reversed(said) if r.text == short.text)
+            into.kind, into.merge = short.kind, True
+            for text in texts:
+                record = next((r for r in reversed(said) if r.text == text and r is not into
+                               and r.heard is None and r.merged_into is None), None)
+                if record is not None:
+                    record.merged_into = into
 
     speaker = Speaker(device, on_sound=on_sound, clock=clock)
     narrator = Timed(settings, Recording(settings, cache), speaker, lambda: game)
     narrator.on_say = on_say
+    narrator.on_merge = on_merge
 
     def on_frame(screen: Any) -> None:
-        shown_at[id(screen)] = (clock(), turns.seen(rig.session.state))
+        shown_at[id(screen)] = (clock(), turns.seen(rig.session.state), len(act_times) - 1)
         narrator.post(screen)
 
     rig.pause = lambda seconds: clock.sleep_until(clock() + seconds)
@@ -278,6 +395,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     rig.loop.refresh()
     for gestures in groups:
         clock.sleep_until(clock() + pace)
+        act_times.append(clock())
         for gesture in gestures:
             rig.loop.step(gesture)
         rig.settle()
@@ -291,16 +409,31 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
         record.lead = lead
         record.tail = tail
         record.full = synthesizer.whole(record.text).seconds - lead - tail
-    return said, turns.count + 1
+        if record.choice and record.act + 1 < len(act_times):
+            record.pick = act_times[record.act + 1]
+    picks = [_Said("", 0.0, 0, act, "pick") for act in sorted(computer)
+             if act < len(act_times)]
+    for pick in picks:  # a computer's pick: said if its act's result was heard whole
+        pick.kind = "cpu pick"
+        heard = [r for r in said if r.act == pick.act and r.kind in MUST_HEAR and not r.lost]
+        pick.heard = (heard[0].merged_into or heard[0]).heard if heard else None
+    return said + picks, turns.count + 1
 
 
 def _kinds(said: list[_Said]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     kinds: dict[str, list[_Said]] = defaultdict(list)
     for record in said:
-        kinds[record.kind or "?"].append(record)
+        kinds[record.label].append(record)
+    picks = kinds.pop("cpu pick", [])
+    merges = kinds.get("merged", [])
+    if merges:
+        out["merged away"] = sum(1 for r in said if r.merged_into is not None)
+    if picks:
+        out["cpu pick"] = {"picks": len(picks),
+                           "said": sum(1 for p in picks if p.heard is not None)}
     for kind, records in sorted(kinds.items()):
-        lags = [r.first_sound - r.shown for r in records if r.first_sound is not None]
+        lags = [r.lag for r in records if r.lag is not None and not r.merge]
         cut = sum(1 for r in records if r.lost and not r.dropped)
         dropped = sum(1 for r in records if r.dropped)
         out[kind] = {
@@ -311,11 +444,19 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
             "seconds_p50": rnd(percentile([r.full for r in records], 50)),
             "lag_s_p50": rnd(percentile(lags, 50)) if lags else None,
             "lag_s_p95": rnd(percentile(lags, 95)) if lags else None,
+            "words_p50": rnd(percentile([len(r.text.split()) for r in records], 50)),
         }
+        if kind == "choice":
+            out[kind]["late"] = sum(1 for r in records if r.late and not r.lost)
     return out
 
 
 def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
+    kinds = _kinds(said)
+    lags = [r.lag for r in said if r.lag is not None and not r.merge
+            and r.kind not in ("cpu pick", "flavour")]
+    must = [r for r in said if r.kind in MUST_HEAR and not r.merge]  # merged away: counted
+    said = [r for r in said if r.kind not in ("cpu pick", "flavour") and r.merged_into is None]
     per_turn: dict[int, list[_Said]] = defaultdict(list)
     for record in said:
         per_turn[record.turn].append(record)
@@ -323,8 +464,6 @@ def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
     on_air = [sum(r.lead + r.full + r.tail for r in rs) for rs in per_turn.values()]
     words = [sum(len(r.text.split()) for r in rs) for rs in per_turn.values()]
     heard = sum(r.heard.seconds for r in said if r.heard is not None)
-    lags = [r.first_sound - r.shown for r in said if r.first_sound is not None]
-    must = [r for r in said if r.kind in MUST_HEAR]
     example = next((rs for t, rs in sorted(per_turn.items()) if t > 0
                     and any(r.kind == "card" for r in rs)), [])
     return {
@@ -342,12 +481,12 @@ def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
         "on_air_s_per_turn_p50": rnd(percentile(on_air, 50)),
         "heard_s_per_turn_mean": rnd(heard / max(1, turns)),
         "words_per_turn_p50": rnd(percentile(words, 50)),
-        "kinds": _kinds(said),
+        "kinds": kinds,
         "example_turn": [f"[{r.kind}] {r.text}" for r in example],
     }
 
 
-def measure(quick: bool) -> dict[str, Any]:
+def measure(quick: bool, paces: tuple[float, ...] = PACES) -> dict[str, Any]:
     """The table-pace section (skipped, saying why, without espeak-ng)."""
     if shutil.which("espeak-ng") is None:
         return {"voice_pace": {"skipped": "espeak-ng is not installed "
@@ -358,7 +497,7 @@ def measure(quick: bool) -> dict[str, Any]:
                            "effect": "radio" if shutil.which("sox") else "plain"}
     with tempfile.TemporaryDirectory(prefix="cbrig-voice-pace-") as tmp:
         cache = Path(tmp) / "voice"
-        for pace in PACES:
+        for pace in paces:
             for game, players in GAMES:
                 said: list[_Said] = []
                 turns = 0
@@ -369,7 +508,28 @@ def measure(quick: bool) -> dict[str, Any]:
                     said += got
                     turns += counted
                 out[f"{game}@{pace:g}s"] = _summary(said, turns)
+        out.update(held_out(quick, cache, paces))
     return {"voice_pace": out}
+
+
+def held_out(quick: bool, cache: Path, paces: tuple[float, ...] = PACES) -> dict[str, Any]:
+    """The held-out shape (`HELD_OUT`), keyed "game/players/seats@pace"."""
+    count = 30 if quick else 80
+    out: dict[str, Any] = {}
+    for pace in paces:
+        for game, players, seats, seeds in HELD_OUT:
+            said: list[_Said] = []
+            turns = 0
+            for seed in seeds[:1] if quick else seeds:
+                got, counted = _play(game, players, seed, count, pace, cache, seats)
+                for record in got:
+                    record.turn += turns
+                said += got
+                turns += counted
+            cpu = "+cpu" if "easy" in seats else ""
+            out[f"{game}/{players}p{cpu} held-out {list(seeds)}@{pace:g}s"] = \
+                _summary(said, turns)
+    return out
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
@@ -391,9 +551,48 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                      f"{run['on_air_s_per_turn_p50']} s on the air with squelch and beep),"
                      f" heard a turn {run['heard_s_per_turn_mean']} s")
         for kind, k in run["kinds"].items():
+            if kind == "merged away":
+                lines.append(f"      merged away {k:>4} (said in brief by a merged one)")
+                continue
+            if kind == "cpu pick":
+                lines.append(f"      cpu pick {k['picks']:>4} picks, said {k['said']}")
+                continue
+            late = f", late {k['late']}" if "late" in k else ""
             lines.append(f"      {kind:<8} {k['handed']:>4} said, cut {k['cut']:>3}, dropped "
                          f"{k['dropped']:>3} (lost {k['lost_words_share']:.0%}), "
                          f"{k['seconds_p50']} s each, lag p50 {k['lag_s_p50']} s "
-                         f"p95 {k['lag_s_p95']} s")
+                         f"p95 {k['lag_s_p95']} s, {k['words_p50']} words{late}")
         lines += [f"      a turn: {line}" for line in run["example_turn"]]
     return lines
+
+
+def main() -> int:
+    """``python -m bench.voice_pace [--quick] [--held-out-only] [--paces 2,3,5]``: the
+    table-pace figures printed (a JSON copy with --json FILE)."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser(prog="python -m bench.voice_pace")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--held-out-only", action="store_true")
+    parser.add_argument("--paces", default="2,3,5")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    paces = tuple(float(p) for p in args.paces.split(","))
+    if args.held_out_only:
+        with tempfile.TemporaryDirectory(prefix="cbrig-voice-pace-") as tmp:
+            out: dict[str, Any] = {"speed": SPEED, "acts_per_game": 30 if args.quick else 80,
+                                   "seeds": "held out",
+                                   "effect": "radio" if shutil.which("sox") else "plain"}
+            out.update(held_out(args.quick, Path(tmp) / "voice", paces))
+        report = {"voice_pace": out}
+    else:
+        report = measure(args.quick, paces)
+    print("\n".join(summary_lines(report)))
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

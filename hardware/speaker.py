@@ -9,7 +9,9 @@ newer transmission waits for it to end. A routine one (a prompt, a refusal) yiel
 newer transmission, or :meth:`Speaker.stop` (the table acted: a screen with nothing to
 say), cuts it while it plays and drops it while it waits, and one that has waited
 longer than `ROUTINE_LAG` behind must-hear speech is dropped (its screen has shown it
-that long), so the voice never runs far behind the screen. :meth:`Speaker.silence`
+that long), so the voice never runs far behind the screen; must-hear transmissions that
+queue up behind one another may be said together in fewer words (:meth:`Speaker.merge`:
+the narrator knows the words). :meth:`Speaker.silence`
 cuts everything (the voice switched off, the rig closing).
 
 Backends: :class:`AplayBackend` pipes raw PCM into ``aplay`` (alsa-utils) on the ALSA
@@ -361,6 +363,8 @@ class Speaker:
         """Guards ``_faulty``: a fault known at start is said from another thread."""
         self.dropped = 0
         """Routine transmissions dropped unstarted (stale), for tests and the bench."""
+        self.merged = 0
+        """Must-hear transmissions said in fewer words together (`merge`)."""
         self.idle = threading.Event()
         """Set while nothing is playing or waiting (tests wait on it, never sleep)."""
         self.idle.set()
@@ -378,6 +382,25 @@ class Speaker:
             self._waiting.append((transmission, self.clock()))
             self.idle.clear()
             self._wake.notify()
+
+    def merge(self, combine: Callable[[list[Transmission]], Transmission | None],
+              least: int = 1) -> list[Transmission]:
+        """When at least ``least`` must-hear transmissions wait unstarted behind one on
+        the air (the voice has fallen behind), ``combine`` may say them as one (fewer
+        words, never a history): it replaces them, in the place of the first. Returns
+        those it replaced ([] when none). ``combine`` runs under the queue's lock: it
+        only builds a transmission (its clips are made when played)."""
+        with self._lock:
+            waiting = [w for w in self._waiting if w[0].must_hear]
+            if len(waiting) < least or self._playing is None:
+                return []  # nothing on the air: the voice is not behind
+            made = combine([t for t, _ in waiting])
+            if made is None:
+                return []
+            rest = [w for w in self._waiting if not w[0].must_hear]
+            self._waiting = deque([(made, waiting[0][1]), *rest])
+            self.merged += len(waiting)
+            return [t for t, _ in waiting]
 
     def stop(self) -> None:
         """The table acted (a new moment with nothing to say): routine speech playing is

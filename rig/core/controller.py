@@ -69,19 +69,26 @@ log = logging.getLogger(__name__)
 SPIN_FRAME_MS = 70
 REFUSAL_MS = 2500
 ACK_GUARD_MS = 400
-"""How long a result that appeared by itself (its spin's animation ended) shows before
-an input may acknowledge it: less than a person takes to see a new screen and press, so
-a press made during the spin, or on its way as the result appeared, is never taken as
-"ok" for a result nobody saw."""
+"""How long a new screen takes no input after an input (or a spin's end) made it: a
+result, the next step's prompt, the next player's turn. Less than a person takes to see
+a new screen and press, so a press made during the spin, or on its way as the result
+appeared, is never taken as "ok" for a result nobody saw, and the second press of a
+double press (0.12 s apart) never takes the next turn's step (issue 43)."""
 EARLY_INPUT = "too soon: press again"
 """The result screen's footer once an input came too early (during the spin, or in the
 instant its result appeared): the input did nothing, the next press goes on."""
-EARLY_CARD = "press ok, tap again"
-"""The footer once a card came too early: it was not read."""
+EARLY_CARD = "press ok, then tap"
+"""The footer once a card came too early: it was not read (press ok, then tap it
+again)."""
+DOUBLE_PRESS = "Pressed twice: one counted"
+"""The refusal on a prompt that an input reached too soon after the screen before it
+went (a double press): it did nothing. Said without a name: the prompt may be the next
+player's, and the press was not theirs."""
+GUARDED = (KnobPress, KnobSpin, CardPresented)
+"""The inputs a new prompt does not take within `ACK_GUARD_MS` (a turn only moves a
+cursor: browsing is never refused)."""
 NOT_A_FLICK = "press, not flick: ok"
 """The footer once a flick came on a result screen: a flick is not "ok"."""
-TOO_SOON = "Too soon: try again"
-"""The refusal for an input during a spin that leads straight to the next prompt."""
 SLICE_MS = 2.0
 """How long a slice of a pending search runs before the loop looks for events again (it
 ends after the sample that crosses it: one sample is the least)."""
@@ -166,6 +173,13 @@ class Controller:
         self.ready_at: float | None = None
         """Until when the result on screen takes no acknowledgement (`ACK_GUARD_MS`
         after it appeared at the end of a spin); None when any input is taken."""
+        self.settled_at: float | None = None
+        """Until when the screen an input just made (a result, the next step's prompt,
+        the next player's turn) takes no input like it (`ACK_GUARD_MS`): the second press
+        of a double press is answered, never taken for the next step."""
+        self.settled_by: type | None = None
+        """The kind of input that made that screen (a press, a flick, a card): the same
+        again within the guard is the double; another gesture is a person going on."""
         self.answer = ""
         """The words answering an input the result screen did not take (its footer)."""
         self.tapped = -1
@@ -198,6 +212,7 @@ class Controller:
             self.refusal = None
         refusal, steps, mode = self.refusal, self.session.steps, self.mode
         self._handle(event, now)
+        self._guard(event, now, steps, mode)
         over = isinstance(mode, Correcting) or isinstance(self.mode, Correcting)
         if refusal is not None and self.refusal is refusal and (
                 self.session.steps != steps or (self.mode != mode and not over)):
@@ -209,6 +224,8 @@ class Controller:
                 self._end_spin(now)
             if self.ready_at is not None and now >= self.ready_at:
                 self.ready_at = None
+            if self.settled_at is not None and now >= self.settled_at:
+                self.settled_at = None
             self._think()
             return
         if isinstance(event, ReaderStatus):
@@ -222,12 +239,15 @@ class Controller:
         if isinstance(self.mode, Spinning):
             if not isinstance(event, (*ACKNOWLEDGE, KnobLongPress)):
                 return  # a card lifted off the reader: the spin goes on
+            animation = self.mode.animation
             self._end_spin(now)  # an input ends the animation...
             if not isinstance(event, KnobLongPress):
-                self._too_soon(event)  # ...and is answered, never taken for what follows
-                return
+                self._too_soon(event, animation, now)  # ...answered, never taken for what
+                return  # follows
         if isinstance(event, KnobLongPress):
             self._toggle_correction()
+            return
+        if self._early_on_prompt(event, now):
             return
         mode = self.mode
         if isinstance(mode, Acknowledging) and self._not_acknowledging(event, now):
@@ -246,6 +266,33 @@ class Controller:
                 return  # the press only acknowledged: it is not also a choice
         self._handle_game(event)
 
+    def _guard(self, event: object, now: float, steps: int, mode: Mode) -> None:
+        """After an input that made a new screen (a result, the next step's prompt, the
+        next player's turn), the screen takes no input for `ACK_GUARD_MS` (a spin's own
+        result is guarded from the spin's end instead)."""
+        if not isinstance(event, (*ACKNOWLEDGE, KnobLongPress)) or self.ready_at is not None:
+            return
+        if not isinstance(self.mode, Playing | Acknowledging) or self.over:
+            return
+        made = self.session.steps != steps or (isinstance(mode, Acknowledging)
+                                               and isinstance(self.mode, Playing))
+        if made:
+            self.settled_at, self.settled_by = now + ACK_GUARD_MS / 1000, type(event)
+
+    def _early_on_prompt(self, event: object, now: float) -> bool:
+        """Whether an input reached the prompt too soon after the screen before it went:
+        answered in words, on this screen, and not taken."""
+        if not isinstance(self.mode, Playing) or not self._double(event, now):
+            return False
+        self._refuse(DOUBLE_PRESS)
+        return True
+
+    def _double(self, event: object, now: float) -> bool:
+        """Whether ``event`` repeats, within the guard, the input that made the screen
+        (a double press, a card tapped twice)."""
+        return (isinstance(event, GUARDED) and self.settled_at is not None
+                and now < self.settled_at and type(event) is self.settled_by)
+
     def _end_spin(self, now: float) -> None:
         """The animation gives way to its result, which takes no acknowledgement for
         `ACK_GUARD_MS`: it appeared by itself, not in answer to a person's input."""
@@ -253,13 +300,19 @@ class Controller:
         if isinstance(self.mode, Acknowledging):
             self.ready_at = now + ACK_GUARD_MS / 1000
 
-    def _too_soon(self, event: object) -> None:
-        """Answer an input that came while the spin animated: on the result it led to,
-        in its footer; on the next prompt (a spin without a result), as a refusal."""
-        if isinstance(self.mode, Acknowledging):
-            self.answer = _early_answer(event)
-        else:
-            self._refuse(TOO_SOON)
+    def _too_soon(self, event: object, animation: Animation, now: float) -> None:
+        """Answer an input that came while the spin animated, on the spinner's own
+        screen: the result it led to, with the answer in its footer. A spin that leads
+        straight to the next prompt (the start order) shows what it spun first, titled
+        with the spinner, so the answer is never on the next player's screen."""
+        if not isinstance(self.mode, Acknowledging):
+            news = [Part(n.text, "result", n.short) for n in self.news]
+            self.news = []
+            parts = tuple(news) or (Part(f"Spun {animation.final}", "result"),)
+            self._enter(MomentArrived(Moment(title=animation.title, parts=parts,
+                                             big=animation.final)))
+            self.ready_at = now + ACK_GUARD_MS / 1000
+        self.answer = _early_answer(event)
 
     def _not_acknowledging(self, event: object, now: float) -> bool:
         """Whether an input on a result screen leaves it as it is: a card lifted off
@@ -268,7 +321,7 @@ class Controller:
         last it is answered: a flick is not "ok")."""
         if not isinstance(event, ACKNOWLEDGE):
             return True
-        if self.ready_at is not None and now < self.ready_at:
+        if (self.ready_at is not None and now < self.ready_at) or self._double(event, now):
             self.answer = _early_answer(event)
             return True
         if isinstance(event, KnobSpin):
@@ -281,7 +334,7 @@ class Controller:
         """The one way the mode changes (the table of changes is `rig.core.modes.next_mode`);
         an answer on a result screen, and its wait, go with the screen."""
         self.mode = next_mode(self.mode, trigger)
-        self.ready_at, self.answer = None, ""
+        self.ready_at, self.settled_at, self.answer = None, None, ""
 
     @property
     def over(self) -> bool:

@@ -702,6 +702,7 @@ class Daemon(Record):
             for gesture in gestures:
                 self.loop.step(gesture)
                 controller.animation = None  # a robot has seen the spin: no wait for it
+                controller.settled_at = None  # nor the new screen (no double-press guard)
                 self.loop.run_due()
 
     def stop(self, refused: StartRefused | None = None) -> None:

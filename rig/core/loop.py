@@ -86,6 +86,9 @@ class RigLoop:
         self.on_frame: Callable[[Screen], Any] | None = None
         """Told each new screen once it is shown (the voice says it: rig.voice.narrator); it must
         only hand work over, never wait."""
+        self.before_input: Callable[[object], Any] | None = None
+        """Told each input (not a tick) before the controller handles it: an emulated
+        table's person lets the clock move on to when they could have seen the screen."""
 
     def post(self, event: object) -> None:
         """Thread-safe: the only thing hardware callbacks may do."""
@@ -131,6 +134,8 @@ class RigLoop:
             event.deliver()
             return
         self.stats.events += 1
+        if self.before_input is not None and not isinstance(event, Tick):
+            self.before_input(event)
         self.controller.handle(event)
         self.refresh()
 

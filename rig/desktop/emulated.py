@@ -52,6 +52,10 @@ class EmulatedRig(Record):
     pause: Callable[[float], Any] | None = None
     """Called with the seconds before the clock moves on: a paced demo waits them out in
     real time; by default time just jumps (scripts and tests never wait)."""
+    quick_hands: bool = False
+    """False: the table's person sees each screen before acting on it (the clock moves on
+    past the controller's `settled_at` before an input, as a person's pace does); True:
+    inputs come at the clock's instant, a double press included (the guard's tests)."""
     render: Callable[[Screen], Any] | None = None
     show: Callable[[Any], Any] | None = None
     """Given both (instead of ``draw``): the daemon's drawing, a frame rendered while the
@@ -69,6 +73,7 @@ class EmulatedRig(Record):
                                 show=self.show)
         else:
             self.loop = RigLoop(self.controller, draw=self._draw, clock=self.clock)
+        self.loop.before_input = self._seen
         self.loop.refresh()
         self._resting: str | None = None
 
@@ -81,6 +86,14 @@ class EmulatedRig(Record):
         self.screens.append(screen)
         if self.draw is not None:
             self.draw(screen)
+
+    def _seen(self, event: object) -> None:
+        """A person acts once the screen an input just made could be seen (see
+        `quick_hands`): the clock moves on past the controller's guard."""
+        settled, clock = self.controller.settled_at, self.controller.clock
+        if not self.quick_hands and settled is not None and isinstance(clock, FakeClock) \
+                and clock() < settled:
+            clock.set(settled)
 
     @property
     def screen(self) -> Screen:

@@ -318,8 +318,10 @@ def _paged(screen: Screen, title: str, paragraphs: list[list[Row]], selected: in
             last = screen.footer  # the answer to an early input, until the page turns
         elif number < count and pressed:
             last = f"{number}/{count} press: more"  # a press reads on (Controller)
-        elif number < count or not screen.footer or len(last) > COLUMNS:
+        elif number < count:
             last = f"{number}/{count} turn {knob}: more".replace(" :", ":")
+        elif not screen.footer or len(last) > COLUMNS:  # the last page: a turn goes back
+            last = f"{number}/{count} turn {knob}: back".replace(" :", ":")
         footers.append(last)
     return Fitted(title, screen.big, tuple(laid), tuple(footers), wordings)
 

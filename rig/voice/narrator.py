@@ -46,7 +46,17 @@ from rig.voice.cache import ClipCache
 from rig.voice.control import VoiceControl
 from rig.voice.effects import Effect, effect_named, needs_sox
 from rig.voice.espeak import library
-from rig.voice.speech import MUST_HEAR, Utterance, utterance, vocabulary_for
+from rig.voice.speech import (
+    FLAVOUR_KIND,
+    MUST_HEAR,
+    OPTION,
+    Utterance,
+    Vocabulary,
+    highlighted,
+    merged,
+    utterance,
+    vocabulary_for,
+)
 
 log = logging.getLogger(__name__)
 
@@ -430,10 +440,19 @@ class Narrator:
         self.game = game
         self.control = control or VoiceControl(settings.enabled, settings.volume)
         self._last: Utterance | None = None
+        self._cursor: int | None = None
+        """Where the knob stood on the choice being said (a turn says the option under
+        it: :func:`rig.voice.speech.highlighted`)."""
         self._silenced = False
         self.said: list[Utterance] = []
         """Every utterance handed to the speaker, in order (the demo prints them)."""
         self.on_say: Callable[[Utterance], None] | None = None
+        self.on_merge: Callable[[list[str], Utterance], None] | None = None
+        """Told the texts said together in fewer words, and what is said instead (the
+        bench follows each utterance to the words that said it)."""
+        self._handed: dict[str, Utterance] = {}
+        """Recent utterances by the text of their transmission (what the speaker's queue
+        holds), to say what waits in fewer words (:func:`rig.voice.speech.merged`)."""
         self._pending: deque[tuple[Screen, str]] = deque()
         """Screens posted and not looked at yet, in order: every one is looked at (a
         must-hear moment shown briefly is still said)."""
@@ -482,27 +501,89 @@ class Narrator:
             return None
         self._silenced = False
         name = self.game() if game is None else game
-        said = utterance(screen, vocabulary_for(name))
+        vocabulary = vocabulary_for(name)
+        said = utterance(screen, vocabulary)
+        if said is None or said == self._last:
+            said = self._browsed(screen, said, vocabulary)
+        else:
+            self._cursor = screen.cursor if screen.menu else None
         if said is None:
             if self._last is not None:
                 self._stop()
                 self._last = None
             return None
-        if said == self._last:
-            return None  # the same moment redrawn (a page, a cursor, a refusal fading)
-        if said.kind != "refusal":
+        if said.kind == OPTION:
+            pass  # the choice it browses stays the moment
+        elif said == self._last:
+            return None  # the same moment redrawn (a page, a refusal fading)
+        elif said.kind != "refusal":
             self._last = said
-        if said.kind not in self.settings.events:
+        if not _enabled(said.kind, self.settings.events):
             self._stop()
             return None
-        if self.speaker is not None and self.synthesizer is not None:
-            made = self.synthesizer.transmission(said.text, self.control.volume / 100)
-            self.speaker.say(Transmission(made.key, made.clips, made.volume,
-                                          must_hear=said.kind in MUST_HEAR))
+        self._hand(said)
         self.said.append(said)
         if self.on_say is not None:
             self.on_say(said)
+        if said.kind in MUST_HEAR:
+            self._catch_up(vocabulary)
+        slang = vocabulary.flavour(said.kind)
+        if slang and _enabled(said.kind, self.settings.events):
+            self._hand(Utterance(slang, FLAVOUR_KIND))  # routine: yields to what follows
+            if self.on_say is not None:
+                self.on_say(Utterance(slang, FLAVOUR_KIND))
         return said
+
+    def _hand(self, said: Utterance) -> None:
+        """Give ``said`` to the speaker, with its priority."""
+        if self.speaker is None or self.synthesizer is None:
+            return
+        made = self.synthesizer.transmission(said.text, self.control.volume / 100)
+        self.speaker.say(Transmission(made.key, made.clips, made.volume,
+                                      must_hear=said.kind in MUST_HEAR))
+        self._handed[made.key] = said
+        if len(self._handed) > 64:
+            self._handed.pop(next(iter(self._handed)))
+
+    def _catch_up(self, vocabulary: Vocabulary) -> None:
+        """Fallen behind (must-hear speech waiting behind must-hear speech): what waits
+        is said in fewer words (RULINGS G6), never read out as a history."""
+        if self.speaker is None or self.synthesizer is None:
+            return
+        synthesizer, volume, told = self.synthesizer, self.control.volume / 100, []
+
+        def combine(waiting: list[Transmission]) -> Transmission | None:
+            queued = [self._handed.get(t.key) for t in waiting]
+            if any(u is None for u in queued):
+                return None
+            short = merged(vocabulary, [u for u in queued if u is not None])
+            if short is None:
+                return None
+            told.append(short)
+            made = synthesizer.transmission(short.text, volume)
+            self._handed[made.key] = short
+            return Transmission(made.key, made.clips, made.volume, must_hear=True)
+
+        replaced = self.speaker.merge(combine)
+        if replaced and self.on_merge is not None:
+            self.on_merge([t.key for t in replaced], told[0])
+
+    def _browsed(self, screen: Screen, said: Utterance | None,
+                 vocabulary: Vocabulary) -> Utterance | None:
+        """On a choice already said (or a menu that says nothing: the correction menu,
+        whose item under the knob is said as it opens), a turn of the knob says the
+        option now under it; else ``said`` as it was."""
+        if not screen.menu:
+            self._cursor = None
+            return said
+        if screen.cursor == self._cursor:
+            return said
+        first = self._cursor is None
+        self._cursor = screen.cursor
+        if first and said is None and screen.title != "CORRECTION":
+            return said
+        option = highlighted(screen, vocabulary)
+        return said if option is None else option
 
     def warm(self, game: object, name: str) -> None:
         """Render ahead what ``game`` will say anyway (rig.voice.speech: Vocabulary.likely)."""
@@ -512,6 +593,15 @@ class Narrator:
     def _stop(self) -> None:
         if self.speaker is not None:
             self.speaker.stop()
+
+
+def _enabled(kind: str, events: tuple[str, ...]) -> bool:
+    """Whether ``kind`` is said with the ``[voice] events`` setting: a choice and the
+    option under the knob are said where "choice" is, or "turn" (a setting written
+    before choices were a kind of their own)."""
+    if kind in (OPTION, "choice"):
+        return "choice" in events or "turn" in events
+    return kind in events
 
 
 def sound_card_present(devices: Path = Path("/dev/snd")) -> bool:

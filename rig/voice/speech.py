@@ -32,10 +32,12 @@ from functools import lru_cache
 from rig.screens.screen import Part, Screen
 from valueclass import Frozen, set_field
 
-EVENTS = ("turn", "card", "move", "police", "alert", "winner", "refusal")
+EVENTS = ("turn", "choice", "card", "move", "police", "alert", "winner", "refusal")
 """The kinds of utterance, which the ``[voice] events`` setting picks from:
 
-- turn: whose turn it is and what to do (draw, spin, choose), with the news before it;
+- turn: whose turn it is and what to do (draw, spin), with the news before it;
+- choice: a person's choice (a police move, which truck, which move) with its options,
+  short and grouped, or their count where the knob reads them one by one ("option");
 - card: the card drawn, read aloud with its printed text, and what to do with it;
 - move: the result of a move (where the piece goes);
 - police: a move of a piece no player owns (the game says which: 10-Four's police);
@@ -44,9 +46,20 @@ EVENTS = ("turn", "card", "move", "police", "alert", "winner", "refusal")
 - refusal: why an input was refused, in a few words.
 """
 
-MUST_HEAR = frozenset({"card", "move", "police", "alert", "winner"})
+MUST_HEAR = frozenset({"card", "choice", "move", "police", "alert", "winner"})
 """The kinds the table must hear whole (RULINGS G6): never cut by what follows. A turn
-prompt and a refusal are routine: they yield, and are dropped once the table acted."""
+prompt, a refusal and the option under the knob are routine: they yield, and are dropped
+once the table acted. A choice is heard before it is made: browsing its options (which
+says each under the knob, routine) never cuts it."""
+FLAVOUR_KIND = "flavour"
+"""The kind of the CB slang said after a moment (`Vocabulary.FLAVOUR`): routine."""
+OPTION = "option"
+"""The kind of the option under the knob, said as the knob turns on a choice (as a
+screen reader does): routine, said when the ``choice`` event is."""
+OPTIONS_MOST_WORDS = 16
+"""A choice whose options, grouped, say more than this many words says how many there
+are instead, and the knob says each ("Eleven moves: turn to hear each"): a listener
+holds a short list, not a long one."""
 
 SPOKEN_ROLES = frozenset({"news", "card", "instruction", "warning", "text"})
 """The parts of a prompt screen that are said (not the hint, the computer's note, the
@@ -59,7 +72,8 @@ JOIN_TITLE = "JOIN THE BOARD: CODE"
 """The setup menu's "Phones: join" screen (rig.core.join): its code is said digit by
 digit, not its addresses."""
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-SILENT_TITLES = frozenset({"CORRECTION", "NEW GAME"})
+CORRECTION = "CORRECTION"
+SILENT_TITLES = frozenset({CORRECTION, "NEW GAME"})
 """Screens a person works through with the knobs (nothing there to announce)."""
 
 
@@ -136,6 +150,16 @@ class Vocabulary:
     default: the roger beep closes each transmission, and the table's pace asks for few
     words (10-Four's "Ten-four." is left out for that)."""
 
+    FLAVOUR: tuple[tuple[str, str], ...] = ()
+    """CB slang said after a moment of a kind, in time that would otherwise be silent
+    ((kind, words), e.g. ("move", "Ten-four.")): handed as routine speech of its own
+    (`FLAVOUR_KIND`), it yields to whatever comes next and is dropped when the table has
+    moved on, so it never delays a word the table needs (RULINGS G6: slang decorates)."""
+
+    def flavour(self, kind: str) -> str:
+        """The slang said after a moment of ``kind`` ("" for none)."""
+        return next((words for k, words in self.FLAVOUR if k == kind), "")
+
     @property
     def decorations(self) -> tuple[str, ...]:
         """The slang this vocabulary adds to what the screen says (a test takes it out
@@ -188,11 +212,69 @@ class Vocabulary:
         """Whether a choice's options are read out (the base reads none)."""
         return False
 
+    def option(self, item: str) -> str:
+        """One option of a choice in its shortest spoken form, still screen text (the
+        places as codes: `words` says them); by default the menu item as it is."""
+        return item
+
+    def choice_prompt(self, said: str) -> str:
+        """The spoken prompt of a choice before its options (the game may say it in
+        fewer words: the options carry the details); by default as it is."""
+        return said
+
+    def brief(self, text: str, kind: str) -> str:
+        """What is said of an utterance (``text``, of ``kind``) when the voice has
+        fallen behind and says what is queued in fewer words ("Red to Red nine."): the
+        facts that still matter, no history. By default all of it; "" for nothing."""
+        return text
+
     def likely(self, game: object) -> list[str]:
         """Texts this game will say sooner or later whatever happens (its cards, its
         fixed prompts), each as `utterance` says it: the voice renders them ahead, at
         low priority, so that they are cached when their moment comes. None here."""
         return []
+
+
+BEHIND_KEEPS = frozenset({"winner", "choice"})
+"""What a voice that has fallen behind still says whole: the winner and a person's
+choice not made yet; the rest it says in brief (an alert's brief keeps its headline and
+every piece it names: the game says it)."""
+HISTORY_ONCE_FOLLOWED = frozenset({"card", "choice"})
+"""What is history once anything follows it in the queue: a card (its move is queued or
+the table has gone on) and a choice (it was made: its result follows)."""
+
+
+def merged(vocabulary: Vocabulary, queued: list[Utterance]) -> Utterance | None:
+    """What is queued, in fewer words (RULINGS G6: when the voice falls behind a fast
+    table it says what is queued in fewer words, never a history): each utterance in
+    its brief (`Vocabulary.brief`); a card left out when a move follows it and a choice
+    when anything does (it was made), both whole when newest (still news); the winner
+    whole; None when nothing would be shorter (several said as one transmission are:
+    one squelch and roger beep). One utterance waiting is said in brief too: it waits
+    because the voice is behind."""
+    if not queued:
+        return None
+    out: list[str] = []
+    for at, said in enumerate(queued):
+        later = queued[at + 1:]
+        if said.kind in HISTORY_ONCE_FOLLOWED and later:
+            if said.kind == "card" and not any(u.kind in ("move", "alert", "police")
+                                               for u in later):
+                out.append(_sentence(vocabulary.brief(said.text, said.kind)))
+            continue  # made, or its move queued: history now
+        if said.kind in BEHIND_KEEPS or said.kind == "card":
+            out.append(said.text)  # the newest card or choice: still news
+        elif brief := vocabulary.brief(said.text, said.kind):
+            out.append(_sentence(brief))
+    text = " ".join(out)
+    if not text or len(text) > sum(len(u.text) + 1 for u in queued) - 1:
+        return None
+    if len(queued) == 1 and text == queued[0].text:
+        return None
+    kinds = [u.kind for u in queued]
+    kind = next((k for k in ("winner", "alert", "police", "move", "card") if k in kinds),
+                kinds[-1])
+    return Utterance(text, kind)
 
 
 def said_as(vocabulary: Vocabulary, parts: Iterable[Part]) -> str:
@@ -259,9 +341,16 @@ def utterance(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
     if screen.footer.startswith("long press"):  # the game is over: the sign-off
         return Utterance(_say(vocabulary, spoken), "winner")
     card = any(p.role == "card" for p in spoken)
+    if screen.menu and any(p.role == "cpu" for p in parts):
+        # a computer's choice: said as its result, never as its menu; its news is said
+        news = [p for p in spoken if p.role == "news"]
+        return Utterance(_say(vocabulary, news), "turn") if news else None
     tail = _options(screen.menu, vocabulary) if screen.menu else ""
+    if not card and tail:
+        return Utterance(f"{vocabulary.choice_prompt(_say(vocabulary, spoken))} {tail}",
+                         "choice")
     if not card:
-        return Utterance(_say(vocabulary, spoken, tail=tail), "turn")
+        return Utterance(_say(vocabulary, spoken), "turn")
     lead = vocabulary.card_lead(spoken)
     said = _say(vocabulary, spoken, tail=tail)
     if lead:
@@ -292,14 +381,34 @@ def _prompt_parts(parts: tuple[Part, ...], vocabulary: Vocabulary) -> list[Part]
     return spoken
 
 
+def option_words(item: str, vocabulary: Vocabulary) -> str:
+    """One option of a choice as it is said: the game's short form, in words."""
+    return vocabulary.words(vocabulary.option(item))
+
+
+def highlighted(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
+    """The option under the knob on a choice screen, numbered in the knob's order
+    ("Two: Smokey one, short cut to Yellow three."), or None where options are not
+    said (a computer's choice, a game that does not read them)."""
+    if not screen.menu or any(p.role == "cpu" for p in screen.parts()):
+        return None
+    if screen.title != CORRECTION and not vocabulary.options(screen.menu):
+        return None  # the correction menu says the item under the knob; setup does not
+    at = min(screen.cursor, len(screen.menu) - 1)
+    said = option_words(screen.menu[at], vocabulary)
+    return Utterance(_sentence(f"{_upper_first(number_words(at + 1))}: {said}"), OPTION)
+
+
 def _options(menu: tuple[str, ...], vocabulary: Vocabulary) -> str:
     """A choice's options as a listener can choose from them, where the game reads them
-    out: the options that share their words before a colon said once with what follows
-    each ("Smokey one in the Bear Trap on Blue: ten to Blue nineteen, or ten to ..."),
-    and options that differ in one word only said as one ("... on Red, Green or Blue")."""
+    out: each in the game's short form (`Vocabulary.option`), the options that share
+    their words before a colon said once with what follows each ("Smokey one: to Blue
+    nineteen, or short cut to Yellow three"), and options that differ in one word only
+    said as one ("... on Red, Green or Blue"). Too many words for a listener to hold
+    (`OPTIONS_MOST_WORDS`): how many options, and the knob says each."""
     if not vocabulary.options(menu):
         return ""
-    said = [vocabulary.words(item) for item in menu]
+    said = [option_words(item, vocabulary) for item in menu]
     groups: list[tuple[str, list[str]]] = []
     for text in said:
         head, colon, rest = text.partition(": ")
@@ -309,8 +418,12 @@ def _options(menu: tuple[str, ...], vocabulary: Vocabulary) -> str:
             groups.append((head, [rest]))
         else:
             groups.append(("", [text]))
-    phrases = [f"{head}: {_either(rests)}" if head else rests[0] for head, rests in groups]
-    return _sentence(_either(_one_word_apart(phrases), last="; or "))
+    phrases = [f"{head}: {_either(_one_word_apart(rests, last=False))}" if head
+               else rests[0] for head, rests in groups]
+    listed = _sentence(_either(_one_word_apart(phrases), last="; or "))
+    if len(listed.split()) <= OPTIONS_MOST_WORDS:
+        return listed
+    return f"{_upper_first(number_words(len(menu)))} choices: turn the knob to hear each."
 
 
 def _either(items: list[str], last: str = ", or ") -> str:
@@ -320,15 +433,19 @@ def _either(items: list[str], last: str = ", or ") -> str:
     return joiner.join(items[:-1]) + last + items[-1]
 
 
-def _one_word_apart(phrases: list[str]) -> list[str]:
+def _one_word_apart(phrases: list[str], last: bool = True) -> list[str]:
     """Neighbouring phrases that differ in one word said as one, the words listed
-    ("into the Bear Trap on Red", "... on Green": "into the Bear Trap on Red or Green")."""
+    ("into the Bear Trap on Red", "... on Green": "into the Bear Trap on Red or Green");
+    not ``last``: only where the word that differs is not the last ("Red trap", "Green
+    trap": "Red or Green trap"; but "Yellow trap", "Yellow thirteen" stay two)."""
     out: list[list[str]] = []
     varied: list[list[str]] = []
     for phrase in phrases:
         words = phrase.split()
         if out and len(out[-1]) == len(words):
             apart = [i for i, (a, b) in enumerate(zip(out[-1], words, strict=True)) if a != b]
+            if not last and apart == [len(words) - 1]:
+                apart = []
             if len(apart) == 1 and (len(varied[-1]) == 1 or varied[-1][0] == str(apart[0])):
                 if len(varied[-1]) == 1:
                     varied[-1] = [str(apart[0]), out[-1][apart[0]]]
@@ -388,5 +505,5 @@ def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> 
     return Utterance(_say(vocabulary, lines, tail=tail), kind)
 
 
-__all__ = ["EVENTS", "MUST_HEAR", "Utterance", "Vocabulary", "number_words", "utterance",
-           "vocabulary_for"]
+__all__ = ["EVENTS", "FLAVOUR_KIND", "MUST_HEAR", "OPTION", "Utterance", "Vocabulary",
+           "highlighted", "merged", "number_words", "option_words", "utterance", "vocabulary_for"]

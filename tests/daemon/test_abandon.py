@@ -38,6 +38,7 @@ def _rig(tmp_path: Path, game: str, players: int, seed: int = 3) -> tuple[Daemon
     while controller.session.steps < 8:
         for gesture in gestures_for(controller, rng):
             daemon.app.handle(gesture)
+            controller.settled_at = None  # a robot has seen the new screen (issue 43)
             daemon.app.handle(Tick())
     return daemon, daemon.app
 

@@ -38,11 +38,15 @@ def select(daemon: Daemon, label: str) -> None:
 
 
 def settle(daemon: Daemon) -> None:
-    """Wait for the voice's worker, then handle what it posted (a fault, a recovery)."""
+    """Wait for the voice's worker, then handle what it posted (a fault, a recovery);
+    the screen has been seen by then (the double-press guard is over: issue 43)."""
     assert daemon.narrator is not None and daemon.loop is not None
     assert daemon.narrator.idle.wait(20) and daemon.narrator.speaker.idle.wait(20)
     while not daemon.loop.events.empty():
         daemon.loop.step(daemon.loop.events.get_nowait())
+    controller = daemon.app.controller if daemon.app is not None else None
+    if controller is not None:
+        controller.settled_at = None
 
 
 def test_the_game_is_spoken_and_the_menu_switches_the_voice(

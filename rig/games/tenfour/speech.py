@@ -33,6 +33,28 @@ _FLICK = re.compile(r"^\w+: flick the (HI|LO) knob \((?:Hi|Lo)-Band\)(?:, move s
 _EXTRA = re.compile(r"move (\d+) extra spaces?")
 _FROM = re.compile(rf"^(\w+ truck) at [{_LETTERS}]\d{{1,3}}(?=: \d+ ahead)")
 """A truck's move from where it stands ("Red truck at R1: 3 ahead to R4")."""
+_TRUCK_OPTION = re.compile(r"^(\w+ truck) at (\S+): \d+ to (.+)$")
+"""A two-player truck choice ("Red truck at R1: 6 to R7", "..., caught!")."""
+_DECLARE_OPTION = re.compile(r"^(\w+ truck) at (\S+)( \(Hammer Up\))?$")
+"""A two-player truck declared before the draw ("Red truck at R18 (Hammer Up)")."""
+_SMOKEY_OPTION = re.compile(r"^(Smokey \d) (?:in the Bear Trap on \w+|at \S+): (\d+) (.+)$")
+"""A police move of a Smokey on the board ("Smokey 1 in the Bear Trap on Blue: 10 to
+B19", "Smokey 2 at Y3: 5 into the Bear Trap on Yellow")."""
+_TRAP_OPTION = re.compile(r"^(Smokey \d) into the Bear Trap on (\w+)$")
+"""A Smokey out of the Park (or put in, two players) into a trap."""
+_BEAR_OPTION = re.compile(r"^Bear to the (\w+) route$")
+"""The Bear out of the Park, or to another route."""
+
+_BRIEF = (
+    (re.compile(r"^(\w+) truck: [\w-]+ (?:ahead )?to "), r"\1 to "),
+    (re.compile(r"^(Smokey \w+) (?:in the Bear Trap on \w+|at [\w -]+?): [\w-]+ "
+                r"(?:by the short cut between [\w -]+?, )?(to|into) "), r"\1 \2 "),
+    (re.compile(r"^Bear In The Air to "), "Bear to "),
+    (re.compile(r": to the side of the road, loses next turn"), ", loses next turn"),
+)
+"""A move and a police move in brief, when the voice is behind ("Red truck: three ahead
+to Red nine": "Red to Red nine"; "Smokey two in the Bear Trap on Blue: ten by the short
+cut between ..., to Yellow three": "Smokey two to Yellow three")."""
 
 POLICE = ("Smokey", "Bear")
 """The police pieces: a result that moves one is a police move."""
@@ -65,6 +87,9 @@ class TenFourVocabulary(Vocabulary):
         ("BREAK 1-9", "break one nine"),
     )
     WINNER_TITLES = frozenset({"10-4, WINNER!"})
+    FLAVOUR = (("move", "Ten-four."), ("police", "Ten-four."))
+    """The rulebook's "ten-four" after a move, in silent time only (the game's end says
+    its own: "Ten-four, winner! ... Adios")."""
 
     def said_line(self, text: str, before: str) -> str:
         """A truck's move is said without the place it starts from: each colour has one
@@ -77,6 +102,23 @@ class TenFourVocabulary(Vocabulary):
         move."""
         police = text.startswith(POLICE) or any(f" puts {piece}" in text for piece in POLICE)
         return "police" if police else "move"
+
+    def brief(self, text: str, kind: str) -> str:
+        """A move, police move or alert in brief (`_BRIEF`): the piece and where it
+        ends, a catch and its cost ("Bear bite! Green to Yellow three. Caught by Smokey
+        two, loses next turn."); a card without the spin it asked for (its move says
+        what came of it): the breaker and the card's own words."""
+        sentences = re.split(r"(?<=[.!?])\s+", text)
+        if kind == "card":
+            return " ".join(s for s in sentences if not s.startswith("Spin the"))
+        if kind not in ("move", "police", "alert"):
+            return text
+        out = []
+        for sentence in sentences:
+            for pattern, into in _BRIEF:
+                sentence = pattern.sub(into, sentence)
+            out.append(sentence)
+        return " ".join(out)
 
     def card_lead(self, parts: Iterable[Part]) -> str:
         """The breaker before a card that calls the police (its text or the warning)."""
@@ -97,8 +139,42 @@ class TenFourVocabulary(Vocabulary):
         return (extra.group(1) if extra else None) != flick.group(2)
 
     def options(self, menu: tuple[str, ...]) -> bool:
-        """The police options (which Smokey or the Bear, and where) are read out."""
-        return all(item.removeprefix("Put ").startswith(POLICE) for item in menu)
+        """The police options (which Smokey or the Bear, and where) and the two-player
+        truck choice (which truck, from where, to where) are read out."""
+        return all(item.removeprefix("Put ").startswith(POLICE)
+                   or _TRUCK_OPTION.match(item) is not None
+                   or _DECLARE_OPTION.match(item) is not None for item in menu)
+
+    def option(self, item: str) -> str:
+        """An option in the fewest words that still say which piece, from where and to
+        where: "Red truck: R1 to R7"; a Smokey by its number and where it ends ("Smokey
+        1: B19", "Smokey 1: short cut to Y3", "Smokey 2: Yellow trap"): a Smokey moves
+        10 but for a trap, so the count is left to the screen; the Bear by its route
+        ("Bear: Red route")."""
+        truck = _TRUCK_OPTION.match(item)
+        if truck is not None:
+            to = truck.group(3).replace(", caught!", ", caught")
+            return f"{truck.group(1)}: {truck.group(2)} to {to}"
+        declared = _DECLARE_OPTION.match(item)
+        if declared is not None:
+            hammer = ", Hammer Up" if declared.group(3) else ""
+            return f"{declared.group(1)} at {declared.group(2)}{hammer}"
+        item = item.removeprefix("Put ")
+        smokey = _SMOKEY_OPTION.match(item)
+        if smokey is None:
+            item = _TRAP_OPTION.sub(r"\1: \2 trap", item)
+            return _BEAR_OPTION.sub(r"Bear: \1 route", item)
+        where = re.sub(r"^into the Bear Trap on (\w+)$", r"\1 trap", smokey.group(3))
+        if where.endswith(" by short cut"):
+            where = "short cut to " + where.removesuffix(" by short cut").removeprefix("to ")
+        return f"{smokey.group(1)}: {where.removeprefix('to ')}"
+
+    def choice_prompt(self, said: str) -> str:
+        """A police choice's prompt without the card's "Break one nine!" (the breaker
+        said it before the card), and taking a piece out of the Park said short."""
+        said = said.replace(f" {BREAK} ", " ").replace(f" {BREAK.lower()} ", " ").replace(
+            "Take a police car out of Yellowstone Park.", "police out of the Park:")
+        return re.sub(r": Move a Smokey( or the Bear)?\.", r": move a Smokey\1:", said)
 
     def likely(self, game: object) -> list[str]:
         """Every Mike card's text, as its prompt reads it aloud (rig.games.tenfour.view shows

@@ -163,7 +163,7 @@ class TenFourView(EventNotices[TenFourGame, TenFourState]):
         return str(action.value) if isinstance(action, Spin) else action.key()
 
     def notices(self, state: TenFourState, events: list[Event]) -> list[Notice]:
-        out = super().notices(state, events)
+        out = _lost_turns_as_one(super().notices(state, events))
         if any(e.kind in {"smokey_exact_move", "smokey_trap_move", "park_exit"} for e in events):
             leader = bears_crawling(state)
             if leader is not None:
@@ -260,6 +260,31 @@ class TenFourView(EventNotices[TenFourGame, TenFourState]):
         if any(t.id == location for t in board.traps):
             return "traps"
         return "short cuts"
+
+
+_LOST = " loses this turn (caught speeding)"
+
+
+def _lost_turns_as_one(notices: list[Notice]) -> list[Notice]:
+    """Several players who lose this turn one after another, as one line ("Green, Blue
+    and Yellow lose this turn (caught speeding)"): one line fits where three paged."""
+    out: list[Notice] = []
+    lost: list[Notice] = []
+    for notice in [*notices, None]:
+        if notice is not None and notice.text.endswith(_LOST) and not notice.alert:
+            lost.append(notice)
+            continue
+        if len(lost) == 1:
+            out.append(lost[0])
+        elif lost:
+            names = [n.text.removesuffix(_LOST) for n in lost]
+            said = ", ".join(names[:-1]) + " and " + names[-1]
+            out.append(Notice(f"{said} lose this turn (caught speeding)",
+                              short=f"{said} lose this turn"))
+        lost = []
+        if notice is not None:
+            out.append(notice)
+    return out
 
 
 _SECTIONS = ("park", "route", "traps", "short", "bear", "side", "home")
