@@ -83,9 +83,9 @@ class BaselineError(RuntimeError):
     """No baseline could be named or exported (not a git checkout, no such commit)."""
 
 
-def _git(*args: str) -> str:
+def _git(*args: str, repo: Path = HERE) -> str:
     try:
-        result = subprocess.run(["git", "-C", str(HERE), *args], capture_output=True,
+        result = subprocess.run(["git", "-C", str(repo), *args], capture_output=True,
                                 text=True, check=False)
     except FileNotFoundError:
         raise BaselineError("git is not installed: the paired bench needs a git "
@@ -95,31 +95,33 @@ def _git(*args: str) -> str:
     return result.stdout.strip()
 
 
-def resolve_baseline(ref: str | None) -> tuple[str, str]:
-    """(label, commit) of the baseline: `ref`, else the last release (the newest tag
-    reachable from HEAD, else the commit that last set pyproject.toml's version)."""
-    if not (HERE / ".git").exists():
-        raise BaselineError(f"{HERE} is not a git checkout: the paired bench compares "
+def resolve_baseline(ref: str | None, repo: Path = HERE) -> tuple[str, str]:
+    """(label, commit) of the baseline in `repo`: `ref`, else the last release (the
+    newest tag reachable from HEAD, else the commit that last set pyproject.toml's
+    version)."""
+    if not (repo / ".git").exists():
+        raise BaselineError(f"{repo} is not a git checkout: the paired bench compares "
                             "two trees of one (run it from a clone)")
     if ref is not None:
-        return ref, _git("rev-parse", "--verify", f"{ref}^{{commit}}")
+        return ref, _git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}", repo=repo)
     try:
-        tag = _git("describe", "--tags", "--abbrev=0")
-        return f"release {tag}", _git("rev-parse", f"{tag}^{{commit}}")
+        tag = _git("describe", "--tags", "--abbrev=0", repo=repo)
+        return f"release {tag}", _git("rev-parse", f"{tag}^{{commit}}", repo=repo)
     except BaselineError:
         pass
-    commit = _git("log", "-1", "--format=%H", "-G", "^version = ", "--", "pyproject.toml")
+    commit = _git("log", "-1", "--format=%H", "-G", "^version = ", "--", "pyproject.toml",
+                  repo=repo)
     if not commit:
         raise BaselineError("no release to compare with: name one with --against REF")
-    version = _git("show", f"{commit}:pyproject.toml").split('version = "', 1)[1]
+    version = _git("show", f"{commit}:pyproject.toml", repo=repo).split('version = "', 1)[1]
     return f"release {version.split(chr(34), 1)[0]} (the commit that set it)", commit
 
 
-def export(commit: str, into: Path) -> None:
+def export(commit: str, into: Path, repo: Path = HERE) -> None:
     """The baseline's packages as of `commit`, written under `into`."""
-    names = set(_git("ls-tree", "--name-only", commit).split())
+    names = set(_git("ls-tree", "--name-only", commit, repo=repo).split())
     wanted = [name for name in PACKAGES if name in names]
-    archive = subprocess.run(["git", "-C", str(HERE), "archive", "--format=tar", commit,
+    archive = subprocess.run(["git", "-C", str(repo), "archive", "--format=tar", commit,
                               "--", *wanted], capture_output=True, check=True)
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
 
@@ -167,11 +169,13 @@ def judge(ratios: list[float], threshold: float) -> dict[str, Any]:
 
 
 def run(against: str | None = None, quick: bool = False, pairs: int | None = None,
-        threshold: float = DEFAULT_THRESHOLD) -> dict[str, Any]:
+        threshold: float = DEFAULT_THRESHOLD, repo: Path = HERE) -> dict[str, Any]:
+    """Turn about against `against` (see the module docstring); `repo` is the git
+    repository the baseline comes from (this checkout's)."""
     plan = dict(QUICK if quick else FULL)
     if pairs is not None:
         plan["pairs"] = pairs
-    label, commit = resolve_baseline(against)
+    label, commit = resolve_baseline(against, repo)
     scratch = Path(tempfile.mkdtemp(prefix="cbrig-turnabout-"))
     load_before = [round(x, 2) for x in os.getloadavg()]
     started = time.perf_counter()
@@ -182,7 +186,7 @@ def run(against: str | None = None, quick: bool = False, pairs: int | None = Non
     try:
         baseline = scratch / "baseline"
         baseline.mkdir()
-        export(commit, baseline)
+        export(commit, baseline, repo)
         site = scratch / "site"
         site.mkdir()
         (site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
