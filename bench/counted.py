@@ -12,8 +12,9 @@ set and dict orders are the same every run), on seeded games:
   (``sys.setprofile``);
 * ``input/<game>``: per input of an autopiloted game through the emulated rig (the
   real controller and loop, a manual clock, every frame rendered and sent to an SSD1306
-  on the fake I2C bus, no journal), the instructions and calls from the gesture to the
-  frame on the bus, and the **bytes on the display bus**;
+  on the fake I2C bus, no journal; its first ``INPUT_LIMIT`` inputs), the instructions
+  and calls from the gesture to the frame on the bus, and the **bytes on the display
+  bus**;
 * ``ready``: the modules the daemon has imported when it sends READY=1 (``cbrig run``,
   mock hardware, no display: what start-up loads, and so what it executes).
 
@@ -47,11 +48,14 @@ METHOD = " ".join((__doc__ or "").split("\n\n    python -m")[0].split())
 ENGINE_CONFIGS: tuple[tuple[str, str, int], ...] = (
     ("tenfour", "standard", 3), ("tenfour", "standard", 4), ("tenfour", "two-player", 2),
     ("bumpem", "standard", 2), ("bumpem", "standard", 4))
-ENGINE_GAMES = 6
-"""Seeded games a configuration (a few hundred steps: the counts are exact, more games
+ENGINE_GAMES = 4
+"""Seeded games a configuration (hundreds of steps: the counts are exact, more games
 would only take longer)."""
 INPUT_GAMES: tuple[tuple[str, int], ...] = (("tenfour", 4), ("bumpem", 3))
 INPUT_SEEDS = 1
+INPUT_LIMIT = 150
+"""Inputs counted a game (from its start: setup, the first turns, spins, cards and moves):
+the count is exact, a whole Bump 'Em game (~1,000 inputs) would only take longer."""
 DEFAULT_HEADROOM = 0.05
 """Under 10 %: a change doing 10 % more work per unit fails, whatever the machine."""
 HERE = Path(__file__).resolve().parent.parent
@@ -129,7 +133,7 @@ def count_inputs(name: str, players: int, seeds: int) -> dict[str, Any]:
         rng = random.Random(f"bench-counted:{name}:{seed}")
         inputs = sent = 0
         bus.take()
-        while not rig.session.state.is_terminal():
+        while not rig.session.state.is_terminal() and inputs < INPUT_LIMIT:
             for gesture in gestures_for(rig.controller, rng):
                 if counter is not None:
                     with counter:

@@ -47,8 +47,8 @@ CONFIGS: tuple[tuple[str, str, int], ...] = (
     ("tenfour", "standard", 3), ("tenfour", "standard", 4), ("tenfour", "two-player", 2),
     ("bumpem", "standard", 2), ("bumpem", "standard", 4))
 DEFAULT_THRESHOLD = 0.05
-QUICK = {"pairs": 8, "games": 2, "repeats": 7}
-FULL = {"pairs": 14, "games": 4, "repeats": 9}
+QUICK = {"pairs": 6, "games": 2, "repeats": 5}
+FULL = {"pairs": 12, "games": 4, "repeats": 7}
 BOOTSTRAP = 2000
 
 CHILD = """
