@@ -10,12 +10,12 @@ by default the last release: the newest tag, else the commit that set
 runs the baseline and this tree **turn about** (A B, B A, A B, ...: each pair in
 alternating order), each turn a fresh interpreter pinned to the same CPU, with an
 import hook that stops an editable install from lending the baseline this checkout's
-modules. Each turn plays the same fixed work (``GAMES`` seeded random games of every
+modules. Each turn plays the same fixed work (``games`` seeded random games of every
 configuration, ``engine.selfplay.play``, ``keep_events=False``, one warm-up game) several
-times (``REPEATS``) and keeps its fastest repetition on the process's CPU clock (load
-only ever adds to a repetition's time: cache misses, migrations, the other sessions'
-interrupts). Each pair gives a ratio, this tree's steps per CPU second over the
-baseline's.
+times (``repeats``) and keeps each configuration's fastest repetition on the process's
+CPU clock (load only ever adds to a repetition's time: cache misses, migrations, a busy
+sibling hyperthread, the other sessions' interrupts). Each pair gives a ratio, this
+tree's steps per CPU second over the baseline's.
 
 The verdict: the median of the pair ratios with a 95 % bootstrap interval (2,000
 resamples of the pairs, seeded) and the min-max range. It **fails (exit 1) only when
@@ -47,8 +47,8 @@ CONFIGS: tuple[tuple[str, str, int], ...] = (
     ("tenfour", "standard", 3), ("tenfour", "standard", 4), ("tenfour", "two-player", 2),
     ("bumpem", "standard", 2), ("bumpem", "standard", 4))
 DEFAULT_THRESHOLD = 0.05
-QUICK = {"pairs": 6, "games": 2, "repeats": 5}
-FULL = {"pairs": 12, "games": 4, "repeats": 7}
+QUICK = {"pairs": 10, "games": 2, "repeats": 5}
+FULL = {"pairs": 16, "games": 4, "repeats": 7}
 BOOTSTRAP = 2000
 
 CHILD = """
@@ -63,20 +63,24 @@ configs = [(c.split("/")[0], c.split("/")[1], int(c.split("/")[2])) for c in sys
 built = [build_game(n, players=p, variant=v) for n, v, p in configs]
 for game in built:
     play(game, random.Random("bench:warm-up"), keep_events=False)
-best = wall_best = float("inf")
-steps = 0
+best = [float("inf")] * len(built)
+wall_best = [float("inf")] * len(built)
+steps = [0] * len(built)
 for _ in range(repeats):
-    cpu, wall, steps = time.process_time(), time.perf_counter(), 0
-    for game in built:
+    for number, game in enumerate(built):
+        cpu, wall, count = time.process_time(), time.perf_counter(), 0
         for seed in range(games):
-            steps += play(game, random.Random(f"bench:{seed}"), keep_events=False).steps
-    best = min(best, time.process_time() - cpu)
-    wall_best = min(wall_best, time.perf_counter() - wall)
+            count += play(game, random.Random(f"bench:{seed}"), keep_events=False).steps
+        best[number] = min(best[number], time.process_time() - cpu)
+        wall_best[number] = min(wall_best[number], time.perf_counter() - wall)
+        steps[number] = count
 import engine
-print(json.dumps({"steps": steps, "cpu_s": best, "wall_s": wall_best,
+print(json.dumps({"steps": sum(steps), "cpu_s": sum(best), "wall_s": sum(wall_best),
                   "engine": engine.__file__}))
 """
-"""One turn: the fixed work REPEATS times, the fastest repetition kept."""
+"""One turn: each configuration's fixed games REPEATS times, each configuration's
+fastest repetition kept (a configuration takes a few milliseconds: a short stretch of
+the machine's time is less likely to be disturbed)."""
 
 
 class BaselineError(RuntimeError):
