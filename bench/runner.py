@@ -394,7 +394,7 @@ def summary(report: dict[str, Any]) -> str:
     lines = [f"cb-rig bench ({report['mode']}) on {report['machine']['cpu_model']}, "
              f"Python {report['machine']['python']}, pinned to CPU "
              f"{report['machine']['pinned_cpu']}",
-             f"  load average {report['machine']['load_average']} before, "
+             f"  load average {report['machine'].get('load_average')} before, "
              f"{report['machine'].get('load_average_after')} after: the timing figures "
              "below were taken under it and are reported, not gated"]
     for key, value in report.get("engine_steps_per_second", {}).items():
