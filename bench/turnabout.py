@@ -6,18 +6,21 @@ ratio of two trees measured side by side in one run does not: both see the same 
 
 ``cbrig bench --paired [--against REF]`` exports the baseline (REF, a commit or tag;
 by default the last release: the newest tag, else the commit that set
-``pyproject.toml``'s version) with ``git archive`` into a temporary directory, then
-runs the baseline and this tree **turn about** (A B, B A, A B, ...: each pair in
-alternating order), each turn a fresh interpreter pinned to the same CPU, with an
-import hook that stops an editable install from lending the baseline this checkout's
-modules. Each turn plays the same fixed work (``games`` seeded random games of every
-configuration, ``engine.selfplay.play``, ``keep_events=False``, one warm-up game) several
-times (``repeats``) and keeps each configuration's fastest repetition on the process's
-CPU clock (load only ever adds to a repetition's time: cache misses, migrations, a busy
-sibling hyperthread, the other sessions' interrupts). Each pair gives a ratio, this
-tree's steps per CPU second over the baseline's.
+``pyproject.toml``'s version) with ``git archive`` into a temporary directory. Then,
+``pairs`` times, it starts a **fresh pair of interpreters**, one on each tree (pinned to
+the same CPU, with an import hook that stops an editable install from lending the
+baseline this checkout's modules), and plays them **turn about in lockstep**: each
+configuration's fixed games (``games`` seeded random games, ``engine.selfplay.play``,
+``keep_events=False``, after one warm-up game) on one side, then at once on the other
+(A B, then B A for the next configuration, ...), ``repeats`` times over. The two
+measurements of a configuration are milliseconds apart, so whatever the machine's load
+does to one it does to the other (issue 46 first tried one tree per process, turn after
+turn: a stretch of seconds at load 20 slowed one turn of a pair and not the other, and a
+15 %-slower copy passed 2 runs in 13). A repetition gives a ratio, this tree's steps per
+CPU second over the baseline's on every configuration; a pair's ratio is the median of
+its repetitions'.
 
-The verdict: the median of the pair ratios with a 95 % bootstrap interval (2,000
+The verdict: the median of the pairs' ratios with a 95 % bootstrap interval (2,000
 resamples of the pairs, seeded) and the min-max range. It **fails (exit 1) only when
 the whole interval lies below 1 - threshold**: this tree is slower than the threshold
 beyond the run's own spread. The absolute rates of both trees are reported beside it,
@@ -26,6 +29,7 @@ with the load average they were taken under: for information, never judged.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import shutil
@@ -47,8 +51,8 @@ CONFIGS: tuple[tuple[str, str, int], ...] = (
     ("tenfour", "standard", 3), ("tenfour", "standard", 4), ("tenfour", "two-player", 2),
     ("bumpem", "standard", 2), ("bumpem", "standard", 4))
 DEFAULT_THRESHOLD = 0.05
-QUICK = {"pairs": 10, "games": 2, "repeats": 5}
-FULL = {"pairs": 16, "games": 4, "repeats": 7}
+QUICK = {"pairs": 5, "games": 3, "repeats": 9}
+FULL = {"pairs": 14, "games": 4, "repeats": 11}
 BOOTSTRAP = 2000
 
 CHILD = """
@@ -58,29 +62,24 @@ try:
 except ImportError:  # trees before issue 39 built games in rig.games
     from rig.games import build_game
 from engine.selfplay import play
-games, repeats = int(sys.argv[1]), int(sys.argv[2])
-configs = [(c.split("/")[0], c.split("/")[1], int(c.split("/")[2])) for c in sys.argv[3:]]
+import engine
+games = int(sys.argv[1])
+configs = [(c.split("/")[0], c.split("/")[1], int(c.split("/")[2])) for c in sys.argv[2:]]
 built = [build_game(n, players=p, variant=v) for n, v, p in configs]
 for game in built:
     play(game, random.Random("bench:warm-up"), keep_events=False)
-best = [float("inf")] * len(built)
-wall_best = [float("inf")] * len(built)
-steps = [0] * len(built)
-for _ in range(repeats):
-    for number, game in enumerate(built):
-        cpu, wall, count = time.process_time(), time.perf_counter(), 0
-        for seed in range(games):
-            count += play(game, random.Random(f"bench:{seed}"), keep_events=False).steps
-        best[number] = min(best[number], time.process_time() - cpu)
-        wall_best[number] = min(wall_best[number], time.perf_counter() - wall)
-        steps[number] = count
-import engine
-print(json.dumps({"steps": sum(steps), "cpu_s": sum(best), "wall_s": sum(wall_best),
-                  "engine": engine.__file__}))
+print(json.dumps({"engine": engine.__file__}), flush=True)
+for line in sys.stdin:
+    game = built[int(line)]
+    steps, cpu, wall = 0, time.process_time(), time.perf_counter()
+    for seed in range(games):
+        steps += play(game, random.Random(f"bench:{seed}"), keep_events=False).steps
+    print(json.dumps([steps, time.process_time() - cpu, time.perf_counter() - wall]),
+          flush=True)
 """
-"""One turn: each configuration's fixed games REPEATS times, each configuration's
-fastest repetition kept (a configuration takes a few milliseconds: a short stretch of
-the machine's time is less likely to be disturbed)."""
+"""A tree's side of a pair: builds the games, plays one warm-up game each, then plays a
+configuration's fixed games each time the parent names it, and answers with the steps
+and the CPU and wall seconds they took."""
 
 
 class BaselineError(RuntimeError):
@@ -130,22 +129,81 @@ def export(commit: str, into: Path, repo: Path = HERE) -> None:
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
 
 
-def _turn(site: Path, tree: Path, games: int, repeats: int) -> dict[str, Any]:
-    import json
+class _Side:
+    """One tree's child of a pair (see CHILD), fed one configuration at a time."""
 
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(site), str(tree))),
-           "PYTHONHASHSEED": "0"}
-    args = [f"{n}/{v}/{p}" for n, v, p in CONFIGS]
-    # cwd: "python -c" puts the working directory first on sys.path
-    result = subprocess.run([sys.executable, "-c", CHILD, str(games), str(repeats), *args],
-                            capture_output=True, text=True, check=False,
-                            cwd=tempfile.gettempdir(), env=env)
-    if result.returncode != 0:
-        raise RuntimeError(f"the turn in {tree} failed:\n{result.stderr}")
-    out: dict[str, Any] = json.loads(result.stdout)
-    if not out["engine"].startswith(str(tree)):
-        raise RuntimeError(f"the turn in {tree} imported {out['engine']}")
-    return out
+    def __init__(self, site: Path, tree: Path, games: int) -> None:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(site), str(tree))),
+               "PYTHONHASHSEED": "0"}
+        args = [f"{n}/{v}/{p}" for n, v, p in CONFIGS]
+        # cwd: "python -c" puts the working directory first on sys.path
+        self.proc = subprocess.Popen([sys.executable, "-c", CHILD, str(games), *args],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, cwd=tempfile.gettempdir(), env=env)
+        self.tree = tree
+        engine = self._read()["engine"]
+        if not engine.startswith(str(tree)):
+            self.close()
+            raise RuntimeError(f"the side in {tree} imported {engine}")
+
+    def _read(self) -> Any:
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            self.close()
+            raise RuntimeError(f"the side in {self.tree} ended (exit {self.proc.returncode})")
+        return json.loads(line)
+
+    def play(self, number: int) -> tuple[int, float, float]:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{number}\n")
+        self.proc.stdin.flush()
+        steps, cpu, wall = self._read()
+        return int(steps), float(cpu), float(wall)
+
+    def close(self) -> None:
+        if self.proc.stdin is not None and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        try:
+            self.proc.wait(300)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def _pair(site: Path, trees: dict[str, Path], games: int, repeats: int,
+          number: int) -> dict[str, Any]:
+    """A pair of fresh children, one a tree, played in lockstep: every configuration
+    `repeats` times, the two sides back to back each time (the order alternating), so
+    both measurements of a configuration are milliseconds apart, under the same load.
+    The pair's ratio: the median over repetitions of this tree's steps per CPU s over
+    the baseline's on all configurations, measured back to back."""
+    sides = {name: _Side(site, tree, games) for name, tree in trees.items()}
+    cpu: dict[str, list[float]] = {"baseline": [], "tree": []}
+    wall: dict[str, float] = {"baseline": 0.0, "tree": 0.0}
+    steps: dict[str, int] = {"baseline": 0, "tree": 0}
+    ratios = []
+    try:
+        for repeat in range(repeats):
+            spent = {"baseline": 0.0, "tree": 0.0}
+            done = {"baseline": 0, "tree": 0}
+            for config in range(len(CONFIGS)):
+                first = (number + repeat + config) % 2 == 0
+                for name in (("baseline", "tree") if first else ("tree", "baseline")):
+                    n, c, w = sides[name].play(config)
+                    spent[name] += c
+                    done[name] += n
+                    wall[name] += w
+            ratios.append((done["tree"] / spent["tree"]) / (done["baseline"] / spent["baseline"]))
+            for name in cpu:
+                cpu[name].append(spent[name])
+                steps[name] = done[name]
+    finally:
+        for side in sides.values():
+            side.close()
+    return {"ratio": median(ratios),
+            "rate": {name: steps[name] / min(cpu[name]) for name in cpu},
+            "wall_rate": {name: steps[name] * repeats / wall[name] for name in cpu}}
 
 
 def interval(ratios: list[float], resamples: int = BOOTSTRAP) -> tuple[float, float]:
@@ -195,24 +253,22 @@ def run(against: str | None = None, quick: bool = False, pairs: int | None = Non
         site.mkdir()
         (site / "sitecustomize.py").write_text(SITECUSTOMIZE, encoding="utf-8")
         trees = {"baseline": baseline, "tree": HERE}
-        turns: dict[str, list[dict[str, Any]]] = {"baseline": [], "tree": []}
+        measured: list[dict[str, Any]] = []
         loads: list[float] = []
         for number in range(plan["pairs"]):
-            order = ("baseline", "tree") if number % 2 == 0 else ("tree", "baseline")
-            for name in order:
-                progress.say(f"pair {number + 1}/{plan['pairs']}: {name}")
-                turns[name].append(_turn(site, trees[name], plan["games"], plan["repeats"]))
+            progress.say(f"pair {number + 1}/{plan['pairs']}")
+            measured.append(_pair(site, trees, plan["games"], plan["repeats"], number))
             loads.append(round(os.getloadavg()[0], 2))
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    rates = {name: [t["steps"] / t["cpu_s"] for t in ts] for name, ts in turns.items()}
-    walls = {name: [t["steps"] / t["wall_s"] for t in ts] for name, ts in turns.items()}
-    ratios = [a / b for a, b in zip(rates["tree"], rates["baseline"], strict=True)]
+    rates = {name: [p["rate"][name] for p in measured] for name in trees}
+    walls = {name: [p["wall_rate"][name] for p in measured] for name in trees}
+    ratios = [p["ratio"] for p in measured]
     verdict = judge(ratios, threshold)
     return {
         "cbrig_bench_paired": 1,
         "figure": "random self-play steps per CPU second, this tree over the baseline, "
-                  "one ratio per pair of turns",
+                  "one ratio per pair of fresh children played in lockstep",
         "baseline": {"label": label, "commit": commit},
         "tree": str(HERE),
         "plan": {**plan, "configs": [f"{n}/{v}/{p}p" for n, v, p in CONFIGS],
