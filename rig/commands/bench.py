@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the baseline commit or tag of --paired (implies it; default: "
                              "the last release)")
     parser.add_argument("--pairs", type=int, default=None,
-                        help="--paired: pairs of turns (default 5 quick, 14 full)")
+                        help="--paired: pairs of turns (default 8 quick, 14 full)")
     parser.add_argument("--threshold", type=float, default=None,
                         help="--paired: fail when the whole interval of the ratio is "
                              "below 1 - THRESHOLD (default 0.05)")
