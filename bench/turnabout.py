@@ -16,7 +16,7 @@ configuration's fixed games (``games`` seeded random games, ``engine.selfplay.pl
 measurements of a configuration are milliseconds apart, so whatever the machine's load
 does to one it does to the other (issue 46 first tried one tree per process, turn after
 turn: a stretch of seconds at load 20 slowed one turn of a pair and not the other, and a
-15 %-slower copy passed 2 runs in 13; with 5 pairs, whose bootstrap interval is their
+15 %-slower copy passed 3 runs in 14; with 5 pairs, whose bootstrap interval is their
 min-max, one odd pair let it pass once in 5). A repetition gives a ratio, this tree's steps per
 CPU second over the baseline's on every configuration; a pair's ratio is the median of
 its repetitions'.
