@@ -55,11 +55,11 @@ class Quiet:
 class NotifySocket:
     """The datagram socket systemd would give the service as NOTIFY_SOCKET."""
 
-    def __init__(self, path: Path, timeout: float = 20.0) -> None:
+    def __init__(self, path: Path, timeout: float | None = None) -> None:
         self.path = path
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind(str(path))
-        self.sock.settimeout(timeout)
+        self.sock.settimeout(scaled(HANG) if timeout is None else timeout)  # ends a hang only
         self.seen: list[str] = []
 
     def next(self) -> list[str]:

@@ -45,7 +45,7 @@ def _drain(notify: NotifySocket) -> None:
     except BlockingIOError:
         pass
     finally:
-        notify.sock.settimeout(20.0)
+        notify.sock.settimeout(scaled(HANG))
 
 
 def test_sigkill_at_fifty_points_loses_nothing(tmp_path):
