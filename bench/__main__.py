@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from bench.cli import add_arguments, run
+from bench.cli import run
+from rig.commands.bench import add_arguments
 
 
 def main() -> int:

@@ -13,9 +13,15 @@ where nobody has moved yet:
   inflate it);
 * slice_ms, slice_cpu_ms: each slice (a Tick the loop handles while no event waits),
   wall and thread CPU: the most an input arriving mid-search waits for the loop;
-* idle_loop_cpu_ms_per_s and idle_loop_wakeups_per_s: the loop thread's CPU
-  (`time.pthread_getcpuclockid`) and the loop's handled events, ticks and redraws over
-  `IDLE_SECONDS` after the hint is shown: 0 when nothing is left to think about.
+* idle_loop_wakeups: what the loop did after the step that drew the hint, counted (its
+  handled events and ticks, and redraws but the hint's own), up to the Stop that ends
+  it `IDLE_SECONDS` later, and idle_deadlines_after_hint: the decisions after whose hint
+  the controller still had a deadline (a loop with none sleeps until an input comes,
+  however long it is left): both 0 when nothing is left to think about, on any
+  machine at any load (issue 46: a window's rate counted, on a loaded machine, the
+  hint's own redraw finishing after the star was seen);
+* idle_loop_cpu_ms_per_s: the loop thread's CPU (`time.pthread_getcpuclockid`) over
+  that window, reported.
 
     .venv/bin/python -m bench.thinking [--decisions N]
 """
@@ -42,7 +48,8 @@ def measure(decisions: int = 4) -> dict[str, Any]:
     cpus: list[float] = []
     slices: list[tuple[float, float]] = []
     idle_cpu: list[float] = []
-    wakeups: list[float] = []
+    wakeups: list[int] = []
+    deadlines = 0
     by_game: dict[str, dict[str, Any]] = {}
     for name, variant, players in GAMES:
         game_shows: list[float] = []
@@ -52,6 +59,7 @@ def measure(decisions: int = 4) -> dict[str, Any]:
             slices.extend(decision["slices"])
             idle_cpu.append(decision["idle_cpu"])
             wakeups.append(decision["wakeups"])
+            deadlines += decision["deadline"] is not None
         shows.extend(game_shows)
         by_game[f"{name}/{variant}/{players}p"] = {
             "first_hint_to_show_ms": rnd(game_shows[0] * 1000),
@@ -64,7 +72,8 @@ def measure(decisions: int = 4) -> dict[str, Any]:
         "slice_ms": summary_ms([wall for wall, _ in slices]),
         "slice_cpu_ms": summary_ms([cpu for _, cpu in slices]),
         "idle_loop_cpu_ms_per_s": rnd(max(idle_cpu) * 1000),
-        "idle_loop_wakeups_per_s": rnd(max(wakeups)),
+        "idle_loop_wakeups": sum(wakeups),
+        "idle_deadlines_after_hint": deadlines,
         "think_ms": 100,
         "method": (__doc__ or "").strip().split("\n\n")[0].replace("\n", " "),
     }
@@ -85,10 +94,14 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
                             options=ControllerOptions(virtual_deck=True))
     drawn: list[tuple[float, Any]] = []
     starred = threading.Event()
+    at_star: list[int] = []
+    """The loop's handled count when the hint's frame was drawn (before that draw is
+    counted as a render)."""
 
     def draw(screen: Any) -> None:
         drawn.append((time.perf_counter(), screen))
-        if _has_hint(screen):
+        if _has_hint(screen) and not starred.is_set():
+            at_star.append(_handled(loop))
             starred.set()
 
     loop = RigLoop(controller, draw=draw)
@@ -108,7 +121,7 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
         state = session.state
         if controller.choice_pending and len(state.legal_actions()) > 1 \
                 and controller.alert is None and controller.animation is None:
-            out.append(_one(loop, drawn, starred, slices, Stop))
+            out.append(_one(loop, drawn, starred, slices, Stop, at_star))
         for gesture in gestures_for(controller, rng):
             loop.step(gesture)
             controller.animation = None  # seen: the next press is not too soon for it
@@ -122,12 +135,13 @@ def _has_hint(screen: Any) -> bool:
 
 
 def _one(loop: Any, drawn: list[tuple[float, Any]], starred: threading.Event,
-         slices: list[tuple[float, float]], stop: type) -> dict[str, Any]:
+         slices: list[tuple[float, float]], stop: type, at_star: list[int]) -> dict[str, Any]:
     """Run the loop at a pending hint until its star is drawn (the draw callback says
-    so), then idle; stop the loop."""
+    so), then idle; stop the loop, and count what it did after the star."""
     drawn.clear()
     slices.clear()
     starred.clear()
+    at_star.clear()
     thread = threading.Thread(target=loop.run, name="rig-loop")
     started = time.perf_counter()
     thread.start()
@@ -139,15 +153,17 @@ def _one(loop: Any, drawn: list[tuple[float, Any]], starred: threading.Event,
         raise RuntimeError(f"no hint drawn within {SHOW_TIMEOUT_SECONDS:.0f} s")
     thought = time.clock_gettime(clock)
     shown = next(t for t, screen in drawn if _has_hint(screen))
-    handled = _handled(loop)
     cpu = time.clock_gettime(clock)
-    time.sleep(IDLE_SECONDS)
+    time.sleep(IDLE_SECONDS)  # the window the idle CPU is reported over; counts need none
     idle_cpu = (time.clock_gettime(clock) - cpu) / IDLE_SECONDS
-    wakeups = (_handled(loop) - handled) / IDLE_SECONDS
     loop.post(stop())
     thread.join()
+    # after the join: the loop's counts are final. The star's own render is the one
+    # counted after at_star was taken.
+    wakeups = _handled(loop) - at_star[0] - 1
     return {"show": shown - started, "cpu": thought, "slices": list(slices),
-            "idle_cpu": idle_cpu, "wakeups": wakeups}
+            "idle_cpu": idle_cpu, "wakeups": wakeups,
+            "deadline": loop.controller.next_deadline()}
 
 
 def _handled(loop: Any) -> int:

@@ -28,3 +28,11 @@ def slowdown() -> float:
 def scaled(seconds: float) -> float:
     """`seconds`, a timeout sized for a native machine, on this one."""
     return seconds * slowdown()
+
+
+HANG = 300.0
+"""The seconds a test waits for a process, a thread or a device before it calls the wait
+a hang, on a native machine (pass it through `scaled`): what a daemon start, a stop or
+a short command needs quietly (well under a second to a few seconds) times far more
+than ten, so a machine ten times slower, or one at load 20 that deprioritises the suite
+(issue 46 saw a start miss 30 s there), still passes; a real hang still ends."""

@@ -13,7 +13,9 @@ here, and every one is listed in one place, tests/lazy_imports.txt:
 - ``conditional``: the only statement of a branch that needs it;
 - ``types``: for the type checker only;
 - ``extra``: a module of the project that needs an optional extra (the case's CAD
-  library), imported once the command has checked the extra is there.
+  library), imported once the command has checked the extra is there;
+- ``bench``: the benchmark code (bench/), imported only by the command that runs it, so
+  that it is never in the product's import graph (issue 45).
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LIST = ROOT / "tests" / "lazy_imports.txt"
 OWN = {"engine", "hardware", "rig", "valueclass", "bench"}
-REASONS = {"start-up", "library", "optional", "conditional", "types", "extra"}
+REASONS = {"start-up", "library", "optional", "conditional", "types", "extra", "bench"}
 NEEDS_AN_EXTRA = ("rig.maker.case",)
 """Packages of the project whose modules import an optional extra at their top."""
 
@@ -115,6 +117,9 @@ def _fits(reason: str, node: ast.Import | ast.ImportFrom, chain: list[ast.AST],
         return any(isinstance(c, ast.Try) for c in inner)
     if reason == "extra":
         return all(t.startswith(NEEDS_AN_EXTRA) for t in targets)
+    if reason == "bench":
+        return module == "rig.commands.bench" and all(t.split(".")[0] == "bench"
+                                                        for t in targets)
     if reason == "library":
         root = targets[-1].split(".")[0]
         return root not in OWN and root not in sys.stdlib_module_names

@@ -16,7 +16,7 @@ def test_paired_start_measures_both_trees_by_the_same_stamp() -> None:
     for name in ("before", "after"):
         figures = report[name]
         assert len(figures["runs_s"]) == 1
-        assert math.isfinite(figures["median_s"]) and 0 < figures["min_s"] < 30
+        assert math.isfinite(figures["median_s"]) and figures["min_s"] > 0
 
 
 def test_paired_engine_runs_each_tree_in_every_configuration(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """`python -m bench --quick --json` runs and reports every figure with a sane type.
 
-No timing in the test itself: the bench measures, and its gate judges what this machine
-can judge (bus bits counted, CPU figures at the reference machine's speed through the
-in-process calibration, memory; wall figures are reported, not gated). The run must
-pass that gate: a missed target fails the suite, naming the target.
+No timing is judged here, nor by the bench's exit code (issue 46: the old gate on a raw
+rate failed an unmodified tree on a loaded machine and passed a 15 %-slower one): the
+bench reports its timing figures with the load they were taken under, and gates only
+what load cannot move (the counted budgets and bus shares, memory). The counted budgets
+are held in the suite by tests/bench/test_counted_budgets.py; this file checks the
+report's shape and that its verdicts follow from its figures.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 import pytest
 
 from bench import runner
-from tests.slowdown import scaled, slowdown
+from tests.slowdown import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 ENGINE_KEYS = {"tenfour/standard/3p", "tenfour/standard/4p", "tenfour/two-player/2p",
@@ -33,10 +35,18 @@ def _no_nan(token: str) -> Any:
     raise ValueError(f"the report has {token}: not valid JSON")
 
 
+BENCH_DEADLINE = 3600.0
+"""Seconds before the quick bench is called a hang: ~30 s of wall (18 CPU s) on a quiet
+machine, 3 min at load 18-20; run by a suite under `nice -n 10` beside 8 busy loops at
+load 19 it took over 30 min (issue 46): a deadline only for a hang, far past a machine
+ten times slower."""
+
+
 @pytest.fixture(scope="module")
 def run() -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "bench", "--quick", "--json"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=scaled(300), check=False)
+                          capture_output=True, text=True, timeout=scaled(BENCH_DEADLINE),
+                          check=False)
 
 
 @pytest.fixture(scope="module")
@@ -48,24 +58,27 @@ def report(run: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     return data
 
 
-def judged_here(report: dict[str, Any]) -> list[str]:
-    """The gated targets this run can speak for. Natively, all of them. Under qemu-user
-    (the emulated ARM job, slowdown > 1) only the counted ones: qemu translates each
-    kind of work at its own cost (imports and system calls against the yardstick's pure
-    Python), so the calibration ratio does not carry over, and the resident memory it
-    reports includes its own translation cache: neither is a Pi's figure."""
-    gated: list[str] = report["gate"]["gated"]
-    if slowdown() == 1:
-        return gated
-    return [key for key in gated if report["targets"][key]["kind"] == "counted"]
-
-
-def test_the_bench_passes_its_gate(report: dict[str, Any]) -> None:
-    judged = judged_here(report)
-    assert any(report["targets"][key]["kind"] == "counted" for key in judged)
-    missed = {key: report["targets"][key] for key in judged
-              if not report["targets"][key]["met"]}
-    assert not missed, f"bench targets missed: {missed}"
+def test_the_exit_code_is_the_gate_and_the_gate_is_counted(report: dict[str, Any]) -> None:
+    """The exit code follows the gate, and the gate holds no timing figure: only the
+    counted targets, memory and the counted budgets. (Under qemu-user the resident
+    memory includes the translator's cache: the suite's counted budgets are the judge
+    there, tests/bench/test_counted_budgets.py.)"""
+    gate = report["gate"]
+    kinds = {key: report["targets"][key]["kind"] for key in gate["gated"]
+             if key in report["targets"]}
+    assert set(kinds.values()) == {"counted", "memory"}
+    assert "counted_budgets" in gate["gated"]
+    assert not any(report["targets"][key]["gated"] for key in report["targets"]
+                   if report["targets"][key]["kind"] in ("raw", "cpu", "wall"))
+    budgets = report["counted_budgets"]
+    assert budgets["python"] == f"{sys.version_info.major}.{sys.version_info.minor}"
+    assert [f"counted_budgets.{key}" for key in budgets["missed"]] == \
+        [key for key in gate["missed"] if key.startswith("counted_budgets.")]
+    assert gate["exit_code"] == (1 if gate["missed"] else 0)
+    # the counted targets (bits on the bus) are met: the same on any machine at any load
+    missed = {key: report["targets"][key] for key, kind in kinds.items()
+              if kind == "counted" and not report["targets"][key]["met"]}
+    assert not missed, f"counted targets missed: {missed}"
 
 
 def test_it_stays_quiet_with_json_off_a_terminal(run: subprocess.CompletedProcess[str]) -> None:
@@ -221,17 +234,18 @@ def test_targets_gate_and_estimate(report: dict[str, Any]) -> None:
         assert check["kind"] == "cpu"
         assert check["at_reference_speed"] == pytest.approx(check["value"] / slower, rel=0.01)
         assert check["met"] == (check["at_reference_speed"] < float(check["target"][2:]))
+        assert not check["gated"]  # reported: timing is never a verdict
     wall = targets["input_to_frame_ms.p99"]
     assert not wall["gated"] and wall["disk_sync_ms_p99"] == report["fsync_ms"]["p99"]
     # the worse controller decides
     assert shares[1] == max(v["all_inputs"]["share_of_full_frame_p50"]
                             for v in report["bus_per_input"].values())
     gate = report["gate"]
-    # every target but the wall-clock ones, in a quick run too
-    assert gate["gated"] == [k for k in targets if k not in
-                             ("input_to_frame_ms.p99", "input_to_frame_hints_ms.p99",
-                              "start_to_ready_seconds")]
-    assert gate["missed"] == [k for k in gate["gated"] if not targets[k]["met"]]
+    # what load cannot move, in a quick run too: the bus, memory, the counted budgets
+    assert gate["gated"] == [k for k in targets if targets[k]["kind"] in ("counted", "memory")
+                             ] + ["counted_budgets"]
+    assert [k for k in gate["missed"] if k in targets] == \
+        [k for k in gate["gated"] if k in targets and not targets[k]["met"]]
     estimate = report["pi_zero_2w_estimate"]
     assert estimate["factor"] == pytest.approx(
         estimate["pi_zero_2w_calibration_ms"] / report["calibration_ms"], rel=0.01)

@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.slowdown import HANG, scaled
+
 MOCK_CONFIG = """
 [game]
 name = "{game}"
@@ -53,11 +55,11 @@ class Quiet:
 class NotifySocket:
     """The datagram socket systemd would give the service as NOTIFY_SOCKET."""
 
-    def __init__(self, path: Path, timeout: float = 20.0) -> None:
+    def __init__(self, path: Path, timeout: float | None = None) -> None:
         self.path = path
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
         self.sock.bind(str(path))
-        self.sock.settimeout(timeout)
+        self.sock.settimeout(scaled(HANG) if timeout is None else timeout)  # ends a hang only
         self.seen: list[str] = []
 
     def next(self) -> list[str]:
@@ -92,7 +94,7 @@ def start_daemon(config: Path, notify: NotifySocket | None, *extra: str,
 
 def kill(process: subprocess.Popen[str], sig: int = signal.SIGKILL) -> None:
     process.send_signal(sig)
-    process.communicate(timeout=20)
+    process.communicate(timeout=scaled(HANG))
 
 
 def up_then_stop(process: subprocess.Popen[str]) -> str:
@@ -104,7 +106,7 @@ def up_then_stop(process: subprocess.Popen[str]) -> str:
         if "rig up" in line:
             break
     process.terminate()
-    return err + process.communicate(timeout=30)[1]
+    return err + process.communicate(timeout=scaled(HANG))[1]
 
 
 def assert_set_aside(daemon: Any, config: Any, current: Path, before: bytes) -> None:

@@ -17,6 +17,7 @@ import signal
 
 from rig.core.journal import read_journal
 from tests.daemon.helpers import NotifySocket, kill, start_daemon, write_config
+from tests.slowdown import HANG, scaled
 
 SEED = 5
 KILLS = 50
@@ -31,7 +32,7 @@ def _finished_journal(state_dir):
 
 def _run_to_end(config, notify) -> None:
     daemon = start_daemon(config, notify, "--autoplay", str(SEED))
-    _, err = daemon.communicate(timeout=120)
+    _, err = daemon.communicate(timeout=scaled(HANG))
     assert daemon.returncode == 0, err
 
 
@@ -44,7 +45,7 @@ def _drain(notify: NotifySocket) -> None:
     except BlockingIOError:
         pass
     finally:
-        notify.sock.settimeout(20.0)
+        notify.sock.settimeout(scaled(HANG))
 
 
 def test_sigkill_at_fifty_points_loses_nothing(tmp_path):
@@ -68,7 +69,7 @@ def test_sigkill_at_fifty_points_loses_nothing(tmp_path):
             before = len(read_journal(journal).entries) if journal.exists() else 0
             daemon = start_daemon(config, notify, "--autoplay", str(SEED),
                                   "--crash-at", str(target))
-            _, err = daemon.communicate(timeout=120)
+            _, err = daemon.communicate(timeout=scaled(HANG))
             assert daemon.returncode == -signal.SIGKILL, err
             kills += 1
             assert len(read_journal(journal).entries) == max(target, before), \

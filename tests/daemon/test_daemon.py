@@ -11,6 +11,7 @@ from PIL import Image, ImageChops
 from rig.core.daemon import goodbye_screen
 from rig.screens.render import render
 from tests.daemon.helpers import NotifySocket, start_daemon, write_config
+from tests.slowdown import HANG, scaled
 
 
 def test_ready_then_watchdog_pings_then_stopping_on_sigterm(tmp_path):
@@ -27,7 +28,7 @@ def test_ready_then_watchdog_pings_then_stopping_on_sigterm(tmp_path):
         notify.wait_for("WATCHDOG=1")
         daemon.send_signal(signal.SIGTERM)
         notify.wait_for("STOPPING=1")
-        _, err = daemon.communicate(timeout=20)
+        _, err = daemon.communicate(timeout=scaled(HANG))
     finally:
         notify.close()
         if daemon.poll() is None:
@@ -42,13 +43,13 @@ def test_ready_then_watchdog_pings_then_stopping_on_sigterm(tmp_path):
 
 def test_no_watchdog_pings_without_a_watchdog(tmp_path):
     config = write_config(tmp_path)
-    notify = NotifySocket(tmp_path / "notify", timeout=20)
+    notify = NotifySocket(tmp_path / "notify", timeout=scaled(HANG))
     daemon = start_daemon(config, notify)
     try:
         notify.wait_for("READY=1")
         daemon.send_signal(signal.SIGINT)
         notify.wait_for("STOPPING=1")
-        daemon.communicate(timeout=20)
+        daemon.communicate(timeout=scaled(HANG))
     finally:
         notify.close()
     assert daemon.returncode == 0
@@ -59,7 +60,7 @@ def test_a_broken_config_is_a_clear_error_not_a_traceback(tmp_path):
     bad = tmp_path / "config.toml"
     bad.write_text('[display]\ndriver = "ssd1309"\n\n[pins]\nhi_a = 2\n')
     result = subprocess.run([sys.executable, "-m", "rig.cli", "run", "--config", str(bad)],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=scaled(HANG))
     assert result.returncode == 78
     assert f"{bad}:2: display.driver" in result.stderr
     assert "Traceback" not in result.stderr
@@ -68,7 +69,7 @@ def test_a_broken_config_is_a_clear_error_not_a_traceback(tmp_path):
 def test_a_missing_config_file_is_reported(tmp_path):
     result = subprocess.run([sys.executable, "-m", "rig.cli", "run", "--config",
                              str(tmp_path / "nope.toml")], capture_output=True, text=True,
-                            timeout=60)
+                            timeout=scaled(HANG))
     assert result.returncode == 78
     assert "nope.toml" in result.stderr
     assert "Traceback" not in result.stderr
@@ -133,7 +134,7 @@ def test_a_notify_socket_nobody_reads_blocks_neither_the_game_nor_sigterm(tmp_pa
         game = start_daemon(config_in(played), _Socket(path), "--autoplay", "3",
                             watchdog_usec=20_000)
         try:
-            _, err = game.communicate(timeout=120)
+            _, err = game.communicate(timeout=scaled(HANG))
         finally:
             if game.poll() is None:
                 game.kill()
@@ -148,7 +149,7 @@ def test_a_notify_socket_nobody_reads_blocks_neither_the_game_nor_sigterm(tmp_pa
                 if "rig up" in line:
                     break
             daemon.send_signal(signal.SIGTERM)
-            _, err = daemon.communicate(timeout=20)
+            _, err = daemon.communicate(timeout=scaled(HANG))
         finally:
             if daemon.poll() is None:
                 daemon.kill()

@@ -30,6 +30,7 @@ from tests.daemon.helpers import (
     up_then_stop,
     write_config,
 )
+from tests.slowdown import HANG, scaled
 from tests.system_tools import require_command
 
 
@@ -143,7 +144,7 @@ def test_replay_reports_a_bad_header_without_a_traceback(tmp_path, edit):
     current = _journal_in_progress(config)
     _edit_header(current, edit)
     result = subprocess.run([sys.executable, "-m", "rig.cli", "replay", str(current)],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=scaled(HANG))
     assert "Traceback" not in result.stderr
     if result.returncode != 0:
         assert result.returncode == 1 and str(current) in result.stderr
@@ -221,7 +222,7 @@ def test_a_second_daemon_on_the_same_state_refuses_and_leaves_the_journal_alone(
         before = current.read_bytes()
         second = subprocess.run([sys.executable, "-m", "rig.cli", "run", "--config",
                                  str(config_path)], capture_output=True, text=True,
-                                timeout=60)
+                                timeout=scaled(HANG))
         assert second.returncode == EXIT_BUSY, second.stderr
         assert "another cbrig" in second.stderr and str(config.state.directory) in second.stderr
         assert "Traceback" not in second.stderr
@@ -258,7 +259,7 @@ def test_a_healthy_journal_that_cannot_be_written_refuses_to_start(tmp_path):
         command = [require_command("setpriv", "util-linux"), *WITHOUT_WRITE_OVERRIDE,
                    *command]
     current.chmod(0o444)  # owned by someone else, as far as writing goes
-    result = subprocess.run(command, capture_output=True, text=True, timeout=60,
+    result = subprocess.run(command, capture_output=True, text=True, timeout=scaled(HANG),
                             env={**os.environ, "HOME": str(tmp_path)})
     assert result.returncode == EXIT_UNWRITABLE, result.stderr
     assert "permission denied" in result.stderr and str(current) in result.stderr

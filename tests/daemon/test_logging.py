@@ -17,6 +17,7 @@ from hardware.events import DisplayStatus, FrameRejected, ReaderStatus
 from rig.core.daemon import HardwareLog
 from rig.logs import setup_logging
 from tests.daemon.helpers import write_config
+from tests.slowdown import HANG, scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -81,7 +82,7 @@ def test_the_daemon_under_journald_logs_a_refused_journal_as_an_error(tmp_path):
             lines.append(line.rstrip("\n"))
             if "rig up" in line:
                 daemon.send_signal(signal.SIGTERM)
-        daemon.wait(timeout=20)
+        daemon.wait(timeout=scaled(HANG))
     assert daemon.returncode == 0, lines
     assert any(re.match(r"<3>cannot resume .*current\.jsonl", line) for line in lines), lines
     assert "<6>rig up: setup menu" in lines

@@ -12,6 +12,7 @@ from rig.config import load_config
 from rig.core.daemon import EXIT_HARDWARE, HardwareUnavailable, refused_screen
 from rig.screens.render import render
 from tests.daemon.helpers import NotifySocket, start_daemon, write_config
+from tests.slowdown import HANG, scaled
 
 
 def _config_with(tmp_path: Path, old: str, new: str, display: str = "png") -> Path:
@@ -21,7 +22,7 @@ def _config_with(tmp_path: Path, old: str, new: str, display: str = "png") -> Pa
 
 
 def _notifications_until_exit(notify: NotifySocket, process) -> list[str]:  # type: ignore[no-untyped-def]
-    process.communicate(timeout=60)
+    process.communicate(timeout=scaled(HANG))
     notify.sock.settimeout(0)
     while True:
         try:
@@ -59,7 +60,7 @@ def test_ready_is_sent_once_the_hardware_is_claimed(tmp_path):
         process = start_daemon(config, notify)
         notify.wait_for("READY=1")
         process.terminate()
-        _, err = process.communicate(timeout=60)
+        _, err = process.communicate(timeout=scaled(HANG))
     finally:
         notify.close()
     assert process.returncode == 0, err
@@ -92,7 +93,7 @@ def test_a_second_daemon_refused_leaves_the_first_ones_display_alone(tmp_path):
         before = {p.name: p.read_bytes() for p in screens.iterdir()}
         second = subprocess.run([sys.executable, "-m", "rig.cli", "run", "--config",
                                  str(config_path)], capture_output=True, text=True,
-                                timeout=60)
+                                timeout=scaled(HANG))
         assert second.returncode == EXIT_BUSY, second.stderr
         assert {p.name: p.read_bytes() for p in screens.iterdir()} == before
     finally:

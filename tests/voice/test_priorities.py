@@ -17,6 +17,7 @@ from functools import partial
 from hardware.speaker import ROUTINE_LAG, Clip, Speaker, Stream, Transmission
 from rig.screens.screen import Part, Screen
 from rig.voice.narrator import Narrator, Synthesizer, VoiceSettings
+from tests.slowdown import HANG, scaled
 
 RATE = 8000
 
@@ -75,7 +76,7 @@ class GatedDevice:
         return Gated()
 
     def wait_on_air(self) -> None:
-        assert self.on_air.acquire(timeout=10), "nothing reached the device"
+        assert self.on_air.acquire(timeout=scaled(HANG)), "nothing reached the device"
 
     def release(self) -> None:
         """Let every transmission play out, those opened so far and those to come (until

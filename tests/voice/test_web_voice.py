@@ -16,6 +16,7 @@ from rig.config import GameConfig
 from rig.desktop.desk import DeskRig, desk_config
 from rig.voice.narrator import pcm_of_wav
 from rig.web.browserdesk import WebDesk
+from tests.slowdown import HANG, scaled
 from tests.system_tools import require_commands, scratch_home
 
 
@@ -122,7 +123,7 @@ def test_the_page_plays_the_voice_and_the_mute_switch_silences_it(tmp_path: Path
         driver.quit()
         assert rig.loop is not None
         rig.loop.post(Stop())
-        loop.join(timeout=10)
+        loop.join(timeout=scaled(HANG))
         web.stop()
 
 
