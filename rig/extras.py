@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 import sys
-from importlib.metadata import PackageNotFoundError, requires
 from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parents[1]
@@ -46,6 +45,7 @@ def pip_command() -> str:
 def extra_packages(extra: str) -> list[str]:
     """The requirements the installed distribution lists for `extra` (empty when the
     metadata cannot be read)."""
+    from importlib.metadata import PackageNotFoundError, requires
 
     try:
         listed = requires("cbrig") or []
