@@ -36,6 +36,7 @@ from hardware.pins import (
 )
 from rig import gametype, registry
 from rig.datafiles import data_file_problem
+from rig.statedir import atomic_write, make_private_dir
 from rig.voice.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
 
@@ -396,7 +397,113 @@ def _choices(values: Iterable[object]) -> str:
     return ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values)
 
 
+LAST_GOOD_NAME = "config-last-good.toml"
+"""In the state directory: the last config that loaded without a mistake, as
+``dump_config`` writes it (absolute paths), kept by ``cbrig run --config-errors=show``."""
+
+FIELD_DEFAULTS = "the defaults for the wrong fields"
+LAST_GOOD = "the last good config"
+BUILT_IN = "the built-in defaults"
+
+
+class ForgivenConfig(Frozen):
+    """What ``cbrig run --config-errors=show`` runs with (:func:`load_config_forgiving`)."""
+
+    config: RigConfig
+    problems: tuple[Problem, ...] = ()
+    """The config's mistakes (none: it loaded as written)."""
+    used: str = ""
+    """What the rig runs with instead, for the log and the screen: ``FIELD_DEFAULTS``,
+    ``LAST_GOOD`` or ``BUILT_IN``; "" when there was no mistake."""
+
+    def notice(self) -> str:
+        """The mistakes as the setup screen shows them: ``config.toml line 12:
+        pins.hi_a: ...``, each, then what the rig started with."""
+        if not self.problems:
+            return ""
+        lines = []
+        for problem in self.problems:
+            where = Path(problem.source).name
+            if problem.line is not None:
+                where += f" line {problem.line}"
+            lines.append(f"{where}: {problem.field}: {problem.message}.")
+        return " ".join((*lines, f"The rig started with {self.used}."))
+
+
+def load_config_forgiving(path: str | Path | None = None) -> ForgivenConfig:
+    """Load a config as :func:`load_config` does, but never refuse it: the rig on a Pi
+    image must start whatever the owner's file says (docs/IMAGE.md, "The daemon's
+    command line"). A config without mistakes is saved as the last good one (in its
+    state directory, only when it changed). With mistakes, the rig runs with, the first
+    that works: the owner's file with each wrong field at its default (when the file
+    parses and the result holds together); the last good config; the built-in defaults."""
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        problems = tuple(exc.problems)
+    else:
+        _save_last_good(config)
+        return ForgivenConfig(config=config)
+    fixed = _with_field_defaults(path)
+    if fixed is not None:
+        return ForgivenConfig(config=fixed, problems=problems, used=FIELD_DEFAULTS)
+    last_good = _last_good(default_state_dir() / LAST_GOOD_NAME)
+    if last_good is not None:
+        return ForgivenConfig(config=last_good, problems=problems, used=LAST_GOOD)
+    return ForgivenConfig(config=default_config(), problems=problems, used=BUILT_IN)
+
+
+def _with_field_defaults(path: str | Path | None) -> RigConfig | None:
+    """The config at `path` with each wrong field at its default, if the file reads and
+    parses as TOML and what is left is a config without mistakes (fields may clash with
+    each other: two pins on one number); else None."""
+    if path is None:
+        return None
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data, locator = parse_toml(text, source)
+    except (OSError, UnicodeDecodeError, DataError):
+        return None
+    builder = _Builder(data, Checker(source, locator), Path(path).parent, True)
+    builder.lenient = True
+    try:
+        candidate = builder.build()
+        return parse_config(dump_config(candidate), source)
+    except (ConfigError, ValueError, TypeError, KeyError) as exc:
+        log.debug("config with its fields at their defaults still wrong: %s", exc)
+        return None
+
+
+def _last_good(path: Path) -> RigConfig | None:
+    try:
+        return parse_config(path.read_text(encoding="utf-8"), str(path))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, ConfigError) as exc:
+        log.warning("the last good config %s cannot be used: %s", path, exc)
+        return None
+
+
+def _save_last_good(config: RigConfig) -> None:
+    """Keep `config` as the last good one in its state directory, if it changed (no
+    write at every start: an SD card wears). A failure is logged, never fatal."""
+    path = config.state.directory / LAST_GOOD_NAME
+    text = dump_config(config).encode("utf-8")
+    try:
+        if path.is_file() and path.read_bytes() == text:
+            return
+        make_private_dir(config.state.directory)
+        atomic_write(path, text)
+    except OSError as exc:
+        log.warning("cannot keep the last good config in %s: %s", path,
+                    exc.strerror or exc)
+
+
 class _Builder:
+    lenient = False
+    """Give the config with each wrong field at its default instead of raising."""
+
     def __init__(self, data: Table, check: Checker, base: Path, check_game: bool):
         self.data = data
         self.check = check
@@ -497,7 +604,7 @@ class _Builder:
         case = self.section("case", CaseConfig)
         voice = self.section("voice", VoiceConfig)
         self.cross_check(pins, reader, display)
-        if self.check.problems:
+        if self.check.problems and not self.lenient:
             ordered = sorted(self.check.problems,
                              key=lambda p: (p.line is None, p.line or 0))  # stable: file order
             raise ConfigError(ordered)

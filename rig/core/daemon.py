@@ -22,7 +22,7 @@ Exit codes of `cbrig run` (systemd shows them in `systemctl status cbrig`):
 
 A journal that is itself wrong (damaged before its last line, a header the games do
 not accept or naming a data file this rig cannot read, seats or levels that do not
-fit) is set aside in ``games/damaged-*.jsonl``
+fit) is set aside in ``games/NNNNNN-damaged-*.jsonl``
 and the rig starts at the setup menu, saying why: a bad file must not keep the rig down.
 """
 
@@ -183,6 +183,10 @@ class RigHardware(Protocol):
     def close(self, persist_message: Image.Image | None = None, /) -> None: ...
 
 
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 class Daemon(Record):
     config: RigConfig
     autoplay: int | None = None
@@ -195,6 +199,13 @@ class Daemon(Record):
     clock: Clock = time.monotonic
     """The rig's one clock: the loop's deadlines, the controller's animations and
     refusals and the knobs' gestures all read it."""
+    wall_clock: Callable[[], datetime] = field(default_factory=lambda: _utc_now)
+    """The calendar time, only ever a label (a journal's "created", a file name's date):
+    a Pi without a real-time clock may start behind its last boot's time, so nothing is
+    ordered or named uniquely by it (rig.core.journal files games by number)."""
+    notices: tuple[str, ...] = ()
+    """What to tell the table on the setup menu at start (a config's mistakes, an update
+    rolled back): shown as its notice, which a press pages through and dismisses."""
     notifier: ServiceNotifier = field(default_factory=QuietNotifier)
     devices: RigHardware | None = None
     """Devices the caller built (the desk's terminal or browser); None: the Pi's, built
@@ -247,8 +258,9 @@ class Daemon(Record):
                        defaults=self._defaults(),
                        enrol=self._enrol if self.config.reader.type != "none" else None,
                        voice=self.voice_control)
-        if self.not_resumed:
-            self.app.error = self.not_resumed
+        notice = " ".join(text for text in (self.not_resumed, *self.notices) if text)
+        if notice:
+            self.app.error = notice
         # The frame is rendered while the input's fsync runs and shown once it is done.
         self.loop = RigLoop(self.app, render=self._render, show=self._show, clock=self.clock,
                             heartbeat=self._heartbeat,
@@ -469,7 +481,7 @@ class Daemon(Record):
         from rig.voice.cache import give_way
 
         give_way(self.config.state.directory / "voice")  # clips go before a game is refused
-        created = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        created = self.wall_clock().strftime("%Y-%m-%dT%H:%M:%SZ")  # a label only
         session = Session.start(game, self.config.state.current,
                                 {"created": created, "levels": list(choice.levels),
                                  "hints": choice.hints})
@@ -522,7 +534,7 @@ class Daemon(Record):
         return problem
 
     def _set_aside(self, current: Path) -> tuple[Path, str]:
-        stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H-%M-%SZ")
+        stamp = self.wall_clock().strftime("%Y-%m-%dT%H-%M-%SZ")  # a label: filed numbered
         return self._put_away(current, f"damaged-{stamp}.jsonl", "Old game")
 
     def _put_away(self, current: Path, name: str, what: str) -> tuple[Path, str]:
@@ -543,7 +555,7 @@ class Daemon(Record):
         else:
             self._file_kept(current.parent, games)
             return filed, ""
-        beside = archive(current, current.parent, name=f"{UNFILED}{name}")
+        beside = archive(current, current.parent, name=f"{UNFILED}{name}", numbered=False)
         fix = _filing_fix(games, problem)
         log.error("%s not filed: %s; kept as %s. Fix: %s (it is filed at the end of the "
                   "next game)", what, problem, beside, fix)
@@ -975,10 +987,11 @@ def load_card_map(path: Path) -> dict[str, str]:
 
 
 def run_daemon(config: RigConfig, autoplay: int | None = None,
-               crash_at: int | None = None) -> int:
+               crash_at: int | None = None, notices: tuple[str, ...] = ()) -> int:
     from rig.core.sdnotify import Notifier
 
-    daemon = Daemon(config=config, autoplay=autoplay, crash_at=crash_at, notifier=Notifier())
+    daemon = Daemon(config=config, autoplay=autoplay, crash_at=crash_at, notifier=Notifier(),
+                    notices=notices)
     try:
         daemon.start()
     except Exception as exc:

@@ -49,7 +49,11 @@ Durability rules:
   written.
 
 The state directory holds ``current.jsonl`` for the game in progress and ``games/`` for
-finished games, moved there by ``archive``.
+finished games, moved there by ``archive``. The clock is never trusted for order: a Pi
+has no real-time clock and may start behind its last boot's time, so a filed game is
+named ``NNNNNN-<name>`` with ``NNNNNN`` one more than the highest number in ``games/``
+(the date in the name is only a label), and ``filed_games`` lists them in that order,
+unnumbered files from older versions first (docs/IMAGE.md, "The clock").
 
 Privacy: a journal records who played and how; journals, archives and files written by
 ``atomic_write`` are created 0600 and directories made here 0700, whatever the umask
@@ -813,11 +817,52 @@ def archive_name(header: Mapping[str, JSON]) -> str:
     return f"{stem}.jsonl"
 
 
+_NUMBERED = re.compile(r"(\d{6,})-")
+"""A filed game's name: its number (six digits or more), a dash, the rest."""
+
+
+def filed_number(name: str) -> int | None:
+    """The number a filed game's name starts with (``000012-...`` -> 12); None for a
+    name without one (filed by an older version, by its date)."""
+    match = _NUMBERED.match(name)
+    return int(match.group(1)) if match else None
+
+
+def next_number(directory: str | os.PathLike[str]) -> int:
+    """One more than the highest number filed in `directory` (1 when there is none or
+    no directory): it only grows, whatever the clock says."""
+    try:
+        names = os.listdir(directory)
+    except FileNotFoundError:
+        return 1
+    numbers = [n for n in map(filed_number, names) if n is not None]
+    return max(numbers, default=0) + 1
+
+
+def filed_games(directory: str | os.PathLike[str]) -> list[Path]:
+    """The journals in `directory` (``games/``), oldest first: the unnumbered ones an
+    older version filed (by name, which was their date), then the numbered ones by
+    number. The clock plays no part, so a clock that went back cannot reorder them."""
+    folder = Path(directory)
+    try:
+        names = [n for n in os.listdir(folder) if n.endswith(".jsonl")]
+    except FileNotFoundError:
+        return []
+
+    def order(name: str) -> tuple[int, str]:
+        number = filed_number(name)
+        return (-1 if number is None else number, name)
+
+    return [folder / name for name in sorted(names, key=order)]
+
+
 def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
-            name: str | None = None) -> Path:
+            name: str | None = None, *, numbered: bool = True) -> Path:
     """Move a finished game's journal into `directory` (e.g. ``<state>/games``).
 
-    Close the ``Journal`` first. The name defaults to ``archive_name(header)``; an
+    Close the ``Journal`` first. The name defaults to ``archive_name(header)``; with
+    `numbered` (the default) it is filed as ``NNNNNN-<name>``, ``NNNNNN`` from
+    :func:`next_number`, so the order of the files never depends on the clock. An
     existing file is never overwritten
     (``-2``, ``-3``... is added). Uses ``os.replace`` and fsyncs both directories, so
     after a power cut the journal is in exactly one of the two places. Returns the new path.
@@ -832,6 +877,12 @@ def archive(path: str | os.PathLike[str], directory: str | os.PathLike[str],
         raise JournalWriteError(
             _describe_os_error("make the archive directory for", src, exc), exc.errno
         ) from exc
+    if numbered:
+        try:
+            name = f"{next_number(dest_dir):06d}-{name}"
+        except OSError as exc:
+            raise JournalWriteError(_describe_os_error("archive", src, exc), exc.errno) \
+                from exc
     stem, dot, ext = name.rpartition(".")
     if not dot:
         stem, ext = name, ""

@@ -112,6 +112,6 @@ def assert_set_aside(daemon: Any, config: Any, current: Path, before: bytes) -> 
     whole and unchanged, among the damaged ones, and said so on the screen."""
     assert daemon.app is not None and daemon.app.controller is None, "setup menu"
     assert not current.exists()
-    aside = list(config.state.games.glob("damaged-*.jsonl"))
+    aside = list(config.state.games.glob("*damaged-*.jsonl"))
     assert len(aside) == 1 and aside[0].read_bytes() == before, "kept, unchanged"
     assert "Old game set aside" in daemon.app.screen().plain()

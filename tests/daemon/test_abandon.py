@@ -77,7 +77,8 @@ def test_abandoning_is_confirmed_journaled_archived_and_back_at_the_setup_menu(
     assert "abandoned" in screen.plain().lower() and "filed" in screen.plain().lower()
     assert not current.exists()
     filed = list(daemon.config.state.games.iterdir())
-    assert [p.name for p in filed] == [archive_name(header)], "filed like a finished game"
+    assert [p.name for p in filed] == ["000001-" + archive_name(header)], \
+        "filed like a finished game"
     contents = read_journal(filed[0])
     assert contents.entries[-1] == {"kind": "abandon"}
     _, replayed = replay(contents.header, contents.entries)

@@ -46,7 +46,7 @@ def test_a_linked_journal_is_refused_and_its_target_left_alone(tmp_path):
     assert elsewhere.stat().st_mode & 0o777 == 0o644, "not chmodded"
     assert elsewhere.read_bytes() == before, "nothing appended through the link"
     assert not current.is_symlink(), "a new game has a file of its own"
-    aside = list(config.state.games.glob("damaged-*"))
+    aside = list(config.state.games.glob("*damaged-*"))
     assert len(aside) == 1 and aside[0].is_symlink(), "the link itself was set aside"
 
 

@@ -637,12 +637,12 @@ def test_archive_moves_a_finished_game_without_overwriting(tmp_path: Path) -> No
     games = state / GAMES_DIR
     first = make_journal(current)
     moved = archive(current, games)
-    assert moved == games / "2026-11-29T17-15-00Z-tenfour.jsonl"
+    assert moved == games / "000001-2026-11-29T17-15-00Z-tenfour.jsonl"
     assert not current.exists()
     assert moved.read_bytes() == first
     make_journal(current, ACTIONS[:2])
     second = archive(current, games)
-    assert second == games / "2026-11-29T17-15-00Z-tenfour-2.jsonl"
+    assert second == games / "000002-2026-11-29T17-15-00Z-tenfour.jsonl"
     assert moved.read_bytes() == first
     assert read_journal(second).entries == ACTIONS[:2]
 

@@ -69,7 +69,7 @@ def test_new_starts_over_and_keeps_the_old_game(tmp_path):
     try:
         screen = program.wait_for("Started over")
         assert "NEW GAME" in screen
-        assert list((state / "games").glob("abandoned-*.jsonl"))
+        assert list((state / "games").glob("*abandoned-*.jsonl"))
     finally:
         program.close()
 
@@ -83,7 +83,7 @@ def test_a_damaged_journal_is_set_aside_without_a_traceback(tmp_path):
         screen = program.wait_for("NEW GAME")
         assert "Traceback" not in program.output
         assert "Games are kept in" in screen
-        assert list((state / "games").glob("damaged-*.jsonl"))
+        assert list((state / "games").glob("*damaged-*.jsonl"))
     finally:
         program.close()
 
