@@ -128,7 +128,7 @@ def build(out: Path, *, xz: bool = True, say: Say = print,
         lap("wheels")
         layer.install_venv(root, wheels, wheel, epoch, say)
         lap("venv")
-        layer.users(root)
+        layer.users(root, epoch)
         layer.system_files(root, checkout, say)
         version = boot_tree(root, boot)
         layer.owner_files(root, boot, checkout)

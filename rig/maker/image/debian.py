@@ -53,12 +53,37 @@ SETUP_HOOK = 'mkdir -p "$1/boot/firmware"'
 """raspi-firmware's kernel and initramfs hooks copy the boot files into /boot/firmware
 when it exists (layer.py takes them from /boot and /usr/lib instead, and empties it)."""
 
-CUSTOMIZE_HOOK = (
-    'rm -f "$1"/etc/ssh/ssh_host_*; '  # every card makes its own (layer.py's unit)
-    'rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin; '
-    'rm -f "$1"/etc/machine-id "$1"/var/lib/dbus/machine-id; '
-    ': > "$1"/etc/machine-id'
+ESSENTIAL_HOOK = (
+    'chroot "$1" dpkg-divert --quiet --local --rename --add /usr/sbin/update-initramfs && '
+    'printf "#!/bin/sh\\necho update-initramfs: deferred to the end of the build\\n" '
+    '> "$1/usr/sbin/update-initramfs" && chmod 755 "$1/usr/sbin/update-initramfs"'
 )
+"""The initramfs is made once, at the end (CUSTOMIZE_HOOK), not at the kernel's install
+and again for each package's trigger: under qemu-user one takes minutes."""
+
+INITRAMFS_MODULES = (
+    # the SD card: the Pi 3's SD host and the Pi 4's EMMC2 (with its 1.8 V regulator)
+    "bcm2835", "sdhci-iproc", "gpio-regulator", "fixed",
+    # the root file system
+    "ext4", "crc32c_generic",
+    # a root on a USB drive (the Pi 3's dwc2, the Pi 4's xHCI behind its reset line)
+    "dwc2", "reset-raspberrypi", "xhci-pci", "usb-storage", "uas", "sd_mod",
+)
+"""What the initramfs holds besides its hooks' own (MODULES=list; their dependencies
+come with them): the rest of Debian's drivers (MODULES=most copies some 2,000 of them,
+which under qemu-user took over 25 minutes on a loaded machine) load from the root."""
+
+CUSTOMIZE_HOOK = " && ".join((
+    'rm -f "$1/usr/sbin/update-initramfs"',
+    'chroot "$1" dpkg-divert --quiet --local --rename --remove /usr/sbin/update-initramfs',
+    'echo MODULES=list > "$1/etc/initramfs-tools/conf.d/cbrig"',
+    f'printf "%s\\n" {" ".join(INITRAMFS_MODULES)} >> "$1/etc/initramfs-tools/modules"',
+    'chroot "$1" update-initramfs -c -k all',
+    'rm -f "$1"/etc/ssh/ssh_host_*',  # every card makes its own (the ssh unit's drop-in)
+    'rm -rf "$1"/var/lib/apt/lists/* "$1"/var/cache/apt/*.bin',
+    'rm -f "$1"/var/lib/dbus/machine-id',
+    ': > "$1"/etc/machine-id',  # empty: made at each boot (the root is read-only)
+))
 
 
 @dataclass(frozen=True)
@@ -71,7 +96,7 @@ class Recipe:
         recipe = {"version": RECIPE_VERSION, "suite": self.suite, "arch": self.arch,
                   "packages": sorted(set(self.packages)), "mirrors": list(MIRRORS),
                   "excluded": list(EXCLUDED_PATHS), "kept": list(KEPT_PATHS),
-                  "hooks": [SETUP_HOOK, CUSTOMIZE_HOOK]}
+                  "hooks": [SETUP_HOOK, ESSENTIAL_HOOK, CUSTOMIZE_HOOK]}
         digest = hashlib.sha256(json.dumps(recipe, sort_keys=True).encode()).hexdigest()
         return f"image-{self.suite}-{self.arch}-{digest[:16]}"
 
@@ -82,7 +107,8 @@ class Recipe:
                 "--mode=" + ("root" if os.geteuid() == 0 else "unshare"),
                 "--aptopt=Apt::Install-Recommends \"false\"", *dpkg,
                 f"--include={','.join(self.packages)}",
-                f"--setup-hook={SETUP_HOOK}", f"--customize-hook={CUSTOMIZE_HOOK}",
+                f"--setup-hook={SETUP_HOOK}", f"--essential-hook={ESSENTIAL_HOOK}",
+                f"--customize-hook={CUSTOMIZE_HOOK}",
                 self.suite, str(out), *MIRRORS]
 
 

@@ -160,6 +160,8 @@ def system_files(root: Path, checkout: Path, say: Say) -> None:
            template("network-wired.network"))
     _write(etc / "systemd" / "network" / "30-wlan.network", template("network-wlan.network"))
     _write(etc / "modules-load.d" / "cbrig.conf", "i2c-dev\n")
+    # no RTC on a Pi: a clock behind the file system's times must not force a check
+    _write(etc / "e2fsck.conf", "[options]\n\tbroken_system_clock = 1\n")
     # the rig's unit as shipped, with the image's drop-in (the `device` side's when the
     # checkout has it), and the update service when the checkout has one
     _write(systemd / "cbrig.service", (checkout / "systemd" / "cbrig.service").read_text())
@@ -176,6 +178,16 @@ def system_files(root: Path, checkout: Path, say: Say) -> None:
         if source.exists():
             _write(systemd / unit, source.read_text())
             _link(wants / unit, f"/etc/systemd/system/{unit}")
+    docs = root / "opt" / "cbrig" / "doc"  # the units' Documentation= (as install.sh does)
+    for source, name in (("docs/INSTALL.md", "INSTALL.md"), ("docs/IMAGE.md", "IMAGE.md"),
+                         ("wiring/README.md", "wiring.md")):
+        if (checkout / source).exists():
+            _write(docs / name, (checkout / source).read_text())
+    docs = root / "opt" / "cbrig" / "doc"  # what the units' Documentation= names
+    for source, name in (("docs/INSTALL.md", "INSTALL.md"), ("docs/IMAGE.md", "IMAGE.md"),
+                         ("wiring/README.md", "wiring.md")):
+        if (checkout / source).exists():
+            _write(docs / name, (checkout / source).read_text())
     launcher = checkout / "systemd" / "cbrig-launch"
     if launcher.exists():
         _write(root / "opt" / "cbrig" / "bin" / "cbrig-launch", launcher.read_text(), 0o755)
@@ -184,16 +196,18 @@ def system_files(root: Path, checkout: Path, say: Say) -> None:
     say("system files: fstab, units, udev rule, Wi-Fi, SSH, journald")
 
 
-def users(root: Path) -> None:
+def users(root: Path, epoch: int) -> None:
+    """The service's user and groups (as systemd/install.sh makes them); root locked."""
+    env = {"SOURCE_DATE_EPOCH": str(epoch)}  # shadow's "last changed" day
     group_file = (root / "etc" / "group").read_text()
     for group in SERVICE_GROUPS:
         if not re.search(rf"^{group}:", group_file, re.M):
-            chroot(root, "groupadd", "--system", group)
+            chroot(root, "groupadd", "--system", group, env=env)
     if not re.search(r"^cbrig:", (root / "etc" / "passwd").read_text(), re.M):
         chroot(root, "useradd", "--system", "--home-dir", "/var/lib/cbrig", "--no-create-home",
                "--shell", "/usr/sbin/nologin", "--groups", ",".join(SERVICE_GROUPS),
-               "--user-group", "cbrig")
-    chroot(root, "passwd", "--lock", "root")
+               "--user-group", "cbrig", env=env)
+    chroot(root, "passwd", "--lock", "root", env=env)
 
 
 def ids(root: Path, name: str) -> tuple[int, int]:
