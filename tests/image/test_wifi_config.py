@@ -36,7 +36,7 @@ def test_a_filled_in_file_becomes_wpa_supplicants_config(tmp_path: Path) -> None
     conf = target.read_text()
     assert "country=GB\n" in conf
     assert 'psk="secret "pass""' in conf
-    assert "ssid=" + "Bob's net".encode().hex() + "\n" in conf
+    assert "ssid=" + b"Bob's net".hex() + "\n" in conf
     assert oct(target.stat().st_mode & 0o777) == "0o600"
 
 

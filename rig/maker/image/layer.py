@@ -179,15 +179,15 @@ def system_files(root: Path, checkout: Path, say: Say) -> None:
             _write(systemd / unit, source.read_text())
             _link(wants / unit, f"/etc/systemd/system/{unit}")
     docs = root / "opt" / "cbrig" / "doc"  # the units' Documentation= (as install.sh does)
-    for source, name in (("docs/INSTALL.md", "INSTALL.md"), ("docs/IMAGE.md", "IMAGE.md"),
-                         ("wiring/README.md", "wiring.md")):
-        if (checkout / source).exists():
-            _write(docs / name, (checkout / source).read_text())
+    for doc, name in (("docs/INSTALL.md", "INSTALL.md"), ("docs/IMAGE.md", "IMAGE.md"),
+                      ("wiring/README.md", "wiring.md")):
+        if (checkout / doc).exists():
+            _write(docs / name, (checkout / doc).read_text())
     docs = root / "opt" / "cbrig" / "doc"  # what the units' Documentation= names
-    for source, name in (("docs/INSTALL.md", "INSTALL.md"), ("docs/IMAGE.md", "IMAGE.md"),
-                         ("wiring/README.md", "wiring.md")):
-        if (checkout / source).exists():
-            _write(docs / name, (checkout / source).read_text())
+    for doc, name in (("docs/INSTALL.md", "INSTALL.md"), ("docs/IMAGE.md", "IMAGE.md"),
+                      ("wiring/README.md", "wiring.md")):
+        if (checkout / doc).exists():
+            _write(docs / name, (checkout / doc).read_text())
     launcher = checkout / "systemd" / "cbrig-launch"
     if launcher.exists():
         _write(root / "opt" / "cbrig" / "bin" / "cbrig-launch", launcher.read_text(), 0o755)
