@@ -22,7 +22,7 @@ docs/INSTALL.md). On any computer you can play it in a terminal, with no hardwar
 """The help's description; ``{games}`` is every installed game's title (the registry)."""
 
 EPILOG = """Play it without hardware:  emulate, demo, simulate
-Set up a rig:              config, rfid, cards, selftest, run
+Set up a rig:              config, rfid, cards, selftest, run, update
 After a game, or to print: replay, board, print, case
 For developers:            bench
 
@@ -50,6 +50,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "cards": ("cards", "enrol the RFID tags of a game's cards, or list them"),
     "rfid": ("rfid", "the reader wiring check: print each card held on it"),
     "selftest": ("selftest", "walk through every knob, button, the reader, screen and buzzer"),
+    "update": ("update", "install a newer version that rolls back if it fails (the Pi "
+               "image)"),
     "bench": ("bench", "measure the performance budget (for developers)"),
     "case": ("case", "build the printable enclosure: parts, bill of materials, pictures"),
     "image": ("image", "build the Raspberry Pi card image (Debian arm64, the rig inside)"),

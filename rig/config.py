@@ -398,8 +398,8 @@ def _choices(values: Iterable[object]) -> str:
 
 
 LAST_GOOD_NAME = "config-last-good.toml"
-"""In the state directory: the last config that loaded without a mistake, as
-``dump_config`` writes it (absolute paths), kept by ``cbrig run --config-errors=show``."""
+"""In the state directory: a copy of the last config file that loaded without a mistake
+(a first comment line says where it was), kept by ``cbrig run --config-errors=show``."""
 
 FIELD_DEFAULTS = "the defaults for the wrong fields"
 LAST_GOOD = "the last good config"
@@ -442,7 +442,7 @@ def load_config_forgiving(path: str | Path | None = None) -> ForgivenConfig:
     except ConfigError as exc:
         problems = tuple(exc.problems)
     else:
-        _save_last_good(config)
+        _save_last_good(config, path)
         return ForgivenConfig(config=config)
     fixed = _with_field_defaults(path)
     if fixed is not None:
@@ -475,29 +475,49 @@ def _with_field_defaults(path: str | Path | None) -> RigConfig | None:
         return None
 
 
+LAST_GOOD_HEAD = "# cbrig: the last config that loaded without a mistake, from "
+
+
 def _last_good(path: Path) -> RigConfig | None:
+    """The saved last good config (its relative paths from the file it was), or None."""
     try:
-        return parse_config(path.read_text(encoding="utf-8"), str(path))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError, ConfigError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        log.warning("the last good config %s cannot be read: %s", path, exc)
+        return None
+    head, _, _ = text.partition("\n")
+    origin = Path(head[len(LAST_GOOD_HEAD):]) if head.startswith(LAST_GOOD_HEAD) else path
+    try:
+        return parse_config(text, str(path), base=origin.parent)
+    except ConfigError as exc:
         log.warning("the last good config %s cannot be used: %s", path, exc)
         return None
 
 
-def _save_last_good(config: RigConfig) -> None:
-    """Keep `config` as the last good one in its state directory, if it changed (no
-    write at every start: an SD card wears). A failure is logged, never fatal."""
-    path = config.state.directory / LAST_GOOD_NAME
-    text = dump_config(config).encode("utf-8")
-    try:
-        if path.is_file() and path.read_bytes() == text:
+def _save_last_good(config: RigConfig, path: str | Path | None) -> None:
+    """Keep the config file `path` (as it is, with where it was) as the last good one in
+    the config's state directory, if it changed: no write at every start (an SD card
+    wears), and no more than a byte comparison (``cbrig run`` starts lean). A failure is
+    logged, never fatal."""
+    if path is None:
+        path = default_config_path()
+        if path is None:
             return
+    saved = config.state.directory / LAST_GOOD_NAME
+    try:
+        text = (LAST_GOOD_HEAD + str(Path(path).absolute()) + "\n").encode() \
+            + Path(path).read_bytes()
+        try:
+            if saved.read_bytes() == text:
+                return
+        except FileNotFoundError:
+            pass
         make_private_dir(config.state.directory)
-        atomic_write(path, text)
+        atomic_write(saved, text)
     except OSError as exc:
-        log.warning("cannot keep the last good config in %s: %s", path,
-                    exc.strerror or exc)
+        log.warning("cannot keep the last good config in %s: %s", saved, exc.strerror or exc)
 
 
 class _Builder:

@@ -13,7 +13,7 @@ import logging
 import os
 from pathlib import Path
 
-from rig.statedir import atomic_write
+from rig.statedir import atomic_write, make_private_dir
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +66,7 @@ def take_update_notice(state_dir: Path, root: Path | None = None) -> str:
     except (OSError, UnicodeDecodeError):
         pass
     try:
-        state_dir.mkdir(parents=True, exist_ok=True)
+        make_private_dir(state_dir)
         atomic_write(seen, f"{token}\n".encode())
     except OSError as exc:
         log.warning("cannot note the update notice as shown in %s: %s", seen,

@@ -425,3 +425,51 @@ def test_the_daemon_logs_with_journald_priorities(machine: Container, tmp_path: 
              for text, lines in seen.items()}
     machine.sh(f"cd {CHECKOUT} && systemd/uninstall.sh --purge")
     assert not any(wrong.values()), f"wanted priorities {wanted}; wrong: {wrong}"
+
+
+def test_an_update_that_fails_its_start_rolls_back_under_systemd(machine: Container,
+                                                                 tmp_path: Path) -> None:
+    """The Pi image's way (docs/IMAGE.md, "Updates that roll back"), under the real
+    systemd: cbrig.service with the image's drop-in (systemd/image.conf: the launcher,
+    the config on the boot partition, the trial hooks as root). An update installed
+    beside the base whose `cbrig run` exits 1: its trial start fails, the ExecStopPost
+    hook puts the base back, systemd's Restart= starts it, and the log says so."""
+    from tests.update.test_update_flow import FAILING_START, _build_wheel
+
+    install_as_the_owner(machine)
+    wait_running(machine)
+    image_drop_in = f"/etc/systemd/system/{UNIT}.d/image.conf"
+    machine.run("install", "-D", "-m", "0755", f"{CHECKOUT}/systemd/cbrig-launch",
+                "/opt/cbrig/bin/cbrig-launch")
+    machine.run("install", "-D", "-m", "0644", f"{CHECKOUT}/systemd/image.conf", image_drop_in)
+    machine.run("install", "-D", "-m", "0644", "/etc/cbrig/config.toml",
+                "/boot/firmware/cbrig/config.toml")
+    machine.run("systemctl", "daemon-reload")
+    machine.run("systemctl", "restart", UNIT)
+    wait_running(machine, StatusText="setup menu")
+    base = machine.run("/opt/cbrig/venv/bin/cbrig", "--version").stdout.split()[-1]
+
+    wheel = _build_wheel(tmp_path, "0.9.0", FAILING_START)
+    machine.path(f"/root/{wheel.name}").write_bytes(wheel.read_bytes())
+    installed = machine.run("/opt/cbrig/venv/bin/cbrig", "update", "install",
+                            f"/root/{wheel.name}", timeout=900)
+    assert "Updated to 0.9.0" in installed.stdout, installed.stdout + installed.stderr
+    machine.run("systemctl", "restart", UNIT, check=False)  # the trial start fails
+    try:
+        now = wait_until(lambda: running(machine, StatusText="setup menu") if int(
+            service(machine)["NRestarts"]) >= 1 else None, 180,
+            f"{UNIT} restarted by systemd on the base after the failed trial start")
+    finally:
+        print(machine.run("journalctl", "--unit", UNIT, "--no-pager", "-n", "60",
+                          check=False).stdout)
+        status = machine.run("/opt/cbrig/venv/bin/cbrig", "update", "status").stdout
+        print(status)
+    assert f"current:   {base} (the base)" in status
+    assert daemon_lines(machine, f"Update 0.9.0 failed: back on {base}"), "said in the log"
+    assert not machine.path("/var/lib/cbrig-update/versions/0.9.0").exists()
+    print(f"rolled back: NRestarts {now['NRestarts']}")
+
+    machine.path(image_drop_in).unlink()
+    machine.run("systemctl", "daemon-reload")
+    machine.sh(f"cd {CHECKOUT} && systemd/uninstall.sh --purge")
+    machine.run("rm", "-rf", "/var/lib/cbrig-update", "/opt/cbrig/bin", "/boot/firmware/cbrig")
