@@ -45,7 +45,8 @@ class Pi:
         self.log: Path | None = None
 
     def append(self) -> str:
-        return f"{self.cmdline} console=ttyAMA0,115200 systemd.journald.forward_to_console=1"
+        return (f"{self.cmdline} console=ttyAMA0,115200 loglevel=6 systemd.show_status=1 "
+                "systemd.journald.forward_to_console=1")
 
     def power_on(self) -> None:
         assert self.process is None, "already on"
