@@ -212,7 +212,8 @@ def test_a_pi_boots_takes_a_card_and_survives_a_power_cut(pi: Pi, tmp_path: Path
     # power on: first boot
     started = time.monotonic()
     pi.power_on()
-    pi.wait_for(r"grow-data: \S+ now \d+ sectors", BOOT_SECONDS, "the data partition grown")
+    pi.wait_for(r"grow-data: partition 3 of \S+ now ends at the card's end", BOOT_SECONDS,
+                "the data partition grown to the card")
     pi.wait_for(r"wifi\.txt: Wi-Fi network 'CbrigTestNet', country GB", BOOT_SECONDS,
                 "wifi.txt taken")
     resumed = pi.wait_for(r"resumed /var/lib/cbrig/current\.jsonl at input (\d+)",
@@ -243,6 +244,9 @@ def test_a_pi_boots_takes_a_card_and_survives_a_power_cut(pi: Pi, tmp_path: Path
     pi.power_on()
     pi.wait_for(rf"config\.toml:{BROKEN_LINE}: pins\.hints_for: unknown field", BOOT_SECONDS,
                 "the broken config reported with its line")
+    grown = pi.wait_for(r"grow-data: \S+ already reaches the end of \S+ \((\d+) sectors\)",
+                        BOOT_SECONDS, "the data partition at the card's end after a boot")
+    assert int(grown.group(1)) * 512 > 512 * 2**20, "the data partition grew to the card"
     again = pi.wait_for(r"resumed /var/lib/cbrig/current\.jsonl at input (\d+)",
                         BOOT_SECONDS, "the game resumed after the power cut")
     assert int(again.group(1)) == draw

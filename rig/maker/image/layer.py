@@ -147,6 +147,8 @@ def system_files(root: Path, checkout: Path, say: Say) -> None:
     for script in ("grow-data", "wifi-config"):
         _write(lib / script, (files / script).read_text(), 0o755)
     _write(systemd / "cbrig-grow-data.service", template("cbrig-grow-data.service"))
+    _link(systemd / "data.mount.wants" / "cbrig-grow-data.service",
+          "/etc/systemd/system/cbrig-grow-data.service")
     _write(systemd / "cbrig-wifi.service", template("cbrig-wifi.service"))
     _write(systemd / "wpa_supplicant@wlan0.service.d" / "cbrig.conf",
            template("wpa_supplicant.conf"))
