@@ -57,15 +57,16 @@ def _run(command: list[str], what: str, env: dict[str, str] | None = None) -> st
     return result.stdout
 
 
-def build_wheels(checkout: Path, out: Path, say: Say) -> Path:
+def build_wheels(checkout: Path, out: Path, say: Say, epoch: int) -> Path:
     """The checkout's wheel and every dependency's (with the `pi` extra) for the Pi."""
     out.mkdir(parents=True, exist_ok=True)
     pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
     # built from a clean copy: nothing is written into the checkout (build/, egg-info)
     source = out.parent / "source"
     shutil.copytree(checkout, source, ignore=shutil.ignore_patterns(*CHECKOUT_EXCLUDES))
+    # the wheel's zip entries dated SOURCE_DATE_EPOCH: the same checkout, the same bytes
     _run([*pip, "wheel", "--no-deps", "-q", "-w", str(out), str(source)],
-         "building the project's wheel")
+         "building the project's wheel", env={**os.environ, "SOURCE_DATE_EPOCH": str(epoch)})
     shutil.rmtree(source)
     wheel = next(iter(sorted(out.glob("cbrig-*.whl"))), None)
     if wheel is None:
