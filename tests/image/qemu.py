@@ -110,14 +110,21 @@ class Pi:
                 self._changed.wait(min(left, 5))
 
     def hold_card(self, number: int, until: str, seconds: float, what: str) -> re.Match[str]:
-        """Rest a card on the reader (its frame repeated) until the console shows `until`."""
+        """Tap a card on the reader (its frame repeated while it rests there), again and
+        again, until the console shows `until`."""
         assert self._reader is not None
         frame = encode_frame(number)
         regex = re.compile(until, re.M)
         start = len(self.console)
         deadline = time.monotonic() + scaled(seconds)
+        sent = 0
         while True:
-            self._reader.sendall(frame)
+            # a tap: about a second on the reader, then lifted for longer than the rig's
+            # removal_ms (400), so the next tap is a new CardPresented (a first one may only
+            # dismiss a screen)
+            if sent % 15 < 10:
+                self._reader.sendall(frame)
+            sent += 1
             with self._changed:
                 found = regex.search(self.console, start)
                 if found:
