@@ -117,14 +117,13 @@ class Pi:
         regex = re.compile(until, re.M)
         start = len(self.console)
         deadline = time.monotonic() + scaled(seconds)
-        sent = 0
+        began = time.monotonic()
         while True:
-            # a tap: about a second on the reader, then lifted for longer than the rig's
-            # removal_ms (400), so the next tap is a new CardPresented (a first one may only
+            # a tap: a second on the reader, then lifted for 0.8 s (longer than the rig's
+            # removal_ms, 400), so the next tap is a new CardPresented (a first one may only
             # dismiss a screen)
-            if sent % 15 < 10:
+            if (time.monotonic() - began) % 1.8 < 1.0:
                 self._reader.sendall(frame)
-            sent += 1
             with self._changed:
                 found = regex.search(self.console, start)
                 if found:
