@@ -61,6 +61,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
                "image)"),
     "bench": ("bench", "measure the performance budget (for developers)"),
     "case": ("case", "build the printable enclosure: parts, bill of materials, pictures"),
+    "image": ("image", "build the Raspberry Pi card image (Debian arm64, the rig inside)"),
 }
 
 

@@ -45,6 +45,13 @@ TOOLS: dict[str, tuple[str, str]] = {
     "systemd-nspawn": ("systemd-container", "boots the appliance under a real systemd"),
     "qemu-aarch64-static": ("qemu-user-static", "the arm64 job's emulation"),
     "mount": ("mount", "binfmt_misc for the arm64 job"),
+    "qemu-system-aarch64": ("qemu-system-arm", "boots the Pi image as a Raspberry Pi 3 B"),
+    "debugfs": ("e2fsprogs", "reads and writes the Pi image's ext4 partitions unmounted"),
+    "mcopy": ("mtools", "the Pi image's FAT partition, unmounted"),
+    "mkfs.vfat": ("dosfstools", "makes the Pi image's FAT partition"),
+    "sfdisk": ("fdisk", "partitions the Pi image"),
+    "xz": ("xz-utils", "the Pi image's .xz"),
+    "tar": ("tar", "unpacks the Pi image's cached Debian part"),
 }
 """Every Debian package the suite may install, by the command it is wanted for: the
 banner before a run names them (tests/test_system_tools.py holds that every package a

@@ -480,6 +480,9 @@ class Controller:
             return False
         if self.session.saving:
             self._undo = before
+        steps = self.session.steps
+        # said once the input is on disk (the log is how a test outside the Pi sees it)
+        self._once_saved(lambda: log.info("input %d saved: %s", steps, action))
         self._announce(events, actor)
         self._preselect()
         if self.session.state.is_terminal() and self.on_game_over is not None:

@@ -1,0 +1,150 @@
+"""The card image from directories, with no loop device and no mount.
+
+The boot partition is a FAT32 file system made by mkfs.vfat and filled by mcopy
+(mtools); the root and data partitions are ext4 made by `mke2fs -d DIR` with a fixed
+UUID, hash seed and time (E2FSPROGS_FAKE_TIME); sfdisk partitions the image file and
+each file system is copied in at its offset (holes kept: the image stays sparse).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+MIB = 1024 * 1024
+SECTOR = 512
+FIRST = 4 * MIB
+"""Where the first partition starts (aligned for SD cards' erase blocks)."""
+BOOT_SIZE = 256 * MIB
+DATA_SIZE = 64 * MIB
+"""The data partition as built: grown to the card on first boot."""
+BOOT_LABEL = "CBRIG-BOOT"
+ROOT_UUID = "cb12c0de-0002-4a1e-8000-000000000002"
+DATA_UUID = "cb12c0de-0003-4a1e-8000-000000000003"
+FAT_ID = "cb12c0de"
+
+
+@dataclass(frozen=True)
+class Layout:
+    boot: int
+    root: int
+    data: int
+
+    def offsets(self) -> tuple[int, int, int]:
+        return FIRST, FIRST + self.boot, FIRST + self.boot + self.root
+
+    def total(self) -> int:
+        return FIRST + self.boot + self.root + self.data
+
+
+class DiskError(RuntimeError):
+    """A file system or the partition table could not be made; the message says why."""
+
+
+def _run(command: list[str], env: dict[str, str] | None = None,
+         stdin: str | None = None) -> None:
+    result = subprocess.run(command, capture_output=True, text=True, input=stdin,
+                            env={**os.environ, **(env or {})}, check=False)
+    if result.returncode != 0:
+        raise DiskError(f"{' '.join(command)} failed (exit {result.returncode}): "
+                        f"{(result.stdout + result.stderr).strip()[-1000:]}")
+
+
+def tree_bytes(tree: Path) -> int:
+    """What a tree takes in 4 KiB blocks, with an inode's worth for each entry."""
+    total = 0
+    for directory, dirs, files in os.walk(tree):
+        for name in (*dirs, *files):
+            st = os.lstat(os.path.join(directory, name))
+            total += -(-st.st_size // 4096) * 4096 + 256
+    return total
+
+
+def root_size(tree: Path) -> int:
+    """The root partition's size: the tree, an eighth more and 64 MiB (the file
+    system's own tables and journal), in whole MiB."""
+    need = tree_bytes(tree)
+    return -(-(need + need // 8 + 64 * MIB) // MIB) * MIB
+
+
+def make_fat(tree: Path, out: Path, size: int, epoch: int) -> None:
+    out.unlink(missing_ok=True)
+    _run(["mkfs.vfat", "-F", "32", "-n", BOOT_LABEL, "-i", FAT_ID, "--invariant",
+          "-C", str(out), str(size // 1024)], env={"SOURCE_DATE_EPOCH": str(epoch)})
+    names = sorted(str(p) for p in tree.iterdir())
+    env = {"MTOOLS_SKIP_CHECK": "1", "SOURCE_DATE_EPOCH": str(epoch), "TZ": "UTC"}
+    _run(["mcopy", "-i", str(out), "-s", "-p", "-m", "-Q", *names, "::/"], env=env)
+
+
+def make_ext4(tree: Path, out: Path, size: int, label: str, uuid: str, epoch: int,
+              reserved: int = 0, journal: bool = True) -> None:
+    out.unlink(missing_ok=True)
+    with open(out, "wb") as f:
+        f.truncate(size)
+    features = [] if journal else ["-O", "^has_journal"]
+    _run(["mke2fs", "-q", "-F", "-t", "ext4", "-b", "4096", "-i", "8192", "-I", "256",
+          "-m", str(reserved), "-L", label, "-U", uuid, *features,
+          "-E", f"hash_seed={uuid},root_owner=0:0,lazy_itable_init=0,lazy_journal_init=0,"
+                "nodiscard",
+          "-d", str(tree), str(out), f"{size // 1024}k"],
+         env={"E2FSPROGS_FAKE_TIME": str(epoch), "SOURCE_DATE_EPOCH": str(epoch)})
+
+
+def partition(image: Path, layout: Layout, disk_id: str) -> None:
+    boot, root, data = layout.offsets()
+    table = (f"label: dos\nlabel-id: 0x{disk_id}\nunit: sectors\n\n"
+             f"start={boot // SECTOR}, size={layout.boot // SECTOR}, type=c, bootable\n"
+             f"start={root // SECTOR}, size={layout.root // SECTOR}, type=83\n"
+             f"start={data // SECTOR}, size={layout.data // SECTOR}, type=83\n")
+    _run(["sfdisk", "--no-reread", "--no-tell-kernel", "-q", str(image)], stdin=table)
+
+
+def copy_in(image: Path, part: Path, offset: int) -> None:
+    """`part` into `image` at `offset`, skipping its zero blocks (they are holes)."""
+    block = MIB
+    zero = bytes(block)
+    with open(part, "rb") as src, open(image, "r+b") as dst:
+        position = 0
+        while chunk := src.read(block):
+            if chunk != zero[:len(chunk)]:
+                dst.seek(offset + position)
+                dst.write(chunk)
+            position += len(chunk)
+
+
+def assemble(image: Path, boot_fs: Path, root_fs: Path, data_fs: Path, layout: Layout,
+             disk_id: str) -> None:
+    image.unlink(missing_ok=True)
+    with open(image, "wb") as f:
+        f.truncate(layout.total())
+    partition(image, layout, disk_id)
+    for part, offset in zip((boot_fs, root_fs, data_fs), layout.offsets(), strict=True):
+        copy_in(image, part, offset)
+
+
+def compress(image: Path, level: int = 6) -> Path:
+    out = image.with_name(image.name + ".xz")
+    out.unlink(missing_ok=True)
+    threads = str(max(1, min(os.cpu_count() or 1, 4)))
+    with open(out, "wb") as f:
+        result = subprocess.run(["xz", f"-{level}", "-T", threads, "-c", str(image)],
+                                stdout=f, stderr=subprocess.PIPE, check=False)
+    if result.returncode != 0:
+        out.unlink(missing_ok=True)
+        raise DiskError(f"xz failed: {result.stderr.decode(errors='replace')[-400:]}")
+    return out
+
+
+def tools() -> dict[str, str]:
+    """Commands the image build needs (command -> Debian package)."""
+    return {"mmdebstrap": "mmdebstrap", "arch-test": "arch-test",
+            "qemu-aarch64-static": "qemu-user-static", "mkfs.vfat": "dosfstools",
+            "mcopy": "mtools", "mke2fs": "e2fsprogs", "sfdisk": "fdisk", "xz": "xz-utils",
+            "tar": "tar"}
+
+
+def missing_tools() -> dict[str, str]:
+    return {cmd: pkg for cmd, pkg in tools().items() if shutil.which(cmd) is None}
