@@ -1,5 +1,13 @@
 """The Raspberry Pi image, built and booted as a Pi 3 B in QEMU (marker `pi_image`).
 
+NOT YET IN THE SUITE (its name keeps pytest from collecting it): the first boot reaches
+cbrig.service READY, but the card tap on the emulated mini UART has not been seen taken,
+so the power-cut and broken-config boots after it have never run, and a cold image build
+plus three boots would take CI past its budget (docs/IMAGE.md, "The QEMU test"). Run it
+by hand, as root, naming the file:
+
+    .venv/bin/python -m pytest -s tests/image/boot_check.py
+
 The image is built once per session (`rig.maker.image.build`, the code behind
 `cbrig image build`; the Debian part comes from the cache), then:
 
