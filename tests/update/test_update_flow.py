@@ -2,8 +2,8 @@
 roll back"): real venvs built from real wheels of this checkout into a fake update
 directory, the checkout's own venv standing for the image's base venv.
 
-Three wheels are built from copies of the checkout: 0.3.0 as it is; 0.4.0 whose `cbrig
-run` exits 1 at once (its self-test passes: the failure shows only when it starts); 0.5.0
+Three wheels are built from copies of the checkout: 9.1.0 as it is; 9.2.0 whose `cbrig
+run` exits 1 at once (its self-test passes: the failure shows only when it starts); 9.3.0
 whose self-test fails. The unit's part is played by `start_like_systemd`: the hooks
 (`cbrig update hook ...`, from the base) around the launcher (systemd/cbrig-launch)
 running `cbrig run`, READY read from a notify socket as systemd reads it."""
@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tomllib
 import subprocess
 import sys
 import tarfile
@@ -29,7 +30,9 @@ from tests.slowdown import scaled
 REPO = Path(__file__).resolve().parents[2]
 LAUNCHER = REPO / "systemd" / "cbrig-launch"
 BASE_VENV = Path(sys.prefix)
-BASE_VERSION = "0.2.0"
+BASE_VERSION = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml")
+                            .read_text())["project"]["version"]
+"""The checkout's own version: the base venv's. The updates are made-up later ones."""
 PACKAGES = ("cbrig", "engine", "hardware", "rig", "bench", "valueclass")
 
 
@@ -71,9 +74,9 @@ FAILING_SELFTEST = ("rig/commands/selftest.py", '    print("software self-test:"
 def wheels(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     work = tmp_path_factory.mktemp("wheels")
     return {
-        "0.3.0": _build_wheel(work, "0.3.0", None),
-        "0.4.0": _build_wheel(work, "0.4.0", FAILING_START),
-        "0.5.0": _build_wheel(work, "0.5.0", FAILING_SELFTEST),
+        "9.1.0": _build_wheel(work, "9.1.0", None),
+        "9.2.0": _build_wheel(work, "9.2.0", FAILING_START),
+        "9.3.0": _build_wheel(work, "9.3.0", FAILING_SELFTEST),
     }
 
 
@@ -144,47 +147,47 @@ def test_install_fail_rollback_on_the_desktop(tmp_path, wheels):
     rig = Rig(tmp_path)
     assert rig.running_version() == BASE_VERSION, "no update: the launcher runs the base"
 
-    # 0.3.0: installed beside the base, self-tested, on trial, kept once READY.
-    first = rig.update("install", str(wheels["0.3.0"]))
+    # 9.1.0: installed beside the base, self-tested, on trial, kept once READY.
+    first = rig.update("install", str(wheels["9.1.0"]))
     assert first.returncode == 0, first.stdout + first.stderr
-    assert os.readlink(rig.root / "current") == "versions/0.3.0"
+    assert os.readlink(rig.root / "current") == "versions/9.1.0"
     assert rig.versions().state().trial
-    assert rig.running_version() == "0.3.0"
+    assert rig.running_version() == "9.1.0"
     outcome, log = rig.start_like_systemd()
     assert outcome == "ready"
     state = rig.versions().state()
-    assert (state.current, state.previous, state.trial) == ("0.3.0", BASE, False)
-    assert "Updated to 0.3.0 (was 0.2.0)" in log, "the new version says so at its start"
+    assert (state.current, state.previous, state.trial) == ("9.1.0", BASE, False)
+    assert f"Updated to 9.1.0 (was {BASE_VERSION})" in log, "the new version says so at its start"
     assert take_update_notice(rig.state, rig.root) == "", "once"
 
-    # 0.4.0 passes its self-test but its first start fails: back on 0.3.0 by itself.
-    second = rig.update("install", str(wheels["0.4.0"]))  # while 0.3.0 runs
+    # 9.2.0 passes its self-test but its first start fails: back on 9.1.0 by itself.
+    second = rig.update("install", str(wheels["9.2.0"]))  # while 9.1.0 runs
     assert second.returncode == 0, second.stdout + second.stderr
-    assert rig.running_version() == "0.4.0"
-    # `systemctl restart cbrig` into the trial first stops 0.3.0: its ExecStopPost is no
-    # failed trial start (none began), so 0.4.0 stays on trial.
+    assert rig.running_version() == "9.2.0"
+    # `systemctl restart cbrig` into the trial first stops 9.1.0: its ExecStopPost is no
+    # failed trial start (none began), so 9.2.0 stays on trial.
     assert rig.update("hook", "stopped", EXIT_STATUS="0").returncode == 0
-    assert rig.versions().state().trial and rig.running_version() == "0.4.0"
+    assert rig.versions().state().trial and rig.running_version() == "9.2.0"
     outcome, log = rig.start_like_systemd()
     assert outcome == "failed", log
-    assert rig.running_version() == "0.3.0"
-    assert not (rig.root / "versions" / "0.4.0").exists(), "the failed venv is removed"
+    assert rig.running_version() == "9.1.0"
+    assert not (rig.root / "versions" / "9.2.0").exists(), "the failed venv is removed"
     outcome, log = rig.start_like_systemd()
     assert outcome == "ready", "the version rolled back to starts"
-    assert "Update 0.4.0 failed: back on 0.3.0." in log, "and says so (log, setup screen)"
+    assert "Update 9.2.0 failed: back on 9.1.0." in log, "and says so (log, setup screen)"
     assert take_update_notice(rig.state, rig.root) == "", "said once"
 
-    # 0.5.0 fails its self-test: never made current.
-    third = rig.update("install", str(wheels["0.5.0"]))
+    # 9.3.0 fails its self-test: never made current.
+    third = rig.update("install", str(wheels["9.3.0"]))
     assert third.returncode == 1
-    assert "Update 0.5.0 failed its self-test: still on 0.3.0" in third.stdout
-    assert rig.running_version() == "0.3.0"
-    assert not (rig.root / "versions" / "0.5.0").exists()
+    assert "Update 9.3.0 failed its self-test: still on 9.1.0" in third.stdout
+    assert rig.running_version() == "9.1.0"
+    assert not (rig.root / "versions" / "9.3.0").exists()
 
     status = rig.update("status")
     assert status.returncode == 0
-    assert "current:   0.3.0" in status.stdout and "base:      0.2.0" in status.stdout
-    assert "installed: 0.3.0" in status.stdout
+    assert "current:   9.1.0" in status.stdout and f"base:      {BASE_VERSION}" in status.stdout
+    assert "installed: 9.1.0" in status.stdout
 
     # By hand: back to the base.
     assert rig.update("rollback").returncode == 0
@@ -196,14 +199,14 @@ def test_install_fail_rollback_on_the_desktop(tmp_path, wheels):
 def test_a_trial_start_cut_short_by_a_power_cut_rolls_back_at_the_next_start(
         tmp_path, wheels):
     rig = Rig(tmp_path)
-    assert rig.update("install", str(wheels["0.3.0"])).returncode == 0
+    assert rig.update("install", str(wheels["9.1.0"])).returncode == 0
     assert rig.update("hook", "start").returncode == 0  # the trial start begins...
     # ... and the power goes: no READY, no ExecStopPost. At the next boot:
     assert rig.update("hook", "start").returncode == 0
     assert rig.versions().current() == BASE
     assert rig.running_version() == BASE_VERSION
     assert take_update_notice(rig.state, rig.root).startswith(
-        "Update 0.3.0 failed: back on 0.2.0.")
+        f"Update 9.1.0 failed: back on {BASE_VERSION}.")
 
 
 def test_a_journal_written_by_one_version_is_read_by_the_other(tmp_path, wheels):
@@ -222,42 +225,42 @@ def test_a_journal_written_by_one_version_is_read_by_the_other(tmp_path, wheels)
         play_to_game_over(daemon)  # written by this checkout's code (the base)
     finally:
         daemon.stop()
-    assert rig.update("install", str(wheels["0.3.0"])).returncode == 0
+    assert rig.update("install", str(wheels["9.1.0"])).returncode == 0
     replayed = rig.launch("replay", str(config.state.current))
     assert replayed.returncode == 0, replayed.stderr
-    assert rig.running_version() == "0.3.0"
+    assert rig.running_version() == "9.1.0"
 
 
 def test_updates_on_the_boot_partition_are_taken_once(tmp_path, wheels):
     rig = Rig(tmp_path)
     updates = tmp_path / "boot-firmware" / "cbrig" / "updates"
     updates.mkdir(parents=True)
-    bundle = updates / "cbrig-update-0.3.0.tar"
+    bundle = updates / "cbrig-update-9.1.0.tar"
     with tarfile.open(bundle, "w") as tar:  # the project's update bundle: wheels inside
-        tar.add(wheels["0.3.0"], arcname=f"wheels/{wheels['0.3.0'].name}")
-    shutil.copy(wheels["0.5.0"], updates)
+        tar.add(wheels["9.1.0"], arcname=f"wheels/{wheels['9.1.0'].name}")
+    shutil.copy(wheels["9.3.0"], updates)
     (updates / "notes.txt").write_text("not an update\n")
-    assert update_version(bundle) == "0.3.0"
+    assert update_version(bundle) == "9.1.0"
 
     first = rig.update("consume", str(updates))
-    assert first.returncode == 1, "the newest, 0.5.0, fails its self-test"
+    assert first.returncode == 1, "the newest, 9.3.0, fails its self-test"
     consumed = json.loads((rig.root / "consumed.json").read_text())
     assert sorted(entry["result"] for entry in consumed.values()) == [
-        "failed", "skipped: 0.5.0 is newer"]
+        "failed", "skipped: 9.3.0 is newer"]
     assert rig.running_version() == BASE_VERSION
 
-    (updates / wheels["0.5.0"].name).unlink()  # the owner takes it away; the bundle stays
+    (updates / wheels["9.3.0"].name).unlink()  # the owner takes it away; the bundle stays
     again = rig.update("consume", str(updates))
     assert again.returncode == 0
     assert rig.running_version() == BASE_VERSION, "the bundle was taken already: skipped"
 
-    fresh = updates / "cbrig-update-0.3.0-again.tar"
+    fresh = updates / "cbrig-update-9.1.0-again.tar"
     with tarfile.open(fresh, "w") as tar:
-        tar.add(wheels["0.3.0"], arcname=wheels["0.3.0"].name)
+        tar.add(wheels["9.1.0"], arcname=wheels["9.1.0"].name)
         tar.add(LAUNCHER, arcname="README")  # anything else in a bundle is left out
     taken = rig.update("consume", str(updates))
     assert taken.returncode == 0, taken.stdout + taken.stderr
-    assert rig.running_version() == "0.3.0"
+    assert rig.running_version() == "9.1.0"
     assert rig.update("consume", str(updates)).returncode == 0
     assert rig.versions().state().trial, "not installed twice: still its first trial"
 
