@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tomllib
 import subprocess
 import sys
 import tarfile
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
