@@ -1,6 +1,6 @@
 """The whole suite on the Pi's own architecture, under qemu-user emulation.
 
-    .venv/bin/python .ci/emulated_suite.py arm64    # CI runs this after the README's test command
+    python3 .ci/emulated_suite.py arm64    # CI runs this beside the README's test command
     .venv/bin/python .ci/emulated_suite.py armhf    # on demand (docs/INSTALL.md)
 
 In a Debian bookworm root file system of that architecture (built by mmdebstrap, cached

@@ -9,14 +9,13 @@ suite that skips its real parts would pass green without having tried them.
 from __future__ import annotations
 
 import ast
+import fcntl
 import os
 import re
 import shutil
 import subprocess
 import threading
 from pathlib import Path
-
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -200,11 +199,21 @@ def will_fail(selected: set[str]) -> str:
     return "\n".join(said)
 
 
+APT_LOCK = Path("/run/lock/cbrig-apt.lock")
+"""Held around every apt-get this project's test tooling runs. .ci/run runs the arm64 job
+beside the x86 suite, and both may install what they lack at once: apt's own lock
+makes a second `apt-get update` fail at once ("Could not get lock"), where this one
+makes it wait its turn."""
+
+
 def _apt(*args: str) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    return subprocess.run(
-        ["apt-get", "-q", "-o", "DPkg::Lock::Timeout=600", *args],
-        capture_output=True, text=True, env=env, check=False)
+    APT_LOCK.parent.mkdir(parents=True, exist_ok=True)
+    with APT_LOCK.open("a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        return subprocess.run(
+            ["apt-get", "-q", "-o", "DPkg::Lock::Timeout=600", *args],
+            capture_output=True, text=True, env=env, check=False)
 
 
 def _install(packages: tuple[str, ...]) -> str:
@@ -265,6 +274,8 @@ def require_commands(commands: dict[str, str]) -> dict[str, str]:
     """
     paths, problem = find_commands(commands)
     if problem:
+        import pytest  # only a test fails: .ci/emulated_suite.py runs this module without pytest
+
         pytest.fail(problem, pytrace=False)
     return paths
 

@@ -234,7 +234,8 @@ def test_blocks_about_the_reader_s_own_files_name_real_commands() -> None:
 def test_the_readme_s_test_command_is_the_one_ci_runs() -> None:
     suites = [b for b in blocks() if b.kind == "suite"]
     assert [b.path.name for b in suites] == ["README.md"]
-    ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+    ci = [line.removesuffix(" || x86=$?")
+          for line in (ROOT / ".ci" / "run").read_text().splitlines()
           if line.startswith("python3 -m venv")]
     assert [suites[0].body.strip()] == ci
 

@@ -68,7 +68,8 @@ def ensure_binfmt(arch: Arch) -> str:
         try:
             (BINFMT / "register").write_text(line + "\n")
         except OSError as exc:
-            raise EmulationError(f"cannot register {conf} with binfmt_misc: {exc}") from None
+            if not entry.exists():  # else another job (.ci/run runs two) registered it first
+                raise EmulationError(f"cannot register {conf} with binfmt_misc: {exc}") from None
         done.append(f"registered qemu-{arch.qemu} from {conf}")
     status = entry.read_text().splitlines()
     if not status or status[0] != "enabled":
