@@ -15,7 +15,6 @@ import pytest
 
 from tests.system_tools import require_command
 
-CBRIG = Path(sys.executable).parent / "cbrig"
 BASE = Path(sys.executable).parents[1]
 
 
@@ -35,7 +34,7 @@ def shared() -> Iterator[Path]:
 
 def as_a_user(*args: str) -> subprocess.CompletedProcess[str]:
     """`cbrig update ARGS` as a user who is not root: nobody when the suite runs as root."""
-    command = [str(CBRIG), "update", *args]
+    command = [sys.executable, "-m", "rig.cli", "update", *args]
     if os.geteuid() == 0:
         setpriv = require_command("setpriv", "util-linux")
         command = [setpriv, "--reuid", "65534", "--regid", "65534", "--clear-groups",
