@@ -16,6 +16,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from rig.maker.image import disk
 from tests.system_tools import require_commands
 
@@ -138,3 +140,20 @@ def test_the_boot_partitions_folders_hold_their_files_in_name_order(tmp_path: Pa
                            capture_output=True, text=True, check=True, env=env).stdout
     dates = re.findall(r"\d{4}-\d\d-\d\d", dated)
     assert len(dates) == 5 and set(dates) == {"2023-11-14"}, dated
+
+
+def test_the_xz_is_the_same_whatever_the_number_of_cores(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """xz -T1 writes a single-threaded stream that differs from -T2's: a one-core
+    builder must still make the same .xz as a four-core one."""
+    require_commands({"xz": "xz-utils"})
+    image = tmp_path / "card.img"
+    image.write_bytes(b"".join(i.to_bytes(4, "little") * 7 for i in range(200_000)))
+    made = []
+    for cores in (1, 2, 4):
+        monkeypatch.setattr(os, "cpu_count", lambda cores=cores: cores)
+        made.append(disk.compress(image, level=1).read_bytes())
+    assert made[0] == made[1] == made[2]
+    check = subprocess.run(["xz", "-dc", str(image) + ".xz"], capture_output=True,
+                           check=True)
+    assert check.stdout == image.read_bytes()

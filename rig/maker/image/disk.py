@@ -183,9 +183,11 @@ def assemble(image: Path, boot_fs: Path, root_fs: Path, data_fs: Path, layout: L
 def compress(image: Path, level: int = 6) -> Path:
     out = image.with_name(image.name + ".xz")
     out.unlink(missing_ok=True)
-    threads = str(max(1, min(os.cpu_count() or 1, 4)))
+    # "+N": xz's multi-threaded format even with one thread (xz 5.4), so the .xz is the
+    # same bytes on a machine of any number of cores (-T1 writes a different stream)
+    threads = max(1, min(os.cpu_count() or 1, 4))
     with open(out, "wb") as f:
-        result = subprocess.run(["xz", f"-{level}", "-T", threads, "-c", str(image)],
+        result = subprocess.run(["xz", f"-{level}", f"-T+{threads}", "-c", str(image)],
                                 stdout=f, stderr=subprocess.PIPE, check=False)
     if result.returncode != 0:
         out.unlink(missing_ok=True)
