@@ -140,6 +140,10 @@ def test_the_boot_partitions_folders_hold_their_files_in_name_order(tmp_path: Pa
                            capture_output=True, text=True, check=True, env=env).stdout
     dates = re.findall(r"\d{4}-\d\d-\d\d", dated)
     assert len(dates) == 5 and set(dates) == {"2023-11-14"}, dated
+    info = subprocess.run(["minfo", "-i", str(tmp_path / "boot.fat"), "::"],
+                          capture_output=True, text=True, check=True, env=env).stdout
+    assert f"serial number: {disk.FAT_ID.upper()}" in info
+    assert f'disk label="{disk.BOOT_LABEL}' in info
 
 
 def test_the_xz_is_the_same_whatever_the_number_of_cores(

@@ -78,7 +78,8 @@ def make_fat(tree: Path, out: Path, size: int, epoch: int) -> None:
     each directory's files then its folders written in name order (mcopy -s would
     follow the host's readdir order), one directory at a time."""
     out.unlink(missing_ok=True)
-    _run(["mkfs.vfat", "-F", "32", "-n", BOOT_LABEL, "-i", FAT_ID, "--invariant",
+    # --invariant first: after -i it set its own volume id (1234-ABCD) over FAT_ID
+    _run(["mkfs.vfat", "-F", "32", "--invariant", "-n", BOOT_LABEL, "-i", FAT_ID,
           "-C", str(out), str(size // 1024)], env={"SOURCE_DATE_EPOCH": str(epoch)})
     env = {"MTOOLS_SKIP_CHECK": "1", "SOURCE_DATE_EPOCH": str(epoch), "TZ": "UTC"}
     for directory, dirs, files in os.walk(tree):
