@@ -26,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, default=Path("cbrig.img"),
                         help="the image file to write (default: ./cbrig.img; the .xz "
                              "beside it)")
-    parser.add_argument("--no-xz", action="store_true", help="skip the .xz")
+    parser.add_argument("--no-xz", action="store_true",
+                        help="skip the .xz (its minutes of compression; a test or a "
+                             "card flashed from the .img needs none)")
 
 
 def run(args: argparse.Namespace) -> int:

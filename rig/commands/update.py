@@ -5,11 +5,17 @@ from __future__ import annotations
 
 import argparse
 import os
+import pwd
 import sys
 from pathlib import Path
 
 from rig.logs import setup_logging
 from rig.update.versions import UpdateError, Versions
+
+EX_NOPERM = 77
+"""The exit status when this user may not write what the update writes (sysexits.h)."""
+WRITING = ("install", "consume", "rollback")
+"""The actions an owner runs that write the update directory (the hooks are systemd's)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +49,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                            "systemd would not")
 
 
+def unwritable(root: Path) -> Path | None:
+    """The update directory, or the nearest of its parents that exists, when this user
+    cannot write it (None when it can: root can)."""
+    probe = root
+    while probe != probe.parent:
+        try:
+            if probe.exists():
+                break
+        except OSError:  # there, but this user may not look into it
+            break
+        probe = probe.parent
+    return None if os.access(probe, os.W_OK | os.X_OK) else probe
+
+
+def _user() -> str:
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return f"uid {os.geteuid()}"
+
+
+def _not_allowed(action: str, path: object) -> int:
+    print(f"cbrig update {action}: {path} is not writable by {_user()}; run it as root "
+          f"(sudo {sys.argv[0] if sys.argv[0].endswith('cbrig') else 'cbrig'} update "
+          f"{action} ...)", file=sys.stderr)
+    return EX_NOPERM
+
+
 def run(args: argparse.Namespace) -> int:
     setup_logging("info")
     # A hook's output is the unit's journal, where the log already says it.
@@ -51,6 +85,8 @@ def run(args: argparse.Namespace) -> int:
     if args.action == "status":
         print(versions.status())
         return 0
+    if args.action in WRITING and (blocked := unwritable(versions.root)) is not None:
+        return _not_allowed(args.action, blocked)
     try:
         if args.action == "install":
             return versions.install(args.file, args.config)
@@ -68,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
             versions.hook_ready()
         else:
             versions.hook_stopped(os.environ.get("EXIT_STATUS", ""), args.unit)
+    except PermissionError as exc:
+        return _not_allowed(args.action, exc.filename or versions.root)
     except (UpdateError, OSError) as exc:
         print(f"cbrig update {args.action}: {exc}", file=sys.stderr)
         return 1

@@ -16,13 +16,15 @@ EXECUTABLES = ("/opt/cbrig/venv/bin/cbrig", "/opt/cbrig/bin/cbrig-launch")
 
 
 def _units(tmp_path: Path) -> Path:
-    """cbrig.service with the image's drop-in and cbrig-update.service, their programs
+    """cbrig.service with the image's drop-ins and cbrig-update.service, their programs
     pointed at one that exists here (verify checks them)."""
     stand_in = "/bin/true"
     units = tmp_path / "units"
     (units / "cbrig.service.d").mkdir(parents=True)
     for source, target in ((SYSTEMD / "cbrig.service", units / "cbrig.service"),
                            (SYSTEMD / "image.conf", units / "cbrig.service.d" / "image.conf"),
+                           # the image installs the live board's drop-in too
+                           (SYSTEMD / "web.conf", units / "cbrig.service.d" / "web.conf"),
                            (SYSTEMD / "cbrig-update.service", units / "cbrig-update.service")):
         text = source.read_text()
         for program in EXECUTABLES:

@@ -124,6 +124,7 @@ def build(out: Path, *, xz: bool = True, say: Say = print,
         root, boot, data, wheels = (work / n for n in ("root", "boot", "data", "wheels"))
         debian.unpack(tarball, root)
         say(f"Debian part {tarball.name} unpacked")
+        lap("unpack")
         wheel = layer.build_wheels(checkout, wheels, say, epoch)
         lap("wheels")
         layer.install_venv(root, wheels, wheel, epoch, say)

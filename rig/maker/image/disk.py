@@ -9,8 +9,10 @@ each file system is copied in at its offset (holes kept: the image stays sparse)
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -71,12 +73,24 @@ def root_size(tree: Path) -> int:
 
 
 def make_fat(tree: Path, out: Path, size: int, epoch: int) -> None:
+    """A FAT32 file system holding `tree`, the same bytes for the same tree and epoch:
+    a fixed volume id (--invariant), every entry dated `epoch` at the latest, and
+    each directory's files then its folders written in name order (mcopy -s would
+    follow the host's readdir order), one directory at a time."""
     out.unlink(missing_ok=True)
-    _run(["mkfs.vfat", "-F", "32", "-n", BOOT_LABEL, "-i", FAT_ID, "--invariant",
+    # --invariant first: after -i it set its own volume id (1234-ABCD) over FAT_ID
+    _run(["mkfs.vfat", "-F", "32", "--invariant", "-n", BOOT_LABEL, "-i", FAT_ID,
           "-C", str(out), str(size // 1024)], env={"SOURCE_DATE_EPOCH": str(epoch)})
-    names = sorted(str(p) for p in tree.iterdir())
     env = {"MTOOLS_SKIP_CHECK": "1", "SOURCE_DATE_EPOCH": str(epoch), "TZ": "UTC"}
-    _run(["mcopy", "-i", str(out), "-s", "-p", "-m", "-Q", *names, "::/"], env=env)
+    for directory, dirs, files in os.walk(tree):
+        dirs.sort()
+        inside = Path(directory).relative_to(tree).as_posix()
+        target = "::/" if inside == "." else f"::/{inside}/"
+        if inside != ".":
+            _run(["mmd", "-i", str(out), target.rstrip("/")], env=env)
+        names = [os.path.join(directory, name) for name in sorted(files)]
+        if names:
+            _run(["mcopy", "-i", str(out), "-p", "-m", "-Q", *names, target], env=env)
 
 
 def make_ext4(tree: Path, out: Path, size: int, label: str, uuid: str, epoch: int,
@@ -91,6 +105,48 @@ def make_ext4(tree: Path, out: Path, size: int, label: str, uuid: str, epoch: in
                 "nodiscard",
           "-d", str(tree), str(out), f"{size // 1024}k"],
          env={"E2FSPROGS_FAKE_TIME": str(epoch), "SOURCE_DATE_EPOCH": str(epoch)})
+    settle_inode_times(out, epoch)
+
+
+def used_inodes(fs: Path) -> list[int]:
+    """The inodes in use in an ext4 file system image (dumpe2fs's free ranges, inverted),
+    without the reserved ones below the first ordinary inode but the root directory."""
+    result = subprocess.run(["dumpe2fs", str(fs)], capture_output=True, text=True,
+                            check=False)
+    if result.returncode != 0:
+        raise DiskError(f"dumpe2fs {fs} failed: {result.stderr.strip()[-400:]}")
+    head = dict(re.findall(r"^([A-Za-z ]+):\s+(.*)$", result.stdout, re.M))
+    count, first = int(head["Inode count"]), int(head.get("First inode", "11"))
+    free = bytearray(count + 1)
+    for ranges in re.findall(r"^  Free inodes: (.*)$", result.stdout, re.M):
+        for part in filter(None, (p.strip() for p in ranges.split(","))):
+            low, _, high = part.partition("-")
+            start, end = int(low), int(high or low)
+            free[start:end + 1] = b"\x01" * (end + 1 - start)
+    return [ino for ino in range(1, count + 1)
+            if not free[ino] and (ino == 2 or ino >= first)]
+
+
+def settle_inode_times(fs: Path, epoch: int) -> None:
+    """Every used inode's access and change times set to `epoch`.
+
+    `mke2fs -d` (e2fsprogs 1.47.0) copies each file's atime and ctime from the build
+    tree, and a ctime cannot be set back on the host: the build's own clock, which made
+    two builds of one commit differ in 19,523 inodes (each inode's times and checksum).
+    Modification and creation times are already `epoch` at the latest (clamp_times,
+    E2FSPROGS_FAKE_TIME)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".debugfs") as script:
+        for ino in used_inodes(fs):
+            script.write(f"sif <{ino}> atime @{epoch}\nsif <{ino}> ctime @{epoch}\n")
+        script.flush()
+        result = subprocess.run(["debugfs", "-w", "-f", script.name, str(fs)],
+                                capture_output=True, text=True, check=False,
+                                env={**os.environ, "E2FSPROGS_FAKE_TIME": str(epoch)})
+    errors = [line for line in result.stderr.splitlines()
+              if line.strip() and not line.startswith("debugfs ")]
+    if result.returncode != 0 or errors:
+        raise DiskError(f"debugfs could not set the inode times in {fs}: "
+                        f"{' '.join(errors)[-600:] or result.returncode}")
 
 
 def partition(image: Path, layout: Layout, disk_id: str) -> None:
@@ -128,9 +184,11 @@ def assemble(image: Path, boot_fs: Path, root_fs: Path, data_fs: Path, layout: L
 def compress(image: Path, level: int = 6) -> Path:
     out = image.with_name(image.name + ".xz")
     out.unlink(missing_ok=True)
-    threads = str(max(1, min(os.cpu_count() or 1, 4)))
+    # "+N": xz's multi-threaded format even with one thread (xz 5.4), so the .xz is the
+    # same bytes on a machine of any number of cores (-T1 writes a different stream)
+    threads = max(1, min(os.cpu_count() or 1, 4))
     with open(out, "wb") as f:
-        result = subprocess.run(["xz", f"-{level}", "-T", threads, "-c", str(image)],
+        result = subprocess.run(["xz", f"-{level}", f"-T+{threads}", "-c", str(image)],
                                 stdout=f, stderr=subprocess.PIPE, check=False)
     if result.returncode != 0:
         out.unlink(missing_ok=True)
@@ -142,7 +200,8 @@ def tools() -> dict[str, str]:
     """Commands the image build needs (command -> Debian package)."""
     return {"mmdebstrap": "mmdebstrap", "arch-test": "arch-test",
             "qemu-aarch64-static": "qemu-user-static", "mkfs.vfat": "dosfstools",
-            "mcopy": "mtools", "mke2fs": "e2fsprogs", "sfdisk": "fdisk", "xz": "xz-utils",
+            "mcopy": "mtools", "mmd": "mtools", "mke2fs": "e2fsprogs",
+            "debugfs": "e2fsprogs", "dumpe2fs": "e2fsprogs", "sfdisk": "fdisk", "xz": "xz-utils",
             "tar": "tar"}
 
 

@@ -124,6 +124,19 @@ def image_config(shipped: str) -> str:
     body = body.replace(
         'port = "/dev/serial0"',
         'port = "/dev/serial0"        # the header UART (GPIO14/15): the mini UART, ttyS1')
+    # the image's unit already has the live board's network (web.conf): turning the
+    # board on is one line, and it is served to the phones on the table's Wi-Fi
+    body = re.sub(r"# true: serve the read-only live board \(docs/WEB.md\), then\n"
+                  r" *# re-run systemd/install.sh: it opens the network for it\n",
+                  "# true: the read-only live board for the phones at the\n"
+                  "                            # table, http://cbrig.local:8411/ "
+                  "(docs/WEB.md)\n", body, count=1)
+    body, found = re.subn(r'^address = "127.0.0.1" .*$',
+                          'address = "0.0.0.0"         # every network the Pi is on; '
+                          '"127.0.0.1": the Pi only', body, count=1, flags=re.M)
+    if not found:
+        raise LayerError('wiring/config.toml has no [web] address = "127.0.0.1" line '
+                         "for the image to open to the table's network")
     return head + "\n[" + body
 
 
@@ -171,6 +184,11 @@ def system_files(root: Path, checkout: Path, say: Say) -> None:
     drop_in = checkout / "systemd" / "image.conf"
     _write(systemd / "cbrig.service.d" / "image.conf",
            drop_in.read_text() if drop_in.exists() else template("cbrig-image.conf"))
+    # the live board's network (as install.sh installs it while [web] enabled = true):
+    # always here, since the owner's config on the FAT partition can turn the board on
+    # at any boot and the root is read-only; with the board off the rig opens no socket
+    _write(systemd / "cbrig.service.d" / "web.conf",
+           (checkout / "systemd" / "web.conf").read_text())
     wants = systemd / "multi-user.target.wants"
     _link(wants / "cbrig.service", "/etc/systemd/system/cbrig.service")
     _link(wants / "cbrig-wifi.service", "/etc/systemd/system/cbrig-wifi.service")
@@ -182,11 +200,6 @@ def system_files(root: Path, checkout: Path, say: Say) -> None:
             _write(systemd / unit, source.read_text())
             _link(wants / unit, f"/etc/systemd/system/{unit}")
     docs = root / "opt" / "cbrig" / "doc"  # the units' Documentation= (as install.sh does)
-    for doc, name in (("docs/INSTALL.md", "INSTALL.md"), ("docs/IMAGE.md", "IMAGE.md"),
-                      ("wiring/README.md", "wiring.md")):
-        if (checkout / doc).exists():
-            _write(docs / name, (checkout / doc).read_text())
-    docs = root / "opt" / "cbrig" / "doc"  # what the units' Documentation= names
     for doc, name in (("docs/INSTALL.md", "INSTALL.md"), ("docs/IMAGE.md", "IMAGE.md"),
                       ("wiring/README.md", "wiring.md")):
         if (checkout / doc).exists():
