@@ -59,12 +59,12 @@ if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed 
     from hardware.speaker import Backend
     from rig.core.controller import Controller
     from rig.core.enroll import EnrolScreen
+    from rig.core.publish import LiveBoardService
     from rig.core.session import Session
     from rig.screens.views import Notice
     from rig.voice.control import VoiceControl
     from rig.voice.narrator import Narrator
     from rig.web.invite import Invitation
-    from rig.web.publish import LiveBoardService
 
 log = logging.getLogger(__name__)
 
@@ -279,7 +279,7 @@ class Daemon(Record):
         if self.autoplay is not None and self.app.controller is None:
             self.app.play(self._start_game(self._defaults()))
         if self.config.web.enabled:
-            from rig.web.publish import LiveBoardService
+            from rig.core.publish import LiveBoardService
 
             self.web = LiveBoardService.start(self, self.config.web.address,
                                               self.config.web.port, self.invitation)

@@ -179,7 +179,7 @@ def test_a_computer_seat_has_its_choice_preselected():
 
 
 def test_bears_crawling_when_both_smokeys_wait_just_ahead_of_the_leader():
-    from rig.games.tenfour.view import bears_crawling
+    from cbrig.games.tenfour.view import bears_crawling
 
     rig = new_emulated_rig("tenfour", 3, seed=12)
     state = rig.session.state

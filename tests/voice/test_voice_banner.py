@@ -13,8 +13,8 @@ import pytest
 
 from hardware.speaker import MockBackend
 from rig.config import GameConfig
+from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import DeskRig, desk_config, start_desk
-from rig.web.browserdesk import WebDesk
 from tests.system_tools import require_commands, scratch_home
 
 MISSING = "espeak-ng is not installed (apt-get install espeak-ng)"

@@ -22,9 +22,9 @@ from PIL import Image
 from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
 from rig.config import GameConfig
 from rig.core.autopilot import gestures_for
+from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import desk_config
 from rig.screens.render import render
-from rig.web.browserdesk import WebDesk
 from rig.web.live import LiveBoard
 from tests.web.conftest import serving
 

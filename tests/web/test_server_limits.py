@@ -297,7 +297,7 @@ def test_a_page_that_went_away_is_a_debug_line_not_a_traceback(caplog):
 
 
 def test_a_port_in_use_is_an_oserror_and_emulate_says_so(capsys):
-    from rig.web.browserdesk import serve_desk
+    from rig.desktop.browserdesk import serve_desk
 
     taken = RigServer(("127.0.0.1", 0), Hub(), post=None)
     try:

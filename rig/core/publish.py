@@ -3,7 +3,7 @@ and the screen's text after every input.
 
 The loop's driven object (the daemon's App) is wrapped so that each event it handles is
 followed by a publication; the Pi's read-only live board (:class:`LiveBoardService`) and
-the browser desk (rig.web.browserdesk) attach the same way.
+the browser desk (rig.desktop.browserdesk) attach the same way.
 """
 
 from __future__ import annotations
