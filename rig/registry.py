@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from rig.datafiles import default_source, read_data
 from rig.gametype import GameEntry, api_problem
-from rig.moved import REMOVED_IN, MovedName
+from rig.moved import MovedName
 
 if TYPE_CHECKING:
     from engine.api import Game
@@ -159,16 +159,23 @@ def _adopt(load: Callable[[], object], where: str, name: str) -> None:
         _REFUSED.append(f"cbrig: game {name!r} refused: {problem}")
         print(_REFUSED[-1], file=sys.stderr)
     homes = {}
+    removed = []
     for warning in caught:
         if isinstance(warning.message, MovedName):
             homes[warning.message.old] = warning.message.new
+            removed.append(warning.message.removed_in)
         else:
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
     if homes:
+        olds = ", ".join(f"{old} (now {new})" for old, new in homes.items())
         print(f"cbrig: game {name!r} imports old module names, kept until cbrig "
-              f"{REMOVED_IN}: {', '.join(f'{old} (now {new})' for old, new in homes.items())};"
+              f"{min(removed, key=_release)}: {olds};"
               " import them from cbrig.game, the game API", file=sys.stderr)
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
 
 
 def _adopted(load: Callable[[], object], where: str) -> str | None:
