@@ -40,6 +40,7 @@ from rig import gametype, registry
 from rig.datafiles import DataFileRefused, data_file_problem, read_bounded
 from rig.statedir import atomic_write, make_private_dir, read_state_text
 from rig.voice.effects import EFFECTS
+from rig.voice.settings import VoiceConfig
 from rig.voice.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
 
@@ -229,30 +230,7 @@ class CaseConfig(Frozen):
     """A 40 mm speaker behind a grille and its MAX98357A amplifier (the rig's voice)."""
 
 
-VOICE_EFFECTS = tuple(EFFECTS.built_in)
-"""The built-in voice effects; ``[voice] effect`` may also name an installed one
-(rig.voice.effects: the effect table)."""
 _VOICE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+_-]*$")
-
-
-class VoiceConfig(Frozen):
-    """The spoken announcements (RULINGS G6; rig.voice.narrator, docs/VOICE.md)."""
-
-    enabled: bool = True
-    """Where the rig has a sound output it speaks (on by default; the setup menu too)."""
-    volume: int = 80
-    """Percent of full scale (0 to 100)."""
-    rate: int = 165
-    """Words a minute (80 to 450; espeak-ng's own default is 175)."""
-    voice: str = "en-us"
-    """An espeak-ng voice (``espeak-ng --voices=en`` lists them)."""
-    events: tuple[str, ...] = VOICE_EVENTS
-    """Which moments are spoken: turn, card, move, police, alert, winner, refusal."""
-    effect: str = "radio"
-    """"radio" (a CB radio: 300-3,400 Hz, squelch, roger beep; needs sox), "plain", or
-    one installed in ``cbrig.voice_effects`` (rig.voice.effects)."""
-    device: str = "default"
-    """The ALSA output aplay plays on: "default", "plughw:1,0", "plughw:MAX98357A"..."""
 
 
 class RigConfig(Frozen):
