@@ -60,7 +60,7 @@ from urllib.parse import parse_qs, urlsplit
 from xml.sax.saxutils import escape
 
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
-from rig.desktop.emulated import emulated_tag
+from hardware.rfid.mock import emulated_tag
 from rig.web.hub import Hub, Mailbox
 from rig.web.invite import COOKIE, Invitation
 
