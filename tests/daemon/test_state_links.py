@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from rig.config import load_config
-from rig.core.daemon import Daemon, load_card_map
+from rig.core.daemon import Daemon
 from rig.core.enroll import save_card_map
 from rig.core.journal import Journal, JournalError
+from rig.core.service import load_card_map
 from rig.core.setup_menu import SetupChoice
 from rig.statedir import atomic_write
 from tests.daemon.helpers import Quiet, write_config

@@ -175,7 +175,7 @@ def test_cards_listed_are_the_ones_the_reader_takes_now(tmp_path):
 def test_game_over_leads_back_to_the_setup_menu(tmp_path):
     from hardware.events import KnobLongPress
     from rig.core.autopilot import gestures_for
-    from rig.core.daemon import StepSeeded
+    from rig.core.service import StepSeeded
 
     rig = DeskRig(config=desk_config(GameConfig(name="bumpem", players=2), tmp_path),
                   seed=4, signals=False)

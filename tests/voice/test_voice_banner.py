@@ -128,7 +128,8 @@ def test_the_oled_says_no_sound_from_the_first_screen_of_a_game(
 
     from hardware.events import KnobPress, KnobTurn
     from rig.config import load_config
-    from rig.core.daemon import Daemon, QuietNotifier
+    from rig.core.daemon import Daemon
+    from rig.core.service import QuietNotifier
     from tests.daemon.helpers import write_config
 
     config = load_config(write_config(tmp_path, game="bumpem", players=2))

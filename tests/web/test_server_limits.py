@@ -107,7 +107,7 @@ from valueclass import replace
 from hardware.events import KnobPress, KnobTurn
 from rig.config import WebConfig, load_config
 from rig.core.daemon import Daemon
-from rig.core.daemon import QuietNotifier
+from rig.core.service import QuietNotifier
 
 config = load_config(sys.argv[1])
 config = replace(config, web=WebConfig(enabled=True, address="127.0.0.1", port=0))
