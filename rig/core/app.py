@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeAlias, assert_never
 from hardware.events import KnobLongPress, KnobTurn, SoundStatus
 from rig.core.join import JoinScreen
 from rig.core.setup_menu import SetupChoice, SetupMenu
+from rig.screens import words
 from rig.screens.screen import Part, Screen, page_count
 from valueclass import Frozen, replace
 
@@ -179,10 +180,8 @@ class App:
     def _abandoned(self, controller: Controller) -> None:
         """The table abandoned the game (RULINGS G7): file it like a finished one and
         say so on the setup menu (`finish_game` says instead if the filing failed)."""
-        from rig.core.controller import ABANDONED
-
         self.to_menu()
-        self.error, self.error_page = ABANDONED, 0
+        self.error, self.error_page = words.ABANDONED, 0
         self.finish_game(controller)
 
     def _page_error(self, event: object) -> bool:

@@ -311,7 +311,7 @@ def test_a_press_during_the_spin_shows_the_move_first(tmp_path):
 
     from hardware.events import KnobSpin
     from rig.core.autopilot import gestures_for
-    from rig.core.controller import EARLY_INPUT
+    from rig.screens.words import EARLY_INPUT
 
     mirror = DeskRig(config=desk_config(GameConfig(name="tenfour", players=3),
                                         tmp_path / "mirror"), seed=5, signals=False)
