@@ -22,7 +22,7 @@ from rig.commands._gameargs import (
     variant_for,
 )
 from rig.config import GameConfig
-from rig.core.journal import JournalError
+from rig.core.journalread import JournalError
 from rig.desktop.browserdesk import serve_desk
 from rig.desktop.desk import DeskRig, default_state_dir, desk_config, start_desk
 from rig.desktop.emulated import new_emulated_rig

@@ -167,7 +167,7 @@ class App:
                 # the table is told on the menu and the loop goes on
                 self.error = f"Cannot start: {exc}"
                 self.error_page = 0
-                from rig.core.journal import JournalError
+                from rig.core.journalread import JournalError
 
                 log.error("cannot start a game (%s): %s", choice, exc, exc_info=not isinstance(
                     exc, OSError | ValueError | JournalError))

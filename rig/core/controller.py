@@ -37,7 +37,7 @@ from rig.core.corrections import (
     CorrectionMenu,
     Refusal,
 )
-from rig.core.journal import JournalError
+from rig.core.journalread import JournalError
 from rig.core.loop import Tick
 from rig.core.modes import (
     Acknowledged,

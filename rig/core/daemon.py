@@ -315,7 +315,7 @@ class Daemon(Record):
         current = self.config.state.current
         if not os.path.lexists(current):  # a link, even dangling, is set aside below
             return None
-        from rig.core.journal import JournalError, JournalWriteError
+        from rig.core.journalread import JournalError, JournalWriteError
         from rig.core.replay import ReplayError
         from rig.core.session import Session
         from rig.gamebuild import DataFileUnreadable, GameSetupError
@@ -357,7 +357,7 @@ class Daemon(Record):
     def _refuse_journal(self, current: Path, why: str, short: str) -> None:
         """Set a journal the rig cannot use aside, log why in full and say it in a short
         line on the setup menu (the table needs the fact; the owner reads the log)."""
-        from rig.core.journal import JournalWriteError
+        from rig.core.journalread import JournalWriteError
 
         try:
             aside, unfiled = self._set_aside(current)
@@ -435,7 +435,7 @@ class Daemon(Record):
         """GAME OVER (or an abandoned game) -> setup menu. Filing the journal must not
         crash the loop: if the file was damaged or removed on disk meanwhile, or games/
         cannot take it, say so and go on."""
-        from rig.core.journal import JournalError
+        from rig.core.journalread import JournalError
 
         try:
             problem = self._archive(controller.session)
@@ -449,7 +449,7 @@ class Daemon(Record):
         """Move the finished game to games/, named from the header already in memory
         (the file is not read again: damage on disk since must not stop the filing).
         "" when filed; else it was kept beside (see :meth:`_put_away`) and this says so."""
-        from rig.core.journal import archive_name
+        from rig.core.filing import archive_name
 
         session.close()
         header = session.journal.header if session.journal is not None else {}
@@ -469,7 +469,8 @@ class Daemon(Record):
         Returns where it went and, when not filed, what to tell the table (why, and the
         fix); the log has the same. JournalWriteError only if it cannot even be renamed
         there (then no new game could be started either)."""
-        from rig.core.journal import JournalWriteError, archive
+        from rig.core.filing import archive
+        from rig.core.journalread import JournalWriteError
 
         games = self.config.state.games
         try:
@@ -488,7 +489,8 @@ class Daemon(Record):
 
     def _file_kept(self, state: Path, games: Path) -> None:
         """games/ takes journals again: file the ones kept beside it meanwhile."""
-        from rig.core.journal import JournalWriteError, archive
+        from rig.core.filing import archive
+        from rig.core.journalread import JournalWriteError
 
         for kept in sorted(state.glob(f"{UNFILED}*.jsonl")):
             try:

@@ -10,7 +10,7 @@ import pytest
 from engine.tenfour import Correct, Draw
 from hardware.events import FrameRejected, KnobPress
 from rig.core.autopilot import gestures_for, play_out
-from rig.core.journal import JournalWriteError, read_journal
+from rig.core.journalread import JournalWriteError, read_journal
 from rig.core.replay import replay
 from rig.desktop.emulated import new_emulated_rig
 from tests.rig.drive import advance_to_choice
