@@ -173,3 +173,68 @@ def times(n: int) -> str:
 def a(noun: str) -> str:
     """The noun with its article, as a person says it ("a ticket", "an ace")."""
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
+# -- the correction menu (rig.core.corrections) --------------------------------------------
+
+ABANDON_ROW = "Abandon this game"
+ABANDON_YES = "Yes: abandon it (it is filed)"
+ABANDON_QUESTION = "Abandon this game? It is filed with the finished games"
+DONE = "Done"
+BACK = "Back"
+NOW = " (now)"
+"""After the place a piece stands on now, in the list of places to move it to."""
+FIX_WHAT = ("FIX: which piece or turn?", "FIX: what is wrong?")
+FIX_CHOOSE = "FIX: choose"
+FIX_SET_TO = "FIX: set it to"
+FIX_PLACES_FOOTER = "HI:space LO:section"
+FIX_FOOTER = "turn:pick press:ok"
+ALREADY_THERE = "It is there already"
+
+
+def fix_to(words: str) -> str:
+    return f"FIX: {words} to"
+
+
+def fix(words: str) -> str:
+    return f"FIX: {words}"
+
+
+# -- enrolling the cards (rig.core.enroll) -------------------------------------------------
+
+ALL_CARDS_DONE = "All cards done"
+FIRST_CARD = "This is the first card"
+READER_BACK = "Reader back"
+SKIP_CARD = "Skip this card"
+REDO_PREVIOUS = "Redo previous"
+FINISH = "Finish"
+BACK_TO_MENU = "Back to the menu"
+SAVED = "Saved."
+ENROLLED_TITLE = "CARDS ENROLLED"
+ENROLLED_FOOTER = "press: back"
+TAP_ON_READER = "Tap it on the reader"
+ENROL_FOOTER = "turn:skip redo finish"
+
+
+def tag_taken(owner: str, card_id: str) -> str:
+    return f"That tag is {owner}: tap {card_id}"
+
+
+def tag_given(card_id: str, tag: str, was: str | None) -> str:
+    return f"{card_id} = tag {tag}" + (f" (was {was})" if was is not None else "")
+
+
+def card_skipped(card_id: str, kept: str | None) -> str:
+    return f"{card_id} skipped" + (f" (keeps tag {kept})" if kept else "")
+
+
+def tap_again(card_id: str) -> str:
+    return f"Tap {card_id} again"
+
+
+def enrol_not_saved(problem: object) -> str:
+    return f"NOT SAVED: {problem}"
+
+
+def enrol_title(position: str) -> str:
+    return f"ENROL CARDS {position}"
