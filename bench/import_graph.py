@@ -27,8 +27,14 @@ from pathlib import Path
 from typing import Literal, NamedTuple
 
 CHECKOUT = Path(__file__).resolve().parents[1]
-LAYERED = ("engine", "hardware", "rig", "valueclass")
+LAYERED = ("engine", "hardware", "rig", "valueclass", "cbrig")
 """The packages whose modules are nodes; an import of anything else (stdlib, PIL) is no arrow."""
+
+STOREYS: dict[str, int] = {"valueclass": 0, "engine": 1, "hardware": 1, "rig": 2, "cbrig": 3,
+                           "bench": 4}
+"""The house top-down (issue 45): each package imports only the ones on a lower storey.
+cbrig (the game API, its battery and the shipped games in cbrig/games/) stands on the rig,
+which finds the games by name; bench/ stands on all of them and nothing imports it."""
 
 Scope = Literal["module", "function", "type-only"]
 
@@ -193,18 +199,27 @@ def game_names(root: Path = CHECKOUT) -> list[str]:
 
 
 def game_of(module: str, games: Sequence[str]) -> str | None:
-    """Which game a rig module belongs to: its folder ``rig.games.<name>``, or (the layout
+    """Which game a module belongs to: its folder ``cbrig.games.<name>`` (``rig.games.<name>``
+    before issue 45 moved them above the rig), or (the layout
     before game folders) a name part such as ``view_tenfour`` or ``boardart.bumpem``."""
     parts = module.split(".")
-    if parts[0] != "rig":
+    if parts[0] not in ("rig", "cbrig"):
         return None
     if len(parts) > 2 and parts[1] == "games":
         return parts[2]
+    if parts[0] != "rig":
+        return None
     for part in parts[1:]:
         for game in games:
             if re.search(rf"(^|_){game}($|_)", part):
                 return game
     return None
+
+
+def upward(edges: Iterable[Edge]) -> list[Edge]:
+    """The arrows between packages that do not run down the storeys of :data:`STOREYS`."""
+    return [e for e in edges if top(e.importer) != top(e.imported)
+            and STOREYS.get(top(e.importer), 0) <= STOREYS.get(top(e.imported), 0)]
 
 
 def arrows(edges: Iterable[Edge], source: str, target: str) -> list[Edge]:
@@ -233,6 +248,11 @@ def report(edges: list[Edge], root: Path = CHECKOUT) -> str:
             out.append("")
             out.append(f"{source} -> {target}: {len(found_arrows)}")
             out.extend(_line(e) for e in found_arrows)
+    up = upward(edges)
+    out.append("")
+    out.append(f"arrows between packages that run back up (bench > cbrig > rig > engine, "
+               f"hardware > valueclass): {len(up)}")
+    out.extend(_line(e) for e in up)
     into_games = [e for e in edges if top(e.importer) == "rig"
                   and game_of(e.importer, games) is None
                   and game_of(e.imported, games) is not None]

@@ -41,7 +41,7 @@ _ROOMS: Mapping[str, tuple[str, ...]] = {
     "rig.voice": ("espeak", "speech"),
 }
 
-MOVED: Mapping[str, str] = MappingProxyType({
+MOVED_IN_0_2: Mapping[str, str] = MappingProxyType({
     **{f"rig.{name}": f"{room}.{name}" for room, names in _ROOMS.items() for name in names},
     "rig.voicecache": "rig.voice.cache",
     "rig.voicecontrol": "rig.voice.control",
@@ -50,6 +50,21 @@ MOVED: Mapping[str, str] = MappingProxyType({
 ``rig.voice`` module is the package ``rig.voice`` now: its names are found there too
 (``rig/voice/__init__.py``), from ``rig.voice.narrator``."""
 
+MOVED_AFTER_0_3: Mapping[str, str] = MappingProxyType({
+    "rig.games": "cbrig.games",
+    "rig.web.publish": "rig.core.publish",
+    "rig.web.browserdesk": "rig.desktop.browserdesk",
+})
+"""Old module name -> its home since the release after cbrig 0.3.0 (issue 45: the house
+reads top-down, each package standing on the ones below it). Kept one minor version longer
+than the 0.2.0 names: they go in :data:`REMOVED_AFTER_0_3_IN`."""
+
+REMOVED_AFTER_0_3_IN = "0.5.0"
+"""The release that drops the names of :data:`MOVED_AFTER_0_3`."""
+
+MOVED: Mapping[str, str] = MappingProxyType({**MOVED_IN_0_2, **MOVED_AFTER_0_3})
+"""Every old module name the finder answers for -> its home now."""
+
 
 class MovedName(DeprecationWarning):
     """An old module name was imported: the message names its new home."""
@@ -57,23 +72,35 @@ class MovedName(DeprecationWarning):
     def __init__(self, old: str, new: str) -> None:
         super().__init__(message(old, new))
         self.old, self.new = old, new
+        self.removed_in = removed_in(old)
 
 
 def new_home(name: str) -> str | None:
     """Where the old module `name` (or a module inside an old package) lives now."""
+    head = _moved_by(name)
+    return None if head is None else MOVED[head] + name[len(head):]
+
+
+def _moved_by(name: str) -> str | None:
+    """The old name of :data:`MOVED` that `name` is or lies inside."""
     head = name
     while head.count("."):
-        found = MOVED.get(head)
-        if found is not None:
-            return found + name[len(head):]
+        if head in MOVED:
+            return head
         head = head.rpartition(".")[0]
     return None
 
 
+def removed_in(old: str) -> str:
+    """The release that drops the old name `old`."""
+    return REMOVED_AFTER_0_3_IN if _moved_by(old) in MOVED_AFTER_0_3 else REMOVED_IN
+
+
 def message(old: str, new: str) -> str:
     """What the warning says."""
-    return (f"{old} moved to {new} in cbrig 0.2.0 and the old name goes in cbrig "
-            f"{REMOVED_IN}: import from cbrig.game (the game API) instead, or from {new}")
+    when = "after cbrig 0.3.0" if _moved_by(old) in MOVED_AFTER_0_3 else "in cbrig 0.2.0"
+    return (f"{old} moved to {new} {when} and the old name goes in cbrig "
+            f"{removed_in(old)}: import from cbrig.game (the game API) instead, or from {new}")
 
 
 class _Alias:

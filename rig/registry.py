@@ -1,6 +1,6 @@
 """The index of the games the rig plays: which games there are, found once per process.
 
-Where the games come from: each folder of ``rig/games/`` registers its game when it is
+Where the games come from: each folder of ``cbrig/games/`` registers its game when it is
 imported (``ENTRY = register(GameEntry(...))`` in its ``__init__.py``, which loads no
 rules, views or PIL); a game installed as its own package names its entry in the
 ``cbrig.games`` entry point group; ``CBRIG_GAMES`` names ``module:ENTRY`` for a
@@ -12,6 +12,7 @@ through.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 import warnings
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from rig.datafiles import default_source, read_data
 from rig.gametype import GameEntry, api_problem
-from rig.moved import REMOVED_IN, MovedName
+from rig.moved import MovedName
 
 if TYPE_CHECKING:
     from engine.api import Game
@@ -43,8 +44,9 @@ PLUGINS_VARIABLE = "CBRIG_GAMES"
 ENTRY_POINT_GROUP = "cbrig.games"
 """The entry point group an installed game package declares its entry in (its value:
 ``package.module:ENTRY``), as gpiozero finds pin factories."""
-BUILT_IN_FOLDER = "games"
-"""The folder beside this module holding one package per built-in game."""
+BUILT_IN_PACKAGE = "cbrig.games"
+"""The package holding one package per built-in game: the shipped games stand on the game
+API (``cbrig.game``) like an outside one, above the rig, so the rig finds them by name."""
 
 
 class UnknownGame(ValueError):
@@ -91,10 +93,12 @@ def registered(entry: GameEntry) -> Iterator[GameEntry]:
 
 @cache
 def built_in_names() -> tuple[str, ...]:
-    """The folders of ``rig/games/`` (one per built-in game), by name: a directory
-    listing, so that knowing them imports nothing."""
-    folder = os.path.join(os.path.dirname(__file__), BUILT_IN_FOLDER)
-    return tuple(sorted(item.name for item in os.scandir(folder) if item.is_dir()
+    """The folders of ``cbrig/games/`` (one per built-in game), by name: a directory
+    listing, so that knowing them imports no game."""
+    spec = importlib.util.find_spec(BUILT_IN_PACKAGE)
+    folders = spec.submodule_search_locations if spec is not None else None
+    return tuple(sorted(item.name for folder in folders or () for item in os.scandir(folder)
+                        if item.is_dir()
                         and os.path.isfile(os.path.join(item.path, "__init__.py"))))
 
 
@@ -116,7 +120,7 @@ def __getattr__(name: str) -> object:
 def _load_built_in(name: str) -> None:
     """Import the game's folder, which registers its entry."""
     if name not in _ENTRIES and name in built_in_names():
-        importlib.import_module(f"rig.{BUILT_IN_FOLDER}.{name}")
+        importlib.import_module(f"{BUILT_IN_PACKAGE}.{name}")
 
 
 def _load_plugins() -> None:
@@ -155,16 +159,23 @@ def _adopt(load: Callable[[], object], where: str, name: str) -> None:
         _REFUSED.append(f"cbrig: game {name!r} refused: {problem}")
         print(_REFUSED[-1], file=sys.stderr)
     homes = {}
+    removed = []
     for warning in caught:
         if isinstance(warning.message, MovedName):
             homes[warning.message.old] = warning.message.new
+            removed.append(warning.message.removed_in)
         else:
             warnings.warn_explicit(warning.message, warning.category, warning.filename,
                                    warning.lineno)
     if homes:
+        olds = ", ".join(f"{old} (now {new})" for old, new in homes.items())
         print(f"cbrig: game {name!r} imports old module names, kept until cbrig "
-              f"{REMOVED_IN}: {', '.join(f'{old} (now {new})' for old, new in homes.items())};"
+              f"{min(removed, key=_release)}: {olds};"
               " import them from cbrig.game, the game API", file=sys.stderr)
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
 
 
 def _adopted(load: Callable[[], object], where: str) -> str | None:

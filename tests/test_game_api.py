@@ -24,7 +24,7 @@ def _game_folders() -> dict[Path, tuple[str, ...]]:
     folder, and its own rules package for a shipped game."""
     folders: dict[Path, tuple[str, ...]] = {}
     for name in registry.built_in_names():
-        folders[ROOT / "rig" / "games" / name] = (f"rig.games.{name}", f"engine.{name}")
+        folders[ROOT / "cbrig" / "games" / name] = (f"cbrig.games.{name}", f"engine.{name}")
     for name in ("racegame", "racefive"):
         folders[ROOT / "tests" / name] = (f"tests.{name}", "tests.racegame")
     return folders
@@ -60,7 +60,7 @@ def test_the_walk_sees_what_it_checks() -> None:
     seen = [module for folder in _game_folders() for path in folder.glob("*.py")
             for _, module in _imports(path)]
     assert seen.count("cbrig.game") >= 10
-    assert "engine.tenfour" in seen and "rig.games.tenfour.view" in seen
+    assert "engine.tenfour" in seen and "cbrig.games.tenfour.view" in seen
 
 
 def test_every_listed_name_is_there() -> None:
@@ -88,7 +88,7 @@ def test_registering_through_the_api_loads_no_view_pil_or_pdf() -> None:
              "rig.maker.printout.sheets",
              "rig.web.live", "PIL", "reportlab", "engine.api", "engine.tenfour.game",
              "engine.bumpem.game"}
-    assert "rig.games.tenfour" in loaded and "cbrig.game" in loaded
+    assert "cbrig.games.tenfour" in loaded and "cbrig.game" in loaded
     assert not loaded & heavy, sorted(loaded & heavy)
 
 
@@ -123,7 +123,7 @@ def test_folder_parts_finds_the_parts_a_folder_has_and_checks_each(
     with pytest.raises(TypeError, match=r"foldergame\.board\.TOOLS is str, not a BoardTools"):
         parts["board"]()
     assert isinstance(parts["speech"](), api.Vocabulary)
-    shipped = api.folder_parts("rig.games.tenfour")
+    shipped = api.folder_parts("cbrig.games.tenfour")
     assert sorted(shipped) == ["board", "live", "printout", "speech"]
     for name in ("board", "live", "printout", "speech"):
         sys.modules.pop(f"foldergame.{name}", None)

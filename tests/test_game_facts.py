@@ -61,7 +61,7 @@ def test_a_broken_info_module_is_said_in_the_log(monkeypatch: pytest.MonkeyPatch
     def broken(name: str) -> gametype.GameFacts:
         raise SyntaxError("info being edited")
 
-    monkeypatch.setattr("rig.config.game_facts", broken)
+    monkeypatch.setattr("rig.config.checks.game_facts", broken)
     config = tmp_path / "config.toml"
     config.write_text('[game]\nvariant = "anything"\n')
     assert load_config(config).game.variant == "anything"

@@ -63,9 +63,9 @@ def _statement(node: ast.Import | ast.ImportFrom) -> str:
 
 def function_imports() -> list[tuple[str, str, ast.Import | ast.ImportFrom, list[ast.AST]]]:
     """(module, statement, node, enclosing nodes innermost first) for every import inside
-    a function in rig/."""
+    a function in rig/ and the shipped games (cbrig/games/)."""
     found = []
-    for path in sorted((ROOT / "rig").rglob("*.py")):
+    for path in sorted([*(ROOT / "rig").rglob("*.py"), *(ROOT / "cbrig" / "games").rglob("*.py")]):
         tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
         parents: dict[int, ast.AST] = {}
         for parent in ast.walk(tree):

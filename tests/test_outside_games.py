@@ -135,10 +135,13 @@ def test_every_old_name_is_the_module_at_its_new_home_with_a_warning() -> None:
         assert module is importlib.import_module(new), old
         assert module.__spec__ is not None and module.__spec__.name == new
         said = [str(w.message) for w in caught if issubclass(w.category, moved.MovedName)]
-        assert said and new in said[0] and moved.REMOVED_IN in said[0], (old, said)
+        assert said and new in said[0] and moved.removed_in(old) in said[0], (old, said)
     assert moved.new_home("rig.printout.sheets") == "rig.maker.printout.sheets"
     assert moved.new_home("rig.screens.views") is None
     assert moved.new_home("rig") is None
+    assert moved.new_home("rig.games.tenfour.view") == "cbrig.games.tenfour.view"
+    assert moved.removed_in("rig.games.tenfour.view") == moved.REMOVED_AFTER_0_3_IN
+    assert moved.removed_in("rig.printout.sheets") == moved.REMOVED_IN
 
 
 def test_the_old_voice_module_s_names_are_the_narrator_s() -> None:

@@ -28,7 +28,7 @@ from tests.racegame.entry import RACE
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_AND_VIEWS = ("engine.tenfour.game", "engine.tenfour.state", "engine.bumpem.game",
-                   "engine.bumpem.state", "rig.games.tenfour.view", "rig.games.bumpem.view",
+                   "engine.bumpem.state", "cbrig.games.tenfour.view", "cbrig.games.bumpem.view",
                    "rig.screens.views")
 
 

@@ -127,7 +127,7 @@ def test_a_five_player_game_is_accepted_end_to_end(five: gametype.GameEntry, tmp
 
 
 def test_the_game_s_own_words_are_the_rig_s(race: gametype.GameEntry) -> None:
-    from rig.core.daemon import goodbye_screen
+    from rig.core.startup import goodbye_screen
 
     assert "See you at the finish line." in goodbye_screen("race").text()
     assert "ADIOS, good buddies." in goodbye_screen("tenfour").text()

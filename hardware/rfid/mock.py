@@ -9,6 +9,12 @@ from __future__ import annotations
 from hardware.events import CardPresented, CardRemoved, Emit, FrameRejected, ReaderStatus
 
 
+def emulated_tag(card_id: str) -> str:
+    """The tag a reader with no hardware reports for a card (the emulated rig's, the
+    browser desk's): readable in transcripts."""
+    return f"EMU-{card_id}"
+
+
 class MockCardReader:
     def __init__(self, name: str, emit: Emit) -> None:
         self.name = name

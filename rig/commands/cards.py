@@ -16,8 +16,8 @@ from pathlib import Path
 from rig import registry
 from rig.commands._config import EXIT_CONFIG, add_config_argument, command_config, plural
 from rig.config import RigConfig
-from rig.core.daemon import load_card_map
 from rig.core.enroll import deck_cards, enroll, save_card_map
+from rig.core.service import load_card_map
 from rig.gamebuild import GameSetupError, build_game
 from rig.owner.readercheck import (
     add_reader_arguments,

@@ -22,13 +22,13 @@ from rig.commands._gameargs import (
     variant_for,
 )
 from rig.config import GameConfig
-from rig.core.journal import JournalError
+from rig.core.journalread import JournalError
+from rig.desktop.browserdesk import serve_desk
 from rig.desktop.desk import DeskRig, default_state_dir, desk_config, start_desk
 from rig.desktop.emulated import new_emulated_rig
 from rig.desktop.script import ScriptError, execute, parse
 from rig.desktop.terminal import TerminalScreen, interactive
 from rig.gamebuild import GameSetupError
-from rig.web.browserdesk import serve_desk
 
 if TYPE_CHECKING:
     from rig.config import GameConfig

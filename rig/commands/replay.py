@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from engine.api import JSON, Game
-from rig.core.journal import JournalError, read_journal
+from rig.core.journalread import JournalError, read_journal
 from rig.core.replay import ReplayError, abandoned, journal_steps, replay
 from rig.gamebuild import GameSetupError
 from rig.safetext import safe_print

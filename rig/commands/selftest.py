@@ -15,7 +15,7 @@ from hardware.devices import build_real, config_from_sections
 from rig import registry
 from rig.commands._config import add_config_argument, command_config
 from rig.config import ConfigError, RigConfig, load_config
-from rig.core.journal import parse_journal
+from rig.core.journalread import parse_journal
 from rig.gamebuild import build_game
 from rig.owner.selftest import run_checks
 from rig.screens.render import render

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeAlias, assert_never
 from hardware.events import KnobLongPress, KnobTurn, SoundStatus
 from rig.core.join import JoinScreen
 from rig.core.setup_menu import SetupChoice, SetupMenu
+from rig.screens import words
 from rig.screens.screen import Part, Screen, page_count
 from valueclass import Frozen, replace
 
@@ -166,7 +167,7 @@ class App:
                 # the table is told on the menu and the loop goes on
                 self.error = f"Cannot start: {exc}"
                 self.error_page = 0
-                from rig.core.journal import JournalError
+                from rig.core.journalread import JournalError
 
                 log.error("cannot start a game (%s): %s", choice, exc, exc_info=not isinstance(
                     exc, OSError | ValueError | JournalError))
@@ -179,10 +180,8 @@ class App:
     def _abandoned(self, controller: Controller) -> None:
         """The table abandoned the game (RULINGS G7): file it like a finished one and
         say so on the setup menu (`finish_game` says instead if the filing failed)."""
-        from rig.core.controller import ABANDONED
-
         self.to_menu()
-        self.error, self.error_page = ABANDONED, 0
+        self.error, self.error_page = words.ABANDONED, 0
         self.finish_game(controller)
 
     def _page_error(self, event: object) -> bool:

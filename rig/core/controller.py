@@ -37,7 +37,7 @@ from rig.core.corrections import (
     CorrectionMenu,
     Refusal,
 )
-from rig.core.journal import JournalError
+from rig.core.journalread import JournalError
 from rig.core.loop import Tick
 from rig.core.modes import (
     Acknowledged,
@@ -60,6 +60,7 @@ from rig.core.modes import (
 )
 from rig.core.replay import describe_input
 from rig.core.session import Session
+from rig.screens import words
 from rig.screens.screen import PRESS_OK, Part, Screen, page_count
 from rig.screens.views import ALERT, DETAIL, RESULT, ChanceInput, Fix, GameView, Notice, view_for
 from valueclass import Frozen, Record, field
@@ -74,28 +75,14 @@ result, the next step's prompt, the next player's turn. Less than a person takes
 a new screen and press, so a press made during the spin, or on its way as the result
 appeared, is never taken as "ok" for a result nobody saw, and the second press of a
 double press (0.12 s apart) never takes the next turn's step (issue 43)."""
-EARLY_INPUT = "too soon: press again"
-"""The result screen's footer once an input came too early (during the spin, or in the
-instant its result appeared): the input did nothing, the next press goes on."""
-EARLY_CARD = "press ok, then tap"
-"""The footer once a card came too early: it was not read (press ok, then tap it
-again)."""
-DOUBLE_PRESS = "Pressed twice: one counted"
-"""The refusal on a prompt that an input reached too soon after the screen before it
-went (a double press): it did nothing. Said without a name: the prompt may be the next
-player's, and the press was not theirs."""
 GUARDED = (KnobPress, KnobSpin, CardPresented)
 """The inputs a new prompt does not take within `ACK_GUARD_MS` (a turn only moves a
 cursor: browsing is never refused)."""
-NOT_A_FLICK = "press, not flick: ok"
-"""The footer once a flick came on a result screen: a flick is not "ok"."""
 SLICE_MS = 2.0
 """How long a slice of a pending search runs before the loop looks for events again (it
 ends after the sample that crosses it: one sample is the least)."""
 SLICE_SAMPLES = 16
 """Most samples a slice runs (a clock that does not move, as in tests, ends it here)."""
-THINKING = "Wait: the computer is thinking"
-ABANDONED = "Game abandoned: filed with the finished games"
 
 
 Chooser = Callable[[State, list[Action]], Action]
@@ -193,10 +180,9 @@ class Controller:
         self._when_saved: list[Callable[[], None]] = []
         """What the input being saved sets off once it is on disk (buzzer, game over)."""
         if session.resumed is not None:
-            note = f"Resumed game at step {session.resumed.steps}"
-            if session.resumed.dropped_bytes:
-                note += " (torn last input dropped)"
-            self.news = [Notice(note, short=f"Resumed at step {session.resumed.steps}")]
+            note, short = words.resumed(session.resumed.steps,
+                                        bool(session.resumed.dropped_bytes))
+            self.news = [Notice(note, short=short)]
         self._preselect()
 
     # ----------------------------------------------------------------- input
@@ -284,7 +270,7 @@ class Controller:
         answered in words, on this screen, and not taken."""
         if not isinstance(self.mode, Playing) or not self._double(event, now):
             return False
-        self._refuse(DOUBLE_PRESS)
+        self._refuse(words.DOUBLE_PRESS)
         return True
 
     def _double(self, event: object, now: float) -> bool:
@@ -308,11 +294,11 @@ class Controller:
         if not isinstance(self.mode, Acknowledging):
             news = [Part(n.text, "result", n.short) for n in self.news]
             self.news = []
-            parts = tuple(news) or (Part(f"Spun {animation.final}", "result"),)
+            parts = tuple(news) or (Part(words.spun(animation.final), "result"),)
             self._enter(MomentArrived(Moment(title=animation.title, parts=parts,
                                              big=animation.final)))
             self.ready_at = now + ACK_GUARD_MS / 1000
-        self.answer = _early_answer(event)
+        self.answer = words.early_answer(event)
 
     def _not_acknowledging(self, event: object, now: float) -> bool:
         """Whether an input on a result screen leaves it as it is: a card lifted off
@@ -322,11 +308,11 @@ class Controller:
         if not isinstance(event, ACKNOWLEDGE):
             return True
         if (self.ready_at is not None and now < self.ready_at) or self._double(event, now):
-            self.answer = _early_answer(event)
+            self.answer = words.early_answer(event)
             return True
         if isinstance(event, KnobSpin):
             if not self._next_page():  # a flick reads on, as a press does...
-                self.answer = NOT_A_FLICK  # ...but is no "ok" for the last page
+                self.answer = words.NOT_A_FLICK  # ...but is no "ok" for the last page
             return True
         return False
 
@@ -345,7 +331,7 @@ class Controller:
         state = self.session.state
         if self.over:
             if isinstance(event, KNOB):
-                self._refuse("Game over: long press for a new game")
+                self._refuse(words.GAME_OVER)
             return
         if state.is_chance_node():
             self._handle_chance(event)
@@ -377,42 +363,41 @@ class Controller:
         if isinstance(event, CardPresented):
             card_id = self.options.cards.get(event.tag)
             if card_id is None:
-                self._refuse(f"Unknown card {event.tag}: enrol it (cbrig cards enroll)")
+                self._refuse(words.unknown_card(event.tag))
                 return
             if card_id not in self._deck_ids():
-                self._refuse(f"Card {card_id} is not in this deck: enrol the cards again")
+                self._refuse(words.not_in_deck(card_id))
                 return
             action = self.view.action_for_card(state, card_id)
             if action is None:
-                self._refuse(f"Not now: {self._waiting_for()}")
+                self._refuse(words.not_now(self._waiting_for()))
                 return
             if self._apply(action):
                 self.tapped = self.session.steps  # a tap may be taken back (G5)
         elif isinstance(event, KnobSpin | KnobPress):
             if need.kind == "spin":
                 if event.knob != need.knob:
-                    self._refuse(f"Spin the {need.knob.upper()} knob, not "
-                                 f"{event.knob.upper()}")
+                    self._refuse(words.wrong_knob(need.knob, event.knob))
                     return
                 strength = event.strength if isinstance(event, KnobSpin) else 0.5
                 self._spin(strength)
             elif need.kind == "ticket" or (need.kind == "card" and self.options.virtual_deck):
                 if isinstance(event, KnobSpin):
-                    self._refuse(f"No spin now: {self._how_text(need)}")
+                    self._refuse(words.no_spin_now(self._how_text(need)))
                     return
                 self._apply(sample_chance(state.chance_outcomes(), self.rng))
             else:
-                self._refuse(f"Tap {_a(need.noun)} on the reader")
+                self._refuse(words.tap_on_reader(need.noun))
         elif isinstance(event, KnobTurn):
-            self._refuse(f"Not a turn: {self._how_text(need)}")
+            self._refuse(words.not_a_turn(self._how_text(need)))
 
     def _how_text(self, need: ChanceInput) -> str:
         """What resolves this chance node, as an order ("flick the HI knob")."""
         if need.kind == "spin":
-            return f"flick the {need.knob.upper()} knob"
+            return words.flick(need.knob)
         if need.kind == "card" and not self.options.virtual_deck:
-            return f"tap {_a(need.noun)}"
-        return f"press for {_a(need.noun)}"
+            return words.tap(need.noun)
+        return words.press_for(need.noun)
 
     def _deck_ids(self) -> frozenset[str]:
         """The card ids of the deck in use (a tag map enrolled for another deck may name
@@ -428,7 +413,7 @@ class Controller:
             action = self.view.forced_spin(state, self.forced_spin)
             self.forced_spin = None
             if action is None:
-                self._refuse("That value is not on this band")
+                self._refuse(words.NOT_ON_BAND)
                 return
         if action is None:
             action = sample_chance(state.chance_outcomes(), self.rng)
@@ -452,7 +437,7 @@ class Controller:
         if seat.think is None:
             self._resolve_choice(move_cursor=seat.level != "hint")
         elif self.choice_pending and seat.level != "hint" and isinstance(event, KnobPress):
-            self._refuse(THINKING)  # the computer's move shows when its search ends
+            self._refuse(words.THINKING)  # the computer's move shows when its search ends
             return
         legal = self.choices()
         if isinstance(event, KnobTurn):
@@ -461,9 +446,9 @@ class Controller:
         elif isinstance(event, KnobPress):
             self._apply(legal[min(self.cursor, len(legal) - 1)])
         elif isinstance(event, CardPresented):
-            self._refuse(f"Not now: {self._waiting_for()}")
+            self._refuse(words.not_now(self._waiting_for()))
         elif isinstance(event, KnobSpin):
-            self._refuse("No spin here: turn and press")
+            self._refuse(words.NO_SPIN_HERE)
 
     def _apply(self, action: Action) -> bool:
         before = self._snapshot() if self.defer_sync else None
@@ -476,7 +461,7 @@ class Controller:
             return False
         except (JournalError, OSError) as exc:
             log.error("input not saved, refused: %s", exc)
-            self._refuse(f"NOT SAVED, input refused: {exc}")
+            self._refuse(words.not_saved(exc))
             return False
         if self.session.saving:
             self._undo = before
@@ -515,7 +500,7 @@ class Controller:
             self.session.wait_durable()
         except (JournalError, OSError) as exc:
             vars(self).update(before)
-            self._refuse(f"NOT SAVED, input refused: {exc}")
+            self._refuse(words.not_saved(exc))
             return False
         for effect in effects:
             effect()
@@ -526,8 +511,8 @@ class Controller:
         (spins and virtual draws come from the rig itself)."""
         if exc.reason is Reason.IMPOSSIBLE_OUTCOME:
             noun = self.view.chance_input(self.session.state).noun
-            return f"{noun[:1].upper()}{noun[1:]} already drawn since the last reshuffle"
-        return f"Refused: {exc.reason.value}"
+            return words.already_drawn(noun)
+        return words.refused(exc.reason.value)
 
     def _announce(self, events: list[Event], actor: int) -> None:
         """Results and alerts make the screen the table acknowledges, titled with the
@@ -542,8 +527,8 @@ class Controller:
         parts = _once_each(Part(n.text, "alert" if n.alert else "result", n.short)
                            for n in shown)
         if alerts:
-            self._enter(MomentArrived(Moment(title=alerts[0].headline or "ALERT", parts=parts,
-                                             alert=True)))
+            title = alerts[0].headline or words.ALERT_TITLE
+            self._enter(MomentArrived(Moment(title=title, parts=parts, alert=True)))
             if self.on_alert is not None:
                 on_alert, first = self.on_alert, alerts[0]
                 self._once_saved(lambda: on_alert(first))
@@ -614,7 +599,7 @@ class Controller:
 
     def _waiting_for(self) -> str:
         parts = self.view.prompt_parts(self.session.state)
-        return (parts[-1].short or parts[-1].text) if parts else "another input"
+        return (parts[-1].short or parts[-1].text) if parts else words.ANOTHER_INPUT
 
     # ----------------------------------------------------------- corrections
     def _toggle_correction(self) -> None:
@@ -630,7 +615,7 @@ class Controller:
         rows += self.view.turn_fixes(state)
         last = self._take_back_offer()
         if last is not None:
-            rows.append(Fix(f"Take back: {last}", take_back=True))
+            rows.append(Fix(words.take_back(last), take_back=True))
         rows.append(ABANDON_ROW)
         return rows
 
@@ -639,10 +624,10 @@ class Controller:
             menu.turn(event.knob, event.steps)
             return
         if isinstance(event, KnobSpin):
-            self._refuse("No spin in corrections: turn and press")
+            self._refuse(words.NO_SPIN_IN_CORRECTIONS)
             return
         if isinstance(event, CardPresented):
-            self._refuse("Card not read: close this menu first")
+            self._refuse(words.CARD_NOT_READ)
             return
         if not isinstance(event, KnobPress):
             return
@@ -678,7 +663,7 @@ class Controller:
         try:
             write()
         except (JournalError, OSError) as exc:
-            self._refuse(f"NOT SAVED, input refused: {exc}")
+            self._refuse(words.not_saved(exc))
             return False
         return True
 
@@ -687,7 +672,7 @@ class Controller:
         if not self._journaled(self.session.take_back):
             return
         self._enter(TakenBack())
-        self.news = [Notice(f"Taken back: {what}")]
+        self.news = [Notice(words.taken_back(what))]
         self._preselect()
 
     def _abandon(self) -> None:
@@ -697,7 +682,7 @@ class Controller:
             return
         self._enter(CorrectionClosed())
         self._enter(MomentArrived(None))
-        self.news = [Notice(ABANDONED, short="Game abandoned, filed")]
+        self.news = [Notice(words.ABANDONED, short=words.ABANDONED_SHORT)]
         self._preselect()
 
     # ---------------------------------------------------------------- output
@@ -722,7 +707,7 @@ class Controller:
             animation = mode.animation
             frame = int((self.clock() - animation.started) * 1000 // SPIN_FRAME_MS)
             value = animation.values[frame % len(animation.values)]
-            return Screen(title=animation.title, big=value, lines=("spinning...",),
+            return Screen(title=animation.title, big=value, lines=(words.SPINNING,),
                           status=status)
         if isinstance(mode, Acknowledging):
             moment = mode.moment
@@ -740,12 +725,12 @@ class Controller:
         if self.refusal is not None:
             lines.append(Part("! " + self.refusal.text, "refusal"))
         if self.session.abandoned:
-            return Screen(title="GAME ABANDONED", lines=tuple(lines), status=status,
-                          footer="long press: new game", page=self.page)
+            return Screen(title=words.ABANDONED_TITLE, lines=tuple(lines), status=status,
+                          footer=words.NEW_GAME, page=self.page)
         lines.extend(self.view.prompt_parts(state))
         if state.is_terminal():
             return Screen(title=title, lines=tuple(lines), status=status,
-                          footer="long press: new game", page=self.page)
+                          footer=words.NEW_GAME, page=self.page)
         if state.is_chance_node():
             how = self._how_to_resolve(state)
             lines.extend([how] if how else [])
@@ -756,8 +741,7 @@ class Controller:
         if seat.level == "hint":
             if not self.choice_pending:
                 items[self.hinted] = "* " + items[self.hinted]
-                lines.append(Part("* marks the move the rig suggests", "hint",
-                                  "* = suggested"))
+                lines.append(Part(words.SUGGESTED[0], "hint", words.SUGGESTED[1]))
         elif seat.chooser is not None:
             lines.append(self._computer_part(seat.level, items))
         return Screen(title=title, lines=tuple(lines), menu=tuple(items),
@@ -768,12 +752,13 @@ class Controller:
         says so and "*" marks its choice (``items`` is changed): a press plays what is
         selected, never what the screen claims the computer chose."""
         if self.choice_pending:
-            return Part(f"Computer ({level}) is thinking...", "cpu", "CPU thinking...")
+            text, short = words.computer_thinking(level)
+            return Part(text, "cpu", short)
         if self.cursor == self.hinted:
-            return Part(f"Computer ({level}) chose: press to play it", "cpu", "CPU chose:")
+            text, short = words.computer_chose(level)
+            return Part(text, "cpu", short)
         items[self.hinted] = "* " + items[self.hinted]
-        return Part("Not the computer's choice (*): press plays this one", "cpu",
-                    "Not the CPU's choice (*)")
+        return Part(words.NOT_THE_COMPUTERS[0], "cpu", words.NOT_THE_COMPUTERS[1])
 
     def _how_to_resolve(self, state: State) -> Part | None:
         """How to make the draw, in words (a spin prompt names its knob itself)."""
@@ -781,22 +766,22 @@ class Controller:
         if need.kind == "spin":
             return None
         if need.kind == "card" and not self.options.virtual_deck:
-            return Part("Tap it on the rig", "instruction")
-        return Part(f"Press for {_a(need.noun)}", "instruction")
+            return Part(words.TAP_IT, "instruction")
+        return Part(words.press_for_instruction(need.noun), "instruction")
 
     def _correction_screen(self, menu: CorrectionMenu, status: str) -> Screen:
         lines = [menu.heading()]
         if self.refusal is not None:
             lines.append(Part("! " + self.refusal.text, "refusal"))
-        return Screen(title="CORRECTION", lines=tuple(lines), menu=tuple(menu.items()),
+        return Screen(title=words.CORRECTION_TITLE, lines=tuple(lines), menu=tuple(menu.items()),
                       cursor=menu.cursor, footer=menu.footer(), status=status)
 
     def _status(self) -> str:
         flags = []
         if not self.reader_ok:
-            flags.append("no reader")
+            flags.append(words.NO_READER)
         if not self.sound_ok:
-            flags.append("no sound")
+            flags.append(words.NO_SOUND)
         return ",".join(flags)
 
     # ------------------------------------------- the mode, as tools and tests read it
@@ -828,30 +813,14 @@ class Controller:
         return self.mode.menu if isinstance(self.mode, Correcting) else None
 
 
-def _early_answer(event: object) -> str:
-    """What a result screen's footer says to an input it did not take."""
-    if isinstance(event, CardPresented):
-        return EARLY_CARD
-    return NOT_A_FLICK if isinstance(event, KnobSpin) else EARLY_INPUT
-
-
 def _once_each(parts: Iterable[Part]) -> tuple[Part, ...]:
     """Identical lines once, counted ("(twice)"): a screen never repeats a line."""
     counted: dict[Part, int] = {}
     for part in parts:
         counted[part] = counted.get(part, 0) + 1
-    return tuple(part if n == 1 else Part(f"{part.text} ({_times(n)})", part.role,
-                                          part.short and f"{part.short} ({_times(n)})")
+    return tuple(part if n == 1 else Part(f"{part.text} ({words.times(n)})", part.role,
+                                          part.short and f"{part.short} ({words.times(n)})")
                  for part, n in counted.items())
-
-
-def _times(n: int) -> str:
-    return "twice" if n == 2 else f"{n} times"
-
-
-def _a(noun: str) -> str:
-    """The noun with its article, as a person says it ("a ticket", "an ace")."""
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def valid_cards(controller: Controller) -> list[str]:

@@ -12,6 +12,7 @@ other: journaled, and replayed.
 from __future__ import annotations
 
 from engine.api import Action, State
+from rig.screens import words
 from rig.screens.screen import Part
 from rig.screens.views import CorrectionPlace, Fix, GameView
 from valueclass import Frozen
@@ -21,8 +22,8 @@ TAKE_BACK = "take back"
 STAY = "stay"
 ABANDON = "abandon"
 """Abandon the game (RULINGS G7), once confirmed."""
-ABANDON_ROW = Fix("Abandon this game", options=(("Yes: abandon it (it is filed)", ABANDON),),
-                  question="Abandon this game? It is filed with the finished games")
+ABANDON_ROW = Fix(words.ABANDON_ROW, options=((words.ABANDON_YES, ABANDON),),
+                  question=words.ABANDON_QUESTION)
 
 
 class Refusal(Frozen):
@@ -47,25 +48,25 @@ class CorrectionMenu:
     # ----------------------------------------------------------------- what shows
     def items(self) -> list[str]:
         if self.open is None:
-            return [*(row.words for row in self.rows), "Done"]
+            return [*(row.words for row in self.rows), words.DONE]
         if self.open.piece:
-            return [place.words + (" (now)" if place.location == self.current else "")
-                    for place in self.places] + ["Back"]
-        return [words for words, _ in self.open.options] + ["Back"]
+            return [place.words + (words.NOW if place.location == self.current else "")
+                    for place in self.places] + [words.BACK]
+        return [option for option, _ in self.open.options] + [words.BACK]
 
     def heading(self) -> Part:
         if self.open is None:
-            return Part("FIX: which piece or turn?", "instruction", "FIX: what is wrong?")
+            return Part(words.FIX_WHAT[0], "instruction", words.FIX_WHAT[1])
         if self.open.piece:
-            return Part(f"FIX: {self.open.words} to", "instruction", "FIX: set it to")
+            return Part(words.fix_to(self.open.words), "instruction", words.FIX_SET_TO)
         if self.open.question:
             return Part(self.open.question, "instruction", self.open.question.split("?")[0] + "?")
-        return Part(f"FIX: {self.open.words}", "instruction", "FIX: choose")
+        return Part(words.fix(self.open.words), "instruction", words.FIX_CHOOSE)
 
     def footer(self) -> str:
         if self.open is not None and self.open.piece:
-            return "HI:space LO:section"
-        return "turn:pick press:ok"
+            return words.FIX_PLACES_FOOTER
+        return words.FIX_FOOTER
 
     # ------------------------------------------------------------------- input
     def turn(self, knob: str, steps: int) -> None:
@@ -85,7 +86,7 @@ class CorrectionMenu:
         if self.open.piece:
             location = self.places[self.cursor].location
             if location == self.current:
-                return Refusal("It is there already")
+                return Refusal(words.ALREADY_THERE)
             return self.view.correction(self.open.piece, location)
         return self.open.options[self.cursor][1]
 

@@ -37,14 +37,36 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from hardware.clock import Clock
 from rig.config import RigConfig
 from rig.core import collector
 from rig.core.app import App
 from rig.core.loop import RigLoop, Stop
+from rig.core.service import (
+    HardwareLog,
+    QuietNotifier,
+    RigHardware,
+    ServiceNotifier,
+    StepSeeded,
+    load_card_map,
+    seats_from_header,
+)
 from rig.core.setup_menu import SetupChoice
+from rig.core.startup import (
+    HardwareUnavailable,
+    HeaderError,
+    StartRefused,
+    StateUnwritable,
+    _cause_words,
+    _filing_fix,
+    _filing_why,
+    _fix_advice,
+    goodbye_screen,
+    lock_state_directory,
+    refused_screen,
+)
 from rig.screens.screen import Screen
 from valueclass import Record, field
 
@@ -54,134 +76,25 @@ if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed 
     from PIL import Image
 
     from engine.api import Game
-    from hardware.buzzer import AlertSink
     from hardware.display.base import Display
     from hardware.speaker import Backend
     from rig.core.controller import Controller
     from rig.core.enroll import EnrolScreen
+    from rig.core.publish import LiveBoardService
     from rig.core.session import Session
     from rig.screens.views import Notice
     from rig.voice.control import VoiceControl
     from rig.voice.narrator import Narrator
     from rig.web.invite import Invitation
-    from rig.web.publish import LiveBoardService
 
 log = logging.getLogger(__name__)
 
 UNFILED = "unfiled-"
 """Prefix of a journal kept in the state directory because games/ could not take it."""
-EXIT_FAILED = 1
-EXIT_HARDWARE = 69
-"""EX_UNAVAILABLE: the hardware could not be set up; restarting will not mend it."""
-EXIT_UNWRITABLE = 73
-"""EX_CANTCREAT: a file the rig needs cannot be used here; fix it, nothing was moved."""
-EXIT_BUSY = 75
-"""EX_TEMPFAIL: another daemon holds the state directory's lock."""
 
-
-class StartRefused(Exception):
-    """The daemon must not start; the message says what to fix."""
-
-    exit_code = EXIT_FAILED
-    short = "Cannot start."
-    """A few words for the display (the log has the whole message): the cause and its
-    fix when known (`short` given), else the kind of failure."""
-    drawn = True
-    """Say it on the display (not when the display is another daemon's)."""
-
-    def __init__(self, message: str = "", short: str | None = None) -> None:
-        super().__init__(message)
-        if short:
-            self.short = short
-
-
-class StateBusy(StartRefused):
-    exit_code = EXIT_BUSY
-    short = "Another cbrig runs."
-    drawn = False  # the running one owns the display
-
-
-class HardwareUnavailable(StartRefused):
-    exit_code = EXIT_HARDWARE
-    short = "Pins, knobs or reader not set up."
-
-
-class StateUnwritable(StartRefused):
-    exit_code = EXIT_UNWRITABLE
-    short = "State cannot be written."
-
-
-class HeaderError(Exception):
-    """A journal header whose seats (levels, hints) do not fit its game."""
 
 DISPLAY_POLL_SECONDS = 5.0
 """How often an idle rig wakes to ping the watchdog and let a lost display recover."""
-
-
-class StepSeeded:
-    """Chance for autoplay: derived from the seed and the input count, so a restarted
-    daemon continues exactly where an uninterrupted one would have gone."""
-
-    def __init__(self, seed: int, steps: Callable[[], int], salt: str) -> None:
-        self.seed, self.steps, self.salt = seed, steps, salt
-
-    def random(self) -> float:
-        import random
-
-        return random.Random(f"{self.seed}:{self.steps()}:{self.salt}").random()
-
-    def randrange(self, n: int) -> int:
-        return int(self.random() * n)
-
-
-class ServiceNotifier(Protocol):
-    """What the daemon tells its service manager (rig.core.sdnotify.Notifier for systemd)."""
-
-    def ready(self, status: str | None = None, start_cpu: float | None = None) -> bool: ...
-
-    def status(self, text: str) -> bool: ...
-
-    def watchdog(self) -> bool: ...
-
-    def stopping(self) -> bool: ...
-
-    def watchdog_interval(self) -> float | None: ...
-
-
-class QuietNotifier:
-    """No service manager (a desk, a test): start-up and status reports go nowhere."""
-
-    def ready(self, status: str | None = None, start_cpu: float | None = None) -> bool:
-        return False
-
-    def status(self, text: str) -> bool:
-        return False
-
-    def watchdog(self) -> bool:
-        return False
-
-    def stopping(self) -> bool:
-        return False
-
-    def watchdog_interval(self) -> float | None:
-        return None
-
-
-class RigHardware(Protocol):
-    """What the daemon asks of its devices: the Pi's (hardware.devices.Hardware) or the
-    desk's (rig.desktop.desk.DeskHardware)."""
-
-    @property
-    def display(self) -> Display: ...
-
-    @property
-    def alerts(self) -> AlertSink: ...
-
-    def start(self) -> None: ...
-
-    def poll(self) -> None: ...
-
-    def close(self, persist_message: Image.Image | None = None, /) -> None: ...
 
 
 def _utc_now() -> datetime:
@@ -279,7 +192,7 @@ class Daemon(Record):
         if self.autoplay is not None and self.app.controller is None:
             self.app.play(self._start_game(self._defaults()))
         if self.config.web.enabled:
-            from rig.web.publish import LiveBoardService
+            from rig.core.publish import LiveBoardService
 
             self.web = LiveBoardService.start(self, self.config.web.address,
                                               self.config.web.port, self.invitation)
@@ -402,7 +315,7 @@ class Daemon(Record):
         current = self.config.state.current
         if not os.path.lexists(current):  # a link, even dangling, is set aside below
             return None
-        from rig.core.journal import JournalError, JournalWriteError
+        from rig.core.journalread import JournalError, JournalWriteError
         from rig.core.replay import ReplayError
         from rig.core.session import Session
         from rig.gamebuild import DataFileUnreadable, GameSetupError
@@ -444,7 +357,7 @@ class Daemon(Record):
     def _refuse_journal(self, current: Path, why: str, short: str) -> None:
         """Set a journal the rig cannot use aside, log why in full and say it in a short
         line on the setup menu (the table needs the fact; the owner reads the log)."""
-        from rig.core.journal import JournalWriteError
+        from rig.core.journalread import JournalWriteError
 
         try:
             aside, unfiled = self._set_aside(current)
@@ -522,7 +435,7 @@ class Daemon(Record):
         """GAME OVER (or an abandoned game) -> setup menu. Filing the journal must not
         crash the loop: if the file was damaged or removed on disk meanwhile, or games/
         cannot take it, say so and go on."""
-        from rig.core.journal import JournalError
+        from rig.core.journalread import JournalError
 
         try:
             problem = self._archive(controller.session)
@@ -536,7 +449,7 @@ class Daemon(Record):
         """Move the finished game to games/, named from the header already in memory
         (the file is not read again: damage on disk since must not stop the filing).
         "" when filed; else it was kept beside (see :meth:`_put_away`) and this says so."""
-        from rig.core.journal import archive_name
+        from rig.core.filing import archive_name
 
         session.close()
         header = session.journal.header if session.journal is not None else {}
@@ -556,7 +469,8 @@ class Daemon(Record):
         Returns where it went and, when not filed, what to tell the table (why, and the
         fix); the log has the same. JournalWriteError only if it cannot even be renamed
         there (then no new game could be started either)."""
-        from rig.core.journal import JournalWriteError, archive
+        from rig.core.filing import archive
+        from rig.core.journalread import JournalWriteError
 
         games = self.config.state.games
         try:
@@ -575,7 +489,8 @@ class Daemon(Record):
 
     def _file_kept(self, state: Path, games: Path) -> None:
         """games/ takes journals again: file the ones kept beside it meanwhile."""
-        from rig.core.journal import JournalWriteError, archive
+        from rig.core.filing import archive
+        from rig.core.journalread import JournalWriteError
 
         for kept in sorted(state.glob(f"{UNFILED}*.jsonl")):
             try:
@@ -736,263 +651,6 @@ class Daemon(Record):
         if self.lock_fd is not None:
             fd, self.lock_fd = self.lock_fd, None
             os.close(fd)  # releases the lock
-
-
-class HardwareLog:
-    """Display and reader outages and rejected frames, written to the log.
-
-    The devices report each outage once and its recovery once; both are logged as they
-    come (warning, then info). Rejected reader frames can come in floods from a noisy
-    line: the first is logged, then at most one line a minute with the count since.
-    Called from the hardware threads, hence the lock.
-    """
-
-    REJECTS_EVERY = 60.0
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        import threading
-
-        self.clock = clock
-        self._lock = threading.Lock()
-        self._rejects = 0
-        self._last_reason = ""
-        self._rejects_logged_at: float | None = None
-        self._down: set[str] = set()
-
-    def note(self, event: object) -> None:
-        from hardware.events import DisplayStatus, FrameRejected, ReaderStatus
-
-        if isinstance(event, DisplayStatus):
-            self._outage("display", event.ok, event.message)
-        elif isinstance(event, ReaderStatus):
-            self._outage(f"reader {event.reader}", event.connected, event.message)
-        elif isinstance(event, FrameRejected):
-            self._rejected(event.reader, event.reason, event.count)
-
-    def _outage(self, part: str, ok: bool, message: str) -> None:
-        with self._lock:
-            was_down = part in self._down
-            (self._down.discard if ok else self._down.add)(part)
-        if not ok:
-            log.warning("%s lost: %s", part, message)
-        elif was_down:
-            log.info("%s back: %s", part, message)
-        else:
-            log.info("%s: %s", part, message)
-
-    def _rejected(self, reader: str, reason: str, count: int = 1) -> None:
-        with self._lock:
-            self._rejects += count
-            self._last_reason = f"reader {reader}: {reason}"
-            now = self.clock()
-            due = (self._rejects_logged_at is None
-                   or now - self._rejects_logged_at >= self.REJECTS_EVERY)
-            if not due:
-                return
-            count, self._rejects = self._rejects, 0
-            self._rejects_logged_at = now
-        log.warning("%s (%d frame%s rejected)", self._last_reason, count,
-                    "" if count == 1 else "s")
-
-    def flush(self) -> None:
-        """Log rejections not yet counted in a line (at stop)."""
-        with self._lock:
-            count, self._rejects = self._rejects, 0
-        if count:
-            log.warning("%s (%d more frame%s rejected)", self._last_reason, count,
-                        "" if count == 1 else "s")
-
-
-def goodbye_screen(game: str | None = None) -> Screen:
-    """What stays on the OLED after the daemon stops: the game's own sign-off."""
-    from rig.registry import DEFAULT_GAME, find
-
-    found = find(game or DEFAULT_GAME)
-    sign_off = found.sign_off if found is not None else "Game saved."
-    return Screen(title="CB RIG", big="RIG OFF", lines=(sign_off, "Game saved."),
-                  footer="power off is safe")
-
-
-def refused_screen(refused: StartRefused) -> Screen:
-    """What stays on the OLED when the daemon could not start: what kind of failure,
-    and where the whole message is (no knob works now, so it must fit one screen)."""
-    return Screen(title="CB RIG", big="NO START", alert=True,
-                  lines=(refused.short, "journalctl -u cbrig"),
-                  footer=f"exit status {refused.exit_code}")
-
-
-def seats_from_header(session: Session) -> tuple[tuple[str, ...], bool]:
-    """The computer levels and hints a journal's header gives each seat.
-
-    Every level must be one the rig knows and there must be one per player: a short
-    list used to resume and then crash at the first turn of an uncovered seat. A header
-    without levels (journals from the emulator) seats people only.
-    """
-    from rig import registry
-
-    header = session.journal.header if session.journal is not None else {}
-    players = session.game.num_players
-    given = header.get("levels", ["human"] * players)
-    levels = [lv for lv in given if isinstance(lv, str)] if isinstance(given, list) else []
-    if not isinstance(given, list) or len(levels) != len(given):
-        raise HeaderError(f"journal header: levels is {given!r}, not a list of levels")
-    if len(levels) != players:
-        raise HeaderError(f"journal header: {len(levels)} levels for {players} players")
-    for level in levels:
-        if level != "human":
-            registry.entry(session.game.name).chooser(level)  # ValueError names the levels
-    hints = header.get("hints", False)
-    if not isinstance(hints, bool):
-        raise HeaderError(f"journal header: hints is {hints!r}, not true or false")
-    return tuple(levels), hints
-
-
-def lock_state_directory(directory: Path) -> int:
-    """Hold an exclusive lock on the state directory for the life of this process.
-
-    Two daemons on one journal both took inputs and corrupted it; the second now stops
-    here, before it opens anything. The lock is on the directory itself (read access is
-    enough, so a read-only state still starts and says why at START) and goes with the
-    process, even after SIGKILL.
-    """
-    import fcntl
-
-    try:
-        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-    except OSError as exc:
-        raise StateUnwritable(f"cannot open the state directory {directory}: "
-                              f"{exc.strerror or exc}",
-                              _cause_words(exc, "State dir")) from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as exc:
-        os.close(fd)
-        raise StateBusy(f"another cbrig is already running on {directory}; stop it first "
-                        "(systemctl status cbrig)") from exc
-    return fd
-
-
-def _user() -> str:
-    """The user this process runs as, by name when it has one (for a chown advice)."""
-    import getpass
-
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return str(os.geteuid())
-
-
-FS_IMMUTABLE_FL = 0x10
-FS_APPEND_FL = 0x20
-
-
-def _locked_flag(path: Path) -> str:
-    """"immutable" or "append-only" when `path` carries that file attribute (``chattr
-    +i``/``+a``: even root may not open it for writing, and no chown mends it), else ""."""
-    import fcntl
-    import struct
-    import sys
-
-    size = struct.calcsize("l")  # FS_IOC_GETFLAGS is _IOR('f', 1, long)
-    request = 0x80006601 | (size << 16)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return ""
-    try:
-        flags = int.from_bytes(fcntl.ioctl(fd, request, bytes(size))[:4], sys.byteorder)
-    except OSError:  # a file system without attributes
-        return ""
-    finally:
-        os.close(fd)
-    if flags & FS_IMMUTABLE_FL:
-        return "immutable"
-    return "append-only" if flags & FS_APPEND_FL else ""
-
-
-def _cause_words(exc: OSError, what: str, path: Path | None = None) -> str:
-    """The cause of an unwritable state file and its fix, in the few words the refused
-    start's screen has room for (the log has the whole message)."""
-    import errno
-
-    if exc.errno == errno.EPERM and path is not None:
-        flag = _locked_flag(path)
-        if flag:
-            return f"{what} {flag}: chattr -{flag[0]}"
-    return {errno.EACCES: f"{what} not writable: chown",
-            errno.EPERM: f"{what} not writable: chown",
-            errno.EROFS: "Disk is read-only: remount it",
-            errno.ENOSPC: "The disk is full: free space",
-            errno.EDQUOT: "Disk quota used up: free space",
-            errno.EIO: "Disk read/write error: check it",
-            errno.ENOTDIR: f"{what}: not a directory"}.get(exc.errno or -1, "")
-
-
-def _fix_advice(current: Path, exc: OSError) -> str:
-    """What to tell a person whose healthy journal the rig cannot write: the fix that
-    matches the error (a chown for a permission, a remount for a read-only mount, a
-    chattr for an immutable file)."""
-    import errno
-
-    flag = _locked_flag(current) if exc.errno == errno.EPERM else ""
-    if flag:
-        return (f"{exc}; the file is {flag} (chattr +{flag[0]}); the game in progress was "
-                f"left in place. Fix: sudo chattr -{flag[0]} {current}, then start again")
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        fix = f"sudo chown {_user()}: {current} (and its directory)"
-    elif exc.errno == errno.EROFS:
-        fix = "remount the file system writable"
-    else:
-        fix = "mend what the message names"
-    return f"{exc}; the game in progress was left in place. Fix: {fix}, then start again"
-
-
-def _filing_why(exc: OSError) -> str:
-    """Why games/ did not take a journal, in a few words after its path."""
-    import errno
-
-    return {errno.ENOTDIR: "is not a directory", errno.EACCES: "is not writable",
-            errno.EPERM: "is not writable", errno.EROFS: "is on a read-only disk",
-            errno.ENOSPC: "is on a full disk"}.get(exc.errno or -1, "cannot take it")
-
-
-def _filing_fix(games: Path, exc: OSError) -> str:
-    """The command that lets games/ take finished games again."""
-    import errno
-
-    if exc.errno == errno.ENOTDIR:
-        return f"sudo mv {games} {games}.old"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return f"sudo chown -R {_user()}: {games}"
-    if exc.errno == errno.EROFS:
-        return "remount the file system writable"
-    return f"make {games} a writable directory"
-
-
-def load_card_map(path: Path) -> dict[str, str]:
-    """Enrolled tags (tag -> card id) from the cards file; none if it does not exist.
-    Read like a data file (a regular file of a bounded size, looked at before it is
-    opened): a FIFO or a device there must not hold up the start."""
-    from engine.datafile import parse_toml
-    from engine.errors import DataError
-    from rig.datafiles import data_file_problem
-    from rig.statedir import read_state_text
-
-    problem = data_file_problem(path)
-    if problem == "no such file":
-        return {}
-    if problem is not None:
-        log.error("cannot read the card map %s: %s; no cards are enrolled", path, problem)
-        return {}
-    try:
-        data, _ = parse_toml(read_state_text(path), str(path))
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError, DataError) as exc:
-        log.error("cannot read the card map %s: %s; no cards are enrolled", path, exc)
-        return {}
-    tags = data.get("tags", {})
-    return {str(tag): str(card) for tag, card in tags.items()} if isinstance(tags, dict) else {}
 
 
 def run_daemon(config: RigConfig, autoplay: int | None = None,

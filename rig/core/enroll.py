@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.events import CardPresented, KnobPress, KnobTurn, ReaderStatus
+from rig.screens import words
 from rig.screens.screen import Part, Screen, page_count
 from rig.screens.views import view_for
 from rig.statedir import atomic_write, make_private_dir
@@ -60,11 +61,11 @@ class Enrolment(Record):
         on the reader, most likely); one from an older enrolment moves to this card."""
         card = self.current
         if card is None:
-            return "All cards done"
+            return words.ALL_CARDS_DONE
         card_id = card[0]
         owner = self.tags.get(tag)
         if owner is not None and owner != card_id and owner in self.enrolled:
-            return f"That tag is {owner}: tap {card_id}"
+            return words.tag_taken(owner, card_id)
         for old in [t for t, c in self.tags.items() if c == card_id]:
             del self.tags[old]
         self.tags[tag] = card_id
@@ -72,29 +73,28 @@ class Enrolment(Record):
         if card_id in self.skipped:
             self.skipped.remove(card_id)
         self.index += 1
-        moved = f" (was {owner})" if owner not in (None, card_id) else ""
-        return f"{card_id} = tag {tag}{moved}"
+        return words.tag_given(card_id, tag, owner if owner not in (None, card_id) else None)
 
     def skip(self) -> str:
         card = self.current
         if card is None:
-            return "All cards done"
+            return words.ALL_CARDS_DONE
         self.skipped.append(card[0])
         self.index += 1
         kept = self.tag_of(card[0])
-        return f"{card[0]} skipped" + (f" (keeps tag {kept})" if kept else "")
+        return words.card_skipped(card[0], kept)
 
     def redo(self) -> str:
         """Back to the card before this one, to tap it again."""
         if self.index == 0:
-            return "This is the first card"
+            return words.FIRST_CARD
         self.index -= 1
         card_id = self.cards[self.index][0]
         if card_id in self.enrolled:
             self.enrolled.remove(card_id)
         if card_id in self.skipped:
             self.skipped.remove(card_id)
-        return f"Tap {card_id} again"
+        return words.tap_again(card_id)
 
     def summary(self) -> list[str]:
         """What was done, for the last screen and the terminal."""
@@ -120,8 +120,8 @@ class EnrolScreen:
     choose Skip, Redo or Finish and press; at the end (or on Finish) the map is saved once
     and a summary shown; a press there returns to the setup menu (``closed``)."""
 
-    RUNNING = ("Skip this card", "Redo previous", "Finish")
-    SUMMARY = ("Back to the menu",)
+    RUNNING = (words.SKIP_CARD, words.REDO_PREVIOUS, words.FINISH)
+    SUMMARY = (words.BACK_TO_MENU,)
 
     def __init__(self, enrolment: Enrolment, save: SaveTags) -> None:
         self.enrolment = enrolment
@@ -146,7 +146,7 @@ class EnrolScreen:
         if isinstance(event, CardPresented) and not self.finished:
             self.note = self.enrolment.tap(event.tag)
         elif isinstance(event, ReaderStatus):
-            self.note = event.message if not event.connected else "Reader back"
+            self.note = event.message if not event.connected else words.READER_BACK
         elif isinstance(event, KnobTurn):
             self.cursor = (self.cursor + event.steps) % len(self._options())
         elif isinstance(event, KnobPress):
@@ -155,11 +155,11 @@ class EnrolScreen:
             self._finish()
 
     def _press(self, option: str) -> None:
-        if option == "Skip this card":
+        if option == words.SKIP_CARD:
             self.note = self.enrolment.skip()
-        elif option == "Redo previous":
+        elif option == words.REDO_PREVIOUS:
             self.note = self.enrolment.redo()
-        elif option == "Finish":
+        elif option == words.FINISH:
             self._finish()
         else:
             self.closed = True
@@ -170,7 +170,7 @@ class EnrolScreen:
         try:
             self.save(dict(self.enrolment.tags))
         except OSError as exc:
-            self.saved_error = f"NOT SAVED: {exc.strerror or exc}"
+            self.saved_error = words.enrol_not_saved(exc.strerror or exc)
 
     def _short_summary(self) -> list[str]:
         """The summary in three short lines (the full one is on the terminal's)."""
@@ -186,9 +186,9 @@ class EnrolScreen:
 
     def screen(self) -> Screen:
         if self.finished:
-            lines = [self.saved_error or "Saved.", *self._short_summary()]
-            return Screen(title="CARDS ENROLLED", lines=tuple(lines), menu=self._options(),
-                          cursor=self.cursor, footer="press: back")
+            lines = [self.saved_error or words.SAVED, *self._short_summary()]
+            return Screen(title=words.ENROLLED_TITLE, lines=tuple(lines), menu=self._options(),
+                          cursor=self.cursor, footer=words.ENROLLED_FOOTER)
         card = self.enrolment.current
         assert card is not None
         card_id, text = card
@@ -196,11 +196,11 @@ class EnrolScreen:
         # what the last input did, then the instruction, both on page 1; then the
         # card's text (the LO knob pages it when it is long)
         parts = [Part(self.note, "result")] if self.note else []
-        parts.append(Part("Tap it on the reader", "instruction"))
+        parts.append(Part(words.TAP_ON_READER, "instruction"))
         parts += [Part(text, "card")] if text != card_id else []
-        return Screen(title=f"ENROL CARDS {position}", big=card_id, lines=tuple(parts),
+        return Screen(title=words.enrol_title(position), big=card_id, lines=tuple(parts),
                       menu=self._options(), cursor=self.cursor,
-                      footer="turn:skip redo finish", page=self.page)
+                      footer=words.ENROL_FOOTER, page=self.page)
 
 
 # -- on a terminal: `cbrig cards enroll` ---------------------------------------------------

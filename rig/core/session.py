@@ -12,7 +12,8 @@ from pathlib import Path
 
 from engine.api import JSON, Action, Event, Game, State
 from rig import version
-from rig.core.journal import Journal, JournalError
+from rig.core.journal import Journal
+from rig.core.journalread import JournalError
 from rig.core.replay import (
     abandon_entry,
     abandoned,

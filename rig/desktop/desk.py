@@ -32,7 +32,7 @@ from rig.config import (
 )
 from rig.core.app import App
 from rig.core.daemon import Daemon
-from rig.core.journal import archive
+from rig.core.filing import archive
 from rig.core.loop import RigLoop
 from rig.desktop.emulated import emulated_cards
 from rig.screens.screen import Screen

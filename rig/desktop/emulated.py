@@ -14,6 +14,7 @@ from typing import Any
 from engine.api import Game
 from hardware.clock import FakeClock
 from hardware.events import CardPresented, CardRemoved, KnobLongPress, KnobPress, KnobSpin, KnobTurn
+from hardware.rfid.mock import emulated_tag as emulated_tag
 from rig.core.autopilot import EMULATED_READER as AUTOPILOT_READER
 from rig.core.controller import Controller, ControllerOptions, Seat
 from rig.core.loop import RigLoop, Tick
@@ -25,11 +26,6 @@ from valueclass import Record, field
 
 EMULATED_READER = AUTOPILOT_READER
 """The emulated reader's name (the autopilot taps its cards with it: rig.core.autopilot)."""
-
-
-def emulated_tag(card_id: str) -> str:
-    """The tag the emulated reader reports for a card: readable in transcripts."""
-    return f"EMU-{card_id}"
 
 
 def emulated_cards(game: Game) -> dict[str, str]:

@@ -39,13 +39,13 @@ from pathlib import Path
 
 from hardware.mailbox import Mailbox, start_worker
 from hardware.speaker import AplayBackend, Backend, Clip, ClipError, Speaker, Transmission
-from rig.config import VOICE_EFFECTS as EFFECTS
-from rig.config import VoiceConfig
 from rig.screens.screen import Screen
 from rig.voice.cache import ClipCache
 from rig.voice.control import VoiceControl
 from rig.voice.effects import Effect, effect_named, needs_sox
 from rig.voice.espeak import library
+from rig.voice.settings import VOICE_EFFECTS as EFFECTS
+from rig.voice.settings import VoiceConfig
 from rig.voice.speech import (
     FLAVOUR_KIND,
     MUST_HEAR,

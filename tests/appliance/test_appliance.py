@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from rig.core.daemon import goodbye_screen
+from rig.core.startup import goodbye_screen
 from rig.screens.render import render
 from tests.appliance import rootfs
 from tests.appliance.container import Container, ContainerError, wait_until

@@ -16,8 +16,8 @@ def desktop(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     for name in ("STATE_DIRECTORY", "CONFIGURATION_DIRECTORY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("os.geteuid", lambda: 1000)
-    monkeypatch.setattr("rig.config.DEFAULT_STATE_DIR", tmp_path / "var/lib/cbrig")
-    monkeypatch.setattr("rig.config.DEFAULT_PATH", tmp_path / "etc/cbrig/config.toml")
+    monkeypatch.setattr("rig.config.paths.DEFAULT_STATE_DIR", tmp_path / "var/lib/cbrig")
+    monkeypatch.setattr("rig.config.paths.DEFAULT_PATH", tmp_path / "etc/cbrig/config.toml")
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     return tmp_path

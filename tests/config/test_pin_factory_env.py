@@ -24,7 +24,7 @@ def test_the_file_wins_over_the_environment(monkeypatch):
 def test_without_a_config_file_the_environment_chooses(monkeypatch, tmp_path):
     monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "MOCK")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
-    monkeypatch.setattr("rig.config.DEFAULT_PATH", tmp_path / "none.toml")
+    monkeypatch.setattr("rig.config.paths.DEFAULT_PATH", tmp_path / "none.toml")
     assert load_config().pins.backend == "mock"
 
 

@@ -81,13 +81,13 @@ def test_empty_file_gives_the_defaults(tmp_path: Path) -> None:
 
 def test_no_path_and_no_default_file_gives_defaults(monkeypatch: pytest.MonkeyPatch,
                                                    tmp_path: Path) -> None:
-    monkeypatch.setattr("rig.config.DEFAULT_PATH", tmp_path / "absent.toml")
+    monkeypatch.setattr("rig.config.paths.DEFAULT_PATH", tmp_path / "absent.toml")
     assert load_config() == default_config()
 
 
 def test_no_path_reads_the_default_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     path = write(tmp_path, "[game]\nplayers = 3\n")
-    monkeypatch.setattr("rig.config.DEFAULT_PATH", path)
+    monkeypatch.setattr("rig.config.paths.DEFAULT_PATH", path)
     assert load_config().game.players == 3
 
 
@@ -307,7 +307,7 @@ def fake_game(monkeypatch: pytest.MonkeyPatch) -> None:
         SIM_COUNTERS={},
     )
     facts = read_facts(module, "fake")
-    monkeypatch.setattr("rig.config.game_facts", lambda name: facts)
+    monkeypatch.setattr("rig.config.checks.game_facts", lambda name: facts)
 
 
 @pytest.mark.parametrize(
@@ -340,7 +340,7 @@ def test_a_broken_game_package_does_not_break_loading(monkeypatch: pytest.Monkey
     def broken(name: str) -> Any:
         raise SyntaxError("engine being edited")
 
-    monkeypatch.setattr("rig.config.game_facts", broken)
+    monkeypatch.setattr("rig.config.checks.game_facts", broken)
     path = write(tmp_path, '[game]\nvariant = "anything"\n')
     assert load_config(path).game.variant == "anything"
 

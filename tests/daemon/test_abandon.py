@@ -15,7 +15,8 @@ from rig.config import load_config
 from rig.core.app import App
 from rig.core.autopilot import gestures_for
 from rig.core.daemon import Daemon
-from rig.core.journal import archive_name, read_journal
+from rig.core.filing import archive_name
+from rig.core.journalread import read_journal
 from rig.core.loop import Tick
 from rig.core.replay import ReplayError, effective_inputs, replay
 from rig.core.setup_menu import SetupChoice

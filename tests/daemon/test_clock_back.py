@@ -12,7 +12,9 @@ from pathlib import Path
 from hardware.events import KnobLongPress
 from rig.config import load_config
 from rig.core.daemon import Daemon
-from rig.core.journal import CURRENT_NAME, filed_games, read_journal
+from rig.core.filing import filed_games
+from rig.core.journal import CURRENT_NAME
+from rig.core.journalread import read_journal
 from tests.daemon.helpers import Quiet, write_config
 from tests.daemon.test_journal_faults import play_to_game_over
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 import signal
 
-from rig.core.journal import read_journal
+from rig.core.journalread import read_journal
 from tests.daemon.helpers import NotifySocket, kill, start_daemon, write_config
 from tests.slowdown import HANG, scaled
 

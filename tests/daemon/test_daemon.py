@@ -8,7 +8,7 @@ import sys
 
 from PIL import Image, ImageChops
 
-from rig.core.daemon import goodbye_screen
+from rig.core.startup import goodbye_screen
 from rig.screens.render import render
 from tests.daemon.helpers import NotifySocket, start_daemon, write_config
 from tests.slowdown import HANG, scaled

@@ -21,8 +21,9 @@ import pytest
 from hardware.events import KnobLongPress
 from rig.config import load_config
 from rig.core.autopilot import gestures_for
-from rig.core.daemon import EXIT_BUSY, EXIT_UNWRITABLE, Daemon
+from rig.core.daemon import Daemon
 from rig.core.setup_menu import SetupChoice
+from rig.core.startup import EXIT_BUSY, EXIT_UNWRITABLE
 from tests.daemon.helpers import (
     Quiet,
     assert_set_aside,

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hardware.events import DisplayStatus, FrameRejected, ReaderStatus
-from rig.core.daemon import HardwareLog
+from rig.core.service import HardwareLog
 from rig.logs import setup_logging
 from tests.daemon.helpers import write_config
 from tests.slowdown import HANG, scaled
@@ -91,7 +91,7 @@ def test_the_daemon_under_journald_logs_a_refused_journal_as_an_error(tmp_path):
 
 def test_outages_are_logged_once_each_with_their_recovery(caplog):
     hardware_log = HardwareLog()
-    with caplog.at_level(logging.INFO, logger="rig.core.daemon"):
+    with caplog.at_level(logging.INFO, logger="rig.core.service"):
         hardware_log.note(ReaderStatus("deck", True, "connected on /dev/serial0"))
         hardware_log.note(DisplayStatus(False, "OLED lost: [Errno 121] Remote I/O error"))
         hardware_log.note(ReaderStatus("deck", False, "lost /dev/serial0: gone"))
@@ -110,7 +110,7 @@ def test_outages_are_logged_once_each_with_their_recovery(caplog):
 def test_a_flood_of_rejected_frames_is_counted_not_logged_line_by_line(caplog):
     now = [0.0]
     hardware_log = HardwareLog(clock=lambda: now[0])
-    with caplog.at_level(logging.INFO, logger="rig.core.daemon"):
+    with caplog.at_level(logging.INFO, logger="rig.core.service"):
         for _ in range(500):
             hardware_log.note(FrameRejected("deck", "bad checksum"))
             now[0] += 0.1  # 50 s of noise
@@ -146,7 +146,7 @@ def test_the_daemon_logs_what_its_hardware_reports_and_still_hands_it_on(tmp_pat
     try:
         daemon.start()
         assert daemon.loop is not None
-        with caplog.at_level(logging.INFO, logger="rig.core.daemon"):
+        with caplog.at_level(logging.INFO, logger="rig.core.service"):
             daemon._emit(DisplayStatus(False, "OLED lost: [Errno 121] Remote I/O error"))
             daemon._emit(DisplayStatus(True, "OLED back"))
         assert [r.levelname for r in caplog.records] == ["WARNING", "INFO"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image, ImageChops
 
 from rig.config import load_config
-from rig.core.daemon import EXIT_HARDWARE, HardwareUnavailable, refused_screen
+from rig.core.startup import EXIT_HARDWARE, HardwareUnavailable, refused_screen
 from rig.screens.render import render
 from tests.daemon.helpers import NotifySocket, start_daemon, write_config
 from tests.slowdown import HANG, scaled
@@ -81,7 +81,8 @@ def test_a_second_daemon_refused_leaves_the_first_ones_display_alone(tmp_path):
     import subprocess
     import sys
 
-    from rig.core.daemon import EXIT_BUSY, Daemon
+    from rig.core.daemon import Daemon
+    from rig.core.startup import EXIT_BUSY
     from tests.daemon.helpers import Quiet
 
     config_path = write_config(tmp_path, game="tenfour", players=3, display="png")

@@ -18,7 +18,8 @@ from hardware.display.base import Display
 from hardware.display.fakebus import FakeSmbus2, fake_bus
 from hardware.display.oled import OledDisplay, i2c_device_factory
 from rig.config import RigConfig
-from rig.core.daemon import EXIT_UNWRITABLE, Daemon, StartRefused, StateUnwritable, refused_screen
+from rig.core.daemon import Daemon
+from rig.core.startup import EXIT_UNWRITABLE, StartRefused, StateUnwritable, refused_screen
 from rig.screens.render import render
 from tests.daemon.helpers import Quiet
 from tests.daemon.test_journal_faults import _config, _journal_in_progress
@@ -56,7 +57,7 @@ def test_the_refused_start_replaces_the_old_picture_on_the_oled(
     config, _ = immutable_journal
     bus = fake_bus("ssd1306")
     old = OledDisplay(i2c_device_factory("ssd1306", smbus=FakeSmbus2(bus)))
-    from rig.core.daemon import goodbye_screen
+    from rig.core.startup import goodbye_screen
 
     old.close(render(goodbye_screen("tenfour")))  # what the last run left: RIG OFF
     before = bus.image().tobytes()
@@ -104,7 +105,7 @@ def test_every_cause_fits_one_page_of_the_refused_screen(tmp_path: Path) -> None
     """No knob works at a refused start: a second page could never be turned to."""
     import errno
 
-    from rig.core.daemon import _cause_words
+    from rig.core.startup import _cause_words
     from rig.screens.screen import page_count
 
     for code in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOSPC, errno.EDQUOT,
@@ -112,7 +113,7 @@ def test_every_cause_fits_one_page_of_the_refused_screen(tmp_path: Path) -> None
         for what in ("Journal", "State dir"):
             refused = StateUnwritable("", _cause_words(OSError(code, ""), what))
             assert page_count(refused_screen(refused)) == 1, refused.short
-    from rig.core.daemon import HardwareUnavailable
+    from rig.core.startup import HardwareUnavailable
 
     for kind in (StartRefused, HardwareUnavailable, StateUnwritable):
         assert page_count(refused_screen(kind(""))) == 1, kind.short

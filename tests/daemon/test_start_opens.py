@@ -18,7 +18,8 @@ import sys
 from pathlib import Path
 
 from rig.config import load_config
-from rig.core.daemon import Daemon, QuietNotifier
+from rig.core.daemon import Daemon
+from rig.core.service import QuietNotifier
 from tests.daemon.helpers import write_config
 from tests.slowdown import scaled
 
@@ -43,7 +44,8 @@ def hook(event, args):
 
 sys.addaudithook(hook)
 from rig.config import load_config
-from rig.core.daemon import Daemon, QuietNotifier
+from rig.core.daemon import Daemon
+from rig.core.service import QuietNotifier
 
 class Ready(QuietNotifier):
     def ready(self, *args, **kwargs):

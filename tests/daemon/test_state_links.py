@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from rig.config import load_config
-from rig.core.daemon import Daemon, load_card_map
+from rig.core.daemon import Daemon
 from rig.core.enroll import save_card_map
-from rig.core.journal import Journal, JournalError
+from rig.core.journal import Journal
+from rig.core.journalread import JournalError
+from rig.core.service import load_card_map
 from rig.core.setup_menu import SetupChoice
 from rig.statedir import atomic_write
 from tests.daemon.helpers import Quiet, write_config
@@ -109,7 +111,7 @@ def test_a_linked_card_map_is_not_read(tmp_path, caplog):
 
 
 def test_games_a_link_is_not_filed_into(tmp_path):
-    from rig.core.journal import archive
+    from rig.core.filing import archive
 
     config = _config(tmp_path)
     current = _journal_in_progress(config)

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from rig.core.journal import MAX_LINE, TAIL_LIMIT, Journal, JournalError, read_journal
+from rig.core.journal import Journal
+from rig.core.journalread import MAX_LINE, TAIL_LIMIT, JournalError, read_journal
 from tests.journal.test_journal_file import ACTIONS, HEADER, make_journal
 
 GIB = 1 << 30
@@ -95,7 +96,7 @@ def test_a_full_disk_says_how_much_a_new_game_needs(tmp_path: Path, monkeypatch)
     import errno
 
     from rig.core import journal as journal_module
-    from rig.core.journal import PREALLOCATE, JournalWriteError
+    from rig.core.journalread import PREALLOCATE, JournalWriteError
 
     real_statvfs = os.statvfs
 
@@ -135,7 +136,7 @@ def test_reading_a_missing_journal_says_the_file_does_not_exist(tmp_path: Path):
 
 
 def test_creating_in_a_missing_directory_says_the_directory_does_not_exist(tmp_path: Path):
-    from rig.core.journal import JournalWriteError
+    from rig.core.journalread import JournalWriteError
 
     with pytest.raises(JournalWriteError, match="the directory does not exist"):
         Journal.create(tmp_path / "gone" / "current.jsonl", HEADER)
@@ -212,7 +213,7 @@ def test_a_short_write_of_the_preallocation_is_a_full_disk_not_a_failing_card(
     "input/output error (failing SD card or disk?)": owners would replace a good card."""
     import errno
 
-    from rig.core.journal import JournalWriteError
+    from rig.core.journalread import JournalWriteError
 
     _NearlyFullDisk(monkeypatch, tmp_path, free_kib * 1024)
     with pytest.raises(JournalWriteError) as caught:
@@ -227,7 +228,7 @@ def test_a_short_write_of_the_preallocation_is_a_full_disk_not_a_failing_card(
 
 def test_a_short_write_while_extending_the_tail_is_a_full_disk(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from rig.core.journal import PREALLOCATE, JournalWriteError
+    from rig.core.journalread import PREALLOCATE, JournalWriteError
 
     with Journal.create(tmp_path / "current.jsonl", HEADER) as journal:
         disk = _NearlyFullDisk(monkeypatch, tmp_path, 10 * 1024)

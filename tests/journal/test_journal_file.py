@@ -14,16 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rig.core.journal import (
-    CURRENT_NAME,
-    GAMES_DIR,
+from rig.core.filing import archive, archive_name
+from rig.core.journal import CURRENT_NAME, GAMES_DIR, Journal
+from rig.core.journalread import (
     PREALLOCATE,
-    Journal,
     JournalError,
     JournalWriteError,
     Recovery,
-    archive,
-    archive_name,
     parse_journal,
     read_journal,
 )

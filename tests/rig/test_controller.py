@@ -10,7 +10,7 @@ import pytest
 from engine.tenfour import Correct, Draw
 from hardware.events import FrameRejected, KnobPress
 from rig.core.autopilot import gestures_for, play_out
-from rig.core.journal import JournalWriteError, read_journal
+from rig.core.journalread import JournalWriteError, read_journal
 from rig.core.replay import replay
 from rig.desktop.emulated import new_emulated_rig
 from tests.rig.drive import advance_to_choice
@@ -179,7 +179,7 @@ def test_a_computer_seat_has_its_choice_preselected():
 
 
 def test_bears_crawling_when_both_smokeys_wait_just_ahead_of_the_leader():
-    from rig.games.tenfour.view import bears_crawling
+    from cbrig.games.tenfour.view import bears_crawling
 
     rig = new_emulated_rig("tenfour", 3, seed=12)
     state = rig.session.state

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from rig.core.journal import read_journal
+from rig.core.journalread import read_journal
 from rig.core.replay import replay
 from rig.core.session import Session
 from rig.desktop.emulated import new_emulated_rig

@@ -13,7 +13,8 @@ import pytest
 
 from engine.datafile import parse_toml
 from engine.errors import DataError
-from rig.core.journal import Journal, JournalError, parse_journal
+from rig.core.journal import Journal
+from rig.core.journalread import JournalError, parse_journal
 
 DEPTH = 50_000
 

@@ -10,16 +10,11 @@ from __future__ import annotations
 import pytest
 
 from hardware.events import CardPresented, KnobPress, KnobSpin, KnobTurn
-from rig.core.controller import (
-    ACK_GUARD_MS,
-    DOUBLE_PRESS,
-    EARLY_CARD,
-    EARLY_INPUT,
-    NOT_A_FLICK,
-)
+from rig.core.controller import ACK_GUARD_MS
 from rig.core.modes import Acknowledging, Playing, Spinning
 from rig.desktop.emulated import EMULATED_READER, emulated_tag, new_emulated_rig
 from rig.screens.screen import shown_rows
+from rig.screens.words import DOUBLE_PRESS, EARLY_CARD, EARLY_INPUT, NOT_A_FLICK
 from tests.rig.test_modes import _spin_with_a_result
 
 CARD = CardPresented(emulated_tag("1"), EMULATED_READER)

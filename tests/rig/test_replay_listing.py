@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from rig.cli import main
-from rig.core.journal import read_journal
+from rig.core.journalread import read_journal
 from rig.desktop.emulated import new_emulated_rig
 from tests.rig.test_corrections import _choose, _open_row, _to_first_draw
 

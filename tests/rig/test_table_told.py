@@ -374,7 +374,7 @@ def test_cbrig_replay_lists_each_move_in_the_words_its_menu_row_had(tmp_path, ga
                                                                     variant):
     import re
 
-    from rig.core.journal import read_journal
+    from rig.core.journalread import read_journal
     from rig.core.replay import journal_steps
 
     journal = tmp_path / "game.jsonl"

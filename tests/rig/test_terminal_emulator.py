@@ -175,7 +175,7 @@ def test_cards_listed_are_the_ones_the_reader_takes_now(tmp_path):
 def test_game_over_leads_back_to_the_setup_menu(tmp_path):
     from hardware.events import KnobLongPress
     from rig.core.autopilot import gestures_for
-    from rig.core.daemon import StepSeeded
+    from rig.core.service import StepSeeded
 
     rig = DeskRig(config=desk_config(GameConfig(name="bumpem", players=2), tmp_path),
                   seed=4, signals=False)
@@ -311,7 +311,7 @@ def test_a_press_during_the_spin_shows_the_move_first(tmp_path):
 
     from hardware.events import KnobSpin
     from rig.core.autopilot import gestures_for
-    from rig.core.controller import EARLY_INPUT
+    from rig.screens.words import EARLY_INPUT
 
     mirror = DeskRig(config=desk_config(GameConfig(name="tenfour", players=3),
                                         tmp_path / "mirror"), seed=5, signals=False)

@@ -20,6 +20,7 @@ from rig.core.computer import seat_for
 from rig.core.controller import Seat
 from rig.core.loop import RigLoop, Stop
 from rig.desktop.emulated import EmulatedRig, new_emulated_rig
+from rig.screens import words
 from tests.rig.drive import advance_to_choice
 from tests.rig.test_controller import _to_decision_without_settling
 
@@ -155,7 +156,7 @@ def test_a_hard_computer_seat_asks_to_wait_then_its_move_appears() -> None:
     steps = rig.session.steps
     rig.press("hi")
     assert rig.session.steps == steps, "a press while the computer thinks plays nothing"
-    assert controller_module.THINKING in rig.screen.plain()
+    assert words.THINKING in rig.screen.plain()
     rig.settle()
     assert not rig.controller.choice_pending
     chosen = rig.controller.choices()[rig.controller.hinted]

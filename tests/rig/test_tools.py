@@ -10,8 +10,8 @@ import tty
 
 from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
 from hardware.rfid.rdm6300 import encode_frame
-from rig.core.daemon import load_card_map
 from rig.core.enroll import enroll, save_card_map
+from rig.core.service import load_card_map
 from rig.owner.selftest import CHECKS, run_checks
 
 

@@ -4,7 +4,7 @@ lost turns on one line, and the correction menu said as the knob turns."""
 from __future__ import annotations
 
 from cbrig.game import Notice
-from rig.games.tenfour.view import _lost_turns_as_one
+from cbrig.games.tenfour.view import _lost_turns_as_one
 from rig.screens.screen import Part, Screen, fit, page_count
 
 

@@ -99,7 +99,7 @@ def test_unit_runs_cbrig_as_a_notify_service_with_watchdog() -> None:
     # the daemon's "fix this first" exits (rig.core.daemon: 69 hardware not set up,
     # 73 unwritable, 78 bad config)
     from rig.commands._config import EXIT_CONFIG
-    from rig.core.daemon import EXIT_HARDWARE, EXIT_UNWRITABLE
+    from rig.core.startup import EXIT_HARDWARE, EXIT_UNWRITABLE
 
     assert d[("Service", "RestartPreventExitStatus")] == [
         f"{EXIT_HARDWARE} {EXIT_UNWRITABLE} {EXIT_CONFIG}"]

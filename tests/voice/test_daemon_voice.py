@@ -13,7 +13,8 @@ import pytest
 from hardware.events import KnobPress, KnobTurn
 from hardware.speaker import MockBackend
 from rig.config import load_config
-from rig.core.daemon import Daemon, QuietNotifier
+from rig.core.daemon import Daemon
+from rig.core.service import QuietNotifier
 from tests.daemon.helpers import write_config
 from tests.system_tools import require_commands
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from rig.games.bumpem.speech import bare_cars
+from cbrig.games.bumpem.speech import bare_cars
 from rig.screens.screen import Part, Screen
 from rig.voice.speech import (
     MOMENT_ROLES,

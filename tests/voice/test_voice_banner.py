@@ -13,8 +13,8 @@ import pytest
 
 from hardware.speaker import MockBackend
 from rig.config import GameConfig
+from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import DeskRig, desk_config, start_desk
-from rig.web.browserdesk import WebDesk
 from tests.system_tools import require_commands, scratch_home
 
 MISSING = "espeak-ng is not installed (apt-get install espeak-ng)"
@@ -128,7 +128,8 @@ def test_the_oled_says_no_sound_from_the_first_screen_of_a_game(
 
     from hardware.events import KnobPress, KnobTurn
     from rig.config import load_config
-    from rig.core.daemon import Daemon, QuietNotifier
+    from rig.core.daemon import Daemon
+    from rig.core.service import QuietNotifier
     from tests.daemon.helpers import write_config
 
     config = load_config(write_config(tmp_path, game="bumpem", players=2))

@@ -221,7 +221,8 @@ def test_the_voice_gives_way_before_a_game_is_refused(
     import rig.voice.cache
     from hardware.events import KnobPress, KnobTurn
     from rig.config import load_config
-    from rig.core.daemon import Daemon, QuietNotifier
+    from rig.core.daemon import Daemon
+    from rig.core.service import QuietNotifier
     from rig.voice.cache import FLOOR
     from tests.daemon.helpers import write_config
 

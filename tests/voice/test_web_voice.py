@@ -13,9 +13,9 @@ import pytest
 
 from hardware.events import KnobPress, KnobTurn
 from rig.config import GameConfig
+from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import DeskRig, desk_config
 from rig.voice.narrator import pcm_of_wav
-from rig.web.browserdesk import WebDesk
 from tests.slowdown import HANG, scaled
 from tests.system_tools import require_commands, scratch_home
 

@@ -12,8 +12,8 @@ import pytest
 
 from rig.config import RigConfig
 from rig.core.loop import Stop
+from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import DeskRig
-from rig.web.browserdesk import WebDesk
 from tests.system_tools import require_commands, scratch_home
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

@@ -22,9 +22,9 @@ from PIL import Image
 from hardware.events import CardPresented, CardRemoved, KnobPress, KnobSpin, KnobTurn
 from rig.config import GameConfig
 from rig.core.autopilot import gestures_for
+from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import desk_config
 from rig.screens.render import render
-from rig.web.browserdesk import WebDesk
 from rig.web.live import LiveBoard
 from tests.web.conftest import serving
 
@@ -308,8 +308,9 @@ def test_a_press_during_the_spin_shows_the_move_first(browser: object,
     result frame must be among them, and stay up, answered in words, until a press."""
     from selenium.webdriver.common.by import By
 
-    from rig.core.controller import ACK_GUARD_MS, EARLY_INPUT, NOT_A_FLICK
+    from rig.core.controller import ACK_GUARD_MS
     from rig.core.modes import Acknowledging
+    from rig.screens.words import EARLY_INPUT, NOT_A_FLICK
 
     config = desk_config(GameConfig(name="tenfour", players=3, levels=("human",) * 3),
                          tmp_path / "state")

@@ -18,8 +18,9 @@ import pytest
 from hardware.events import KnobPress, KnobTurn
 from rig.config import WebConfig, load_config
 from rig.core.app import JOIN
-from rig.core.daemon import Daemon, QuietNotifier
+from rig.core.daemon import Daemon
 from rig.core.join import JoinScreen, spaced
+from rig.core.service import QuietNotifier
 from rig.screens.render import render
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub

@@ -18,7 +18,7 @@ DAEMON_WITHOUT_WEB = """
 import socket, sys
 from rig.config import load_config
 from rig.core.daemon import Daemon
-from rig.core.daemon import QuietNotifier
+from rig.core.service import QuietNotifier
 daemon = Daemon(config=load_config(sys.argv[1]), notifier=QuietNotifier())
 daemon.start()
 import os
@@ -53,7 +53,8 @@ def test_with_web_off_the_daemon_imports_no_web_and_listens_nowhere(tmp_path):
 
 @pytest.fixture
 def board_daemon(tmp_path):
-    from rig.core.daemon import Daemon, QuietNotifier
+    from rig.core.daemon import Daemon
+    from rig.core.service import QuietNotifier
 
     config = load_config(write_config(tmp_path, game="bumpem", players=2))
     config = replace(config, web=WebConfig(enabled=True, address="127.0.0.1", port=0))

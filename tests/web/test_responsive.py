@@ -20,8 +20,8 @@ import pytest
 
 from hardware.events import KnobPress, KnobTurn
 from rig.config import GameConfig
+from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import desk_config
-from rig.web.browserdesk import WebDesk
 from tests.web.conftest import serving
 from tests.web.test_browser import _wait
 

@@ -36,7 +36,7 @@ def test_inputs_no_rig_could_make_are_refused(body):
 
 
 def test_an_alert_reaches_the_page_as_the_buzzers_pattern():
-    from rig.web.browserdesk import WebAlerts
+    from rig.desktop.browserdesk import WebAlerts
 
     hub = Hub()
     box = hub.subscribe()

@@ -107,7 +107,7 @@ from valueclass import replace
 from hardware.events import KnobPress, KnobTurn
 from rig.config import WebConfig, load_config
 from rig.core.daemon import Daemon
-from rig.core.daemon import QuietNotifier
+from rig.core.service import QuietNotifier
 
 config = load_config(sys.argv[1])
 config = replace(config, web=WebConfig(enabled=True, address="127.0.0.1", port=0))
@@ -297,7 +297,7 @@ def test_a_page_that_went_away_is_a_debug_line_not_a_traceback(caplog):
 
 
 def test_a_port_in_use_is_an_oserror_and_emulate_says_so(capsys):
-    from rig.web.browserdesk import serve_desk
+    from rig.desktop.browserdesk import serve_desk
 
     taken = RigServer(("127.0.0.1", 0), Hub(), post=None)
     try:

@@ -23,8 +23,8 @@ def _build() -> BuildFunction:
 
 def _view(game: Game) -> GameView[State]:
     from cbrig.game import StateChecked, own
+    from cbrig.games.tenfour.view import TenFourView
     from engine.tenfour import TenFourGame, TenFourState
-    from rig.games.tenfour.view import TenFourView
 
     return StateChecked(TenFourView(own(game, TenFourGame)), TenFourState)
 

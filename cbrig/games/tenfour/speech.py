@@ -177,7 +177,7 @@ class TenFourVocabulary(Vocabulary):
         return re.sub(r": Move a Smokey( or the Bear)?\.", r": move a Smokey\1:", said)
 
     def likely(self, game: object) -> list[str]:
-        """Every Mike card's text, as its prompt reads it aloud (rig.games.tenfour.view shows
+        """Every Mike card's text, as its prompt reads it aloud (cbrig.games.tenfour.view shows
         the card as a part of its own, in quotes), and the breaker before a police card."""
         deck = getattr(game, "deck", None)
         texts = []

@@ -27,9 +27,9 @@ from cbrig.game import (
     rfid_spot,
     wrap,
 )
+from cbrig.games.tenfour.view import BAND_NAMES
 from engine.tenfour.board import COLOURS
 from engine.tenfour.game import TenFourGame
-from rig.games.tenfour.view import BAND_NAMES
 
 if TYPE_CHECKING:
     from engine.tenfour.cards import Card

@@ -22,9 +22,9 @@ def _build() -> BuildFunction:
 
 def _view(game: Game) -> GameView[State]:
     from cbrig.game import StateChecked, own
+    from cbrig.games.bumpem.view import BumpEmView
     from engine.bumpem.game import BumpemGame
     from engine.bumpem.state import BumpemState
-    from rig.games.bumpem.view import BumpEmView
 
     return StateChecked(BumpEmView(own(game, BumpemGame)), BumpemState)
 

@@ -1,408 +1,76 @@
-"""The rig's TOML config (default ``/etc/cbrig/config.toml``).
+"""Reading a config's tables into its records: every field's check, default and
+conversion (:data:`FIELDS`), each mistake reported with its file, line and field."""
 
-Every field has a default, so an empty file (or none at all) is a working rig. Every
-field is validated and each mistake is reported with the file, line and field, all at
-once, as a :class:`ConfigError` (a ``DataError`` of :class:`~engine.errors.Problem`).
-
-Sections: ``[game]`` (with ``[game.data]`` file overrides and ``[game.options]`` rule
-options), ``[pins]`` (BCM numbers), ``[encoder]``, ``[reader]``, ``[display]``,
-``[state]``, ``[daemon]``, ``[web]`` (the read-only live board, off by default) and
-``[case]`` (what the printed enclosure holds: ``cbrig case build``, docs/CASE.md)
-and ``[voice]`` (the spoken announcements, rig.voice.narrator).
-``dump_config`` writes a config back as TOML that loads to the same ``RigConfig``.
-"""
 
 from __future__ import annotations
 
-import datetime
 import ipaddress
 import logging
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeAlias, TypeVar
+from typing import TYPE_CHECKING
 
-from engine.datafile import Checker, parse_toml
+from engine.datafile import Checker
 from engine.datafile import did_you_mean as _suggest
-from engine.errors import DataError, Problem
+from engine.errors import Problem
 from hardware.display.kinds import DISPLAYS
 from hardware.pins import (
-    DEFAULT_BUZZER_PIN,
-    DEFAULT_KNOB_PINS,
-    DEFAULT_LED_PIN,
     DEFAULT_PIN_FACTORY,
-    PIN_FACTORIES,
 )
 from hardware.rfid.kinds import NO_READER, READERS, reader_kind, reader_types
 from rig import gametype, registry
-from rig.datafiles import DataFileRefused, data_file_problem, read_bounded
-from rig.statedir import atomic_write, make_private_dir, read_state_text
+from rig.datafiles import data_file_problem
 from rig.voice.effects import EFFECTS
+from rig.voice.settings import VoiceConfig
 from rig.voice.speech import EVENTS as VOICE_EVENTS
-from valueclass import Frozen, field, fields
+from valueclass import Frozen, fields
 
 if TYPE_CHECKING:
     from engine.datafile import TomlValue
 
+from rig.config.paths import NO_HOME, default_state_dir
+from rig.config.records import (
+    _LIST,
+    _TABLE,
+    _VOICE_NAME,
+    BAUD_RATES,
+    CASE_PIS,
+    COMPUTER_LEVELS,
+    I2C_DRIVERS,
+    I2C_PINS,
+    LEVEL_ALIASES,
+    LEVELS,
+    LOG_LEVELS,
+    MAX_BCM,
+    MAX_PORT,
+    NO_READER_BAUD,
+    OPTIONAL_PINS,
+    PIN_BACKENDS,
+    PIN_NAMES,
+    ROTATIONS,
+    SECTIONS,
+    UART_PINS,
+    CaseConfig,
+    ConfigError,
+    D,
+    DaemonConfig,
+    DisplayConfig,
+    EncoderConfig,
+    GameConfig,
+    PinsConfig,
+    ReaderConfig,
+    RigConfig,
+    S,
+    StateConfig,
+    T,
+    Table,
+    WebConfig,
+)
+
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
-D = TypeVar("D")
-S = TypeVar("S", bound=Frozen)
-Table: TypeAlias = dict[str, "TomlValue"]
-"""A TOML table as tomllib gives it; each field is narrowed where it is read."""
-_LIST: type[list[TomlValue]] = list
-"""The kind `_Builder.get` asks for when a field is a TOML array."""
-_TABLE: type[Table] = dict
-"""The kind `_Builder.get` asks for when a field is a TOML table."""
-
-DEFAULT_PATH = Path("/etc/cbrig/config.toml")
-DEFAULT_STATE_DIR = Path("/var/lib/cbrig")
-CONFIG_NAME = "config.toml"
-
-COMPUTER_LEVELS = gametype.COMPUTER_LEVELS
-LEVELS = ("human", *COMPUTER_LEVELS)
-LEVEL_ALIASES = tuple(gametype.OLD_LEVEL_NAMES)
-"""Older names of easy and medium, still accepted (saved configs and journals use them)."""
-PIN_BACKENDS = tuple(PIN_FACTORIES)
-PIN_NAMES = ("hi_a", "hi_b", "hi_button", "lo_a", "lo_b", "lo_button", "buzzer", "led")
-OPTIONAL_PINS = ("buzzer", "led")
-NO_READER_BAUD = 9600
-"""``[reader] baud`` of a rig with no reader (type "none"); a reader type's own is its
-record's (hardware.rfid.kinds: the reader table)."""
-BAUD_RATES = (1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200, 230400, 460800, 921600)
-I2C_DRIVERS = ("ssd1306", "sh1106")
-"""The OLEDs the printed case has a window for (wiring/parts.toml)."""
-ROTATIONS = (0, 90, 180, 270)
-LOG_LEVELS = ("debug", "info", "warning", "error")
-CASE_PIS = ("zero2w", "pi3", "pi4", "pi5")
-"""The Pis the printed case fits (their `choice` in wiring/parts.toml)."""
-I2C_PINS = {2: "I2C SDA", 3: "I2C SCL"}
-UART_PINS = {14: "UART TXD", 15: "UART RXD"}
-MAX_BCM = 27
-MAX_PORT = 1024
-"""The longest reader port accepted: it goes into every reader message in the log."""
-DEFAULTS_SOURCE = "<defaults>"
-
-
-class ConfigError(DataError):
-    """A config file with mistakes; ``problems`` lists each with file, line and field."""
-
-
-class GameConfig(Frozen):
-    name: str = registry.DEFAULT_GAME
-    """A registered game's name (rig.registry): "tenfour" or "bumpem" here."""
-    players: int = registry.DEFAULT_PLAYERS
-    variant: str = ""
-    """Empty: the game's default (first) variant."""
-    seats: tuple[str, ...] = ()
-    """Colour names in seating order; empty: the board's first colours."""
-    levels: tuple[str, ...] = ("human",) * registry.DEFAULT_PLAYERS
-    """One per seat: "human" or a computer level, "easy", "medium" or "hard" ("random" and
-    "strong" are the older names of easy and medium). Always `players` long."""
-    hints: bool = True
-    hint_level: str = "hard"
-    """The computer level whose choice a hint shows; `medium` and `easy` answer at once.
-    A `hard` hint thinks `think_ms` a decision, in slices the loop runs between events
-    (rig.core.controller, `Seat.think`): knobs and screen stay served, the star appears when
-    the search ends."""
-    think_ms: int = 100
-    """CPU milliseconds a `hard` seat (or hint) may think per decision; the rig turns it
-    into the search's sample budget by timing the search on this machine (about 100 on a
-    desktop, about 1000 on a Pi Zero 2 W for the same strength)."""
-    data: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
-    """Data file overrides, role -> path (absolute). Roles left out use the shipped files."""
-    options: Mapping[str, TomlValue] = field(default_factory=lambda: MappingProxyType({}))
-    """Rule options; those left out take the game's defaults. TOML values, not JSON: the
-    kinds are checked against the game's defaults only with ``check_game`` (and when the
-    game's facts load), and then only at the top level; the game's build checks them."""
-
-    @property
-    def computer_seats(self) -> dict[int, str]:
-        """Seat index -> level for the seats the rig plays itself."""
-        return {i: level for i, level in enumerate(self.levels) if level != "human"}
-
-
-class PinsConfig(Frozen):
-    """BCM pins; the defaults are the reference wiring's (:mod:`hardware.pins`)."""
-
-    backend: str = DEFAULT_PIN_FACTORY
-    hi_a: int = DEFAULT_KNOB_PINS["hi"][0]
-    hi_b: int = DEFAULT_KNOB_PINS["hi"][1]
-    hi_button: int = DEFAULT_KNOB_PINS["hi"][2]
-    lo_a: int = DEFAULT_KNOB_PINS["lo"][0]
-    lo_b: int = DEFAULT_KNOB_PINS["lo"][1]
-    lo_button: int = DEFAULT_KNOB_PINS["lo"][2]
-    buzzer: int | None = DEFAULT_BUZZER_PIN
-    led: int | None = DEFAULT_LED_PIN
-    """Optional parts: None when not fitted (``false`` in the file)."""
-
-    def used(self) -> dict[str, int]:
-        """Pin name -> BCM number for every fitted part."""
-        out: dict[str, int] = {}
-        for name in PIN_NAMES:
-            value = getattr(self, name)
-            if value is not None:
-                out[name] = value
-        return out
-
-
-class EncoderConfig(Frozen):
-    edges_per_detent: int = 4
-    """4 for encoders that click once per full quadrature cycle, 2 for half-cycle ones."""
-    hi_reverse: bool = False
-    lo_reverse: bool = False
-    flick_detents: int = 3
-    flick_window_ms: int = 150
-    spin_settle_ms: int = 300
-    long_press_ms: int = 1500
-    button_bounce_ms: int = 20
-
-
-class ReaderConfig(Frozen):
-    type: str = "rdm6300"
-    """A reader type: "rdm6300", "pn532", one installed in ``cbrig.readers``
-    (hardware.rfid.kinds), or "none" (no reader: a virtual shuffled deck)."""
-    port: str = "/dev/serial0"
-    baud: int = 9600
-    """Defaults by type: 9600 for the RDM6300, 115200 for the PN532."""
-    removal_ms: int = 400
-    removal_misses: int = 0
-    """Empty polls needed before a card counts as removed (default 3 for the PN532)."""
-    cards: Path = DEFAULT_STATE_DIR / "cards.toml"
-    """Tag -> card map written by ``cbrig cards enroll``; default ``<state>/cards.toml``."""
-
-
-class DisplayConfig(Frozen):
-    driver: str = "ssd1306"
-    i2c_port: int = 1
-    address: int = 0x3C
-    rotate: int = 0
-    """Degrees: 0, 90, 180 or 270."""
-    contrast: int = 255
-
-    @property
-    def rotate_quarters(self) -> int:
-        """luma's ``rotate`` argument (quarter turns)."""
-        return self.rotate // 90
-
-
-class StateConfig(Frozen):
-    directory: Path = DEFAULT_STATE_DIR
-
-    @property
-    def current(self) -> Path:
-        """The journal of the game in progress."""
-        return self.directory / "current.jsonl"
-
-    @property
-    def games(self) -> Path:
-        """Finished games' journals."""
-        return self.directory / "games"
-
-
-class DaemonConfig(Frozen):
-    watchdog: bool = True
-    """Ping the systemd watchdog from the main loop (when systemd asks for it)."""
-    log_level: str = "info"
-
-
-class WebConfig(Frozen):
-    enabled: bool = False
-    """Serve the read-only live board (off: no listener, rig.web never imported)."""
-    address: str = "127.0.0.1"
-    """An IP address of the Pi to listen on; "0.0.0.0" for every network it is on."""
-    port: int = 8411
-    open_to_lan: bool = False
-    """Let every host that reaches the port watch the board, as before issue 44; off:
-    only pages that gave the join code the rig shows (setup menu, "Phones: join")."""
-
-
-class CaseConfig(Frozen):
-    """What the printed enclosure holds (``cbrig case build``); the rig itself ignores it.
-    The display, reader, buzzer and LED come from their own sections."""
-
-    pi: str = "zero2w"
-    speaker: bool = False
-    """A 40 mm speaker behind a grille and its MAX98357A amplifier (the rig's voice)."""
-
-
-VOICE_EFFECTS = tuple(EFFECTS.built_in)
-"""The built-in voice effects; ``[voice] effect`` may also name an installed one
-(rig.voice.effects: the effect table)."""
-_VOICE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+_-]*$")
-
-
-class VoiceConfig(Frozen):
-    """The spoken announcements (RULINGS G6; rig.voice.narrator, docs/VOICE.md)."""
-
-    enabled: bool = True
-    """Where the rig has a sound output it speaks (on by default; the setup menu too)."""
-    volume: int = 80
-    """Percent of full scale (0 to 100)."""
-    rate: int = 165
-    """Words a minute (80 to 450; espeak-ng's own default is 175)."""
-    voice: str = "en-us"
-    """An espeak-ng voice (``espeak-ng --voices=en`` lists them)."""
-    events: tuple[str, ...] = VOICE_EVENTS
-    """Which moments are spoken: turn, card, move, police, alert, winner, refusal."""
-    effect: str = "radio"
-    """"radio" (a CB radio: 300-3,400 Hz, squelch, roger beep; needs sox), "plain", or
-    one installed in ``cbrig.voice_effects`` (rig.voice.effects)."""
-    device: str = "default"
-    """The ALSA output aplay plays on: "default", "plughw:1,0", "plughw:MAX98357A"..."""
-
-
-class RigConfig(Frozen):
-    game: GameConfig = field(default_factory=GameConfig)
-    pins: PinsConfig = field(default_factory=PinsConfig)
-    encoder: EncoderConfig = field(default_factory=EncoderConfig)
-    reader: ReaderConfig = field(default_factory=ReaderConfig)
-    display: DisplayConfig = field(default_factory=DisplayConfig)
-    state: StateConfig = field(default_factory=StateConfig)
-    daemon: DaemonConfig = field(default_factory=DaemonConfig)
-    web: WebConfig = field(default_factory=WebConfig)
-    case: CaseConfig = field(default_factory=CaseConfig)
-    voice: VoiceConfig = field(default_factory=VoiceConfig)
-    source: str = DEFAULTS_SOURCE
-    """The file this came from."""
-
-
-SECTIONS: dict[str, type[Frozen]] = {
-    "game": GameConfig, "pins": PinsConfig, "encoder": EncoderConfig, "reader": ReaderConfig,
-    "display": DisplayConfig, "state": StateConfig, "daemon": DaemonConfig, "web": WebConfig,
-    "case": CaseConfig,
-    "voice": VoiceConfig,
-}
-
-
-def _first_directory(variable: str) -> Path | None:
-    """The first entry of a systemd directory variable (a colon-separated list)."""
-    first = os.environ.get(variable, "").split(":")[0]
-    return Path(first) if first else None
-
-
-def home_directory(environ: Mapping[str, str] | None = None) -> Path | None:
-    """The user's home directory: ``$HOME``, else the passwd entry's. None when there is
-    neither (a bare uid, as ``setpriv --reuid`` or a container gives): callers then do
-    without what lives there instead of failing as ``Path.home()`` does."""
-    env = os.environ if environ is None else environ
-    if env.get("HOME"):
-        return Path(env["HOME"])
-    import pwd
-
-    try:
-        return Path(pwd.getpwuid(os.getuid()).pw_dir)
-    except KeyError:
-        return None
-
-
-NO_HOME = "no home directory (HOME is not set and this user has no passwd entry)"
-
-
-def xdg_directory(variable: str, fallback: str,
-                  environ: Mapping[str, str] | None = None) -> Path | None:
-    """An XDG base directory: ``$variable`` when absolute, else ``~/fallback``; None
-    without a home directory."""
-    env = os.environ if environ is None else environ
-    value = env.get(variable, "")
-    if os.path.isabs(value):
-        return Path(value)
-    home = home_directory(env)
-    return None if home is None else home / fallback
-
-
-def default_config_path() -> Path | None:
-    """The config a command reads when given none, the first that exists of: under
-    systemd the unit's ``$CONFIGURATION_DIRECTORY/config.toml``; the user's own
-    ``$XDG_CONFIG_HOME/cbrig/config.toml`` (``~/.config``); the system's
-    ``/etc/cbrig/config.toml``. None: the built-in defaults."""
-    systemd = _first_directory("CONFIGURATION_DIRECTORY")
-    user = xdg_directory("XDG_CONFIG_HOME", ".config")
-    candidates = [systemd / CONFIG_NAME] if systemd is not None else []
-    if user is not None:
-        candidates.append(user / "cbrig" / CONFIG_NAME)
-    for candidate in (*candidates, DEFAULT_PATH):
-        if candidate.exists():
-            return candidate
-    return None
-
-
-def default_state_dir() -> Path:
-    """Where games and the card map go when the config does not say: under systemd the
-    unit's ``$STATE_DIRECTORY``; ``/var/lib/cbrig`` for root or where it exists (the
-    rig); on a desktop ``$XDG_STATE_HOME/cbrig`` (``~/.local/state/cbrig``), and
-    ``/var/lib/cbrig`` again for a user without a home directory (starting there then
-    says what cannot be written: set ``[state] directory``)."""
-    systemd = _first_directory("STATE_DIRECTORY")
-    if systemd is not None:
-        return systemd
-    if os.geteuid() == 0 or DEFAULT_STATE_DIR.is_dir():
-        return DEFAULT_STATE_DIR
-    user = xdg_directory("XDG_STATE_HOME", ".local/state")
-    return DEFAULT_STATE_DIR if user is None else user / "cbrig"
-
-
-def default_config() -> RigConfig:
-    """The config used when a field (or the whole file) is left out."""
-    state = default_state_dir()
-    return RigConfig(state=StateConfig(directory=state),
-                     reader=ReaderConfig(cards=state / "cards.toml"))
-
-
-# -- loading ------------------------------------------------------------------------------
-
-MAX_CONFIG_BYTES = 4 * 1024 * 1024
-"""The largest config read (a real one is a few KB): /dev/zero or a huge file named as
-the config is refused in one line instead of read until memory runs out."""
-
-
-def load_config(path: str | Path | None = None, *, check_game: bool = True) -> RigConfig:
-    """Load and validate a config file.
-
-    ``path=None`` reads :func:`default_config_path` and gives the defaults when there
-    is none; an explicit path must exist. ``check_game`` also checks the variant, player count,
-    data roles and rule options against the game package (when it can be imported).
-    Raises ``ConfigError`` listing every problem.
-    """
-    if path is None:
-        path = default_config_path()
-        if path is None:
-            config = default_config()
-            backend, problem = environment_pin_factory()
-            if problem is not None:
-                raise ConfigError([problem])
-            if backend is None:
-                return config
-            return RigConfig(**{**{name: getattr(config, name) for name in fields(RigConfig)},
-                                "pins": PinsConfig(backend=backend)})
-    path = Path(path)
-    source = str(path)
-    try:  # the one bounded reader (issue 44): /dev/zero, a FIFO, a huge file refused
-        text = read_bounded(path, limit=MAX_CONFIG_BYTES, what="a config file")
-    except FileNotFoundError:
-        raise ConfigError([Problem(source, None, "file", "no such file")]) from None
-    except DataFileRefused as exc:
-        why = str(exc)
-        why = why[len(source) + 1:] if why.startswith(source + " ") else why
-        raise ConfigError([Problem(source, None, "file", why)]) from None
-    except OSError as exc:
-        raise ConfigError([Problem(source, None, "file", f"cannot read: {exc.strerror or exc}")]) \
-            from None
-    return parse_config(text, source, base=path.parent, check_game=check_game)
-
-
-def parse_config(text: str, source: str = "<config>", *, base: Path | None = None,
-                 check_game: bool = True) -> RigConfig:
-    """Validate config text; relative paths are taken relative to ``base``."""
-    try:
-        data, locator = parse_toml(text, source)
-    except DataError as exc:
-        raise ConfigError(exc.problems) from None
-    return _Builder(data, Checker(source, locator), base or Path.cwd(), check_game).build()
-
 
 def game_facts(name: str) -> gametype.GameFacts:
     """The facts of a registered game (its info module, read once per process)."""
@@ -411,131 +79,6 @@ def game_facts(name: str) -> gametype.GameFacts:
 
 def _choices(values: Iterable[object]) -> str:
     return ", ".join(repr(v) if isinstance(v, str) else str(v) for v in values)
-
-
-LAST_GOOD_NAME = "config-last-good.toml"
-"""In the state directory: a copy of the last config file that loaded without a mistake
-(a first comment line says where it was), kept by ``cbrig run --config-errors=show``."""
-
-FIELD_DEFAULTS = "the defaults for the wrong fields"
-LAST_GOOD = "the last good config"
-BUILT_IN = "the built-in defaults"
-
-
-class ForgivenConfig(Frozen):
-    """What ``cbrig run --config-errors=show`` runs with (:func:`load_config_forgiving`)."""
-
-    config: RigConfig
-    problems: tuple[Problem, ...] = ()
-    """The config's mistakes (none: it loaded as written)."""
-    used: str = ""
-    """What the rig runs with instead, for the log and the screen: ``FIELD_DEFAULTS``,
-    ``LAST_GOOD`` or ``BUILT_IN``; "" when there was no mistake."""
-
-    def notice(self) -> str:
-        """The mistakes as the setup screen shows them: ``config.toml line 12:
-        pins.hi_a: ...``, each, then what the rig started with."""
-        if not self.problems:
-            return ""
-        lines = []
-        for problem in self.problems:
-            where = Path(problem.source).name
-            if problem.line is not None:
-                where += f" line {problem.line}"
-            lines.append(f"{where}: {problem.field}: {problem.message}.")
-        return " ".join((*lines, f"The rig started with {self.used}."))
-
-
-def load_config_forgiving(path: str | Path | None = None) -> ForgivenConfig:
-    """Load a config as :func:`load_config` does, but never refuse it: the rig on a Pi
-    image must start whatever the owner's file says (docs/IMAGE.md, "The daemon's
-    command line"). A config without mistakes is saved as the last good one (in its
-    state directory, only when it changed). With mistakes, the rig runs with, the first
-    that works: the owner's file with each wrong field at its default (when the file
-    parses and the result holds together); the last good config; the built-in defaults."""
-    try:
-        config = load_config(path)
-    except ConfigError as exc:
-        problems = tuple(exc.problems)
-    else:
-        _save_last_good(config, path)
-        return ForgivenConfig(config=config)
-    fixed = _with_field_defaults(path)
-    if fixed is not None:
-        return ForgivenConfig(config=fixed, problems=problems, used=FIELD_DEFAULTS)
-    last_good = _last_good(default_state_dir() / LAST_GOOD_NAME)
-    if last_good is not None:
-        return ForgivenConfig(config=last_good, problems=problems, used=LAST_GOOD)
-    return ForgivenConfig(config=default_config(), problems=problems, used=BUILT_IN)
-
-
-def _with_field_defaults(path: str | Path | None) -> RigConfig | None:
-    """The config at `path` with each wrong field at its default, if the file reads and
-    parses as TOML and what is left is a config without mistakes (fields may clash with
-    each other: two pins on one number); else None."""
-    if path is None:
-        return None
-    source = str(path)
-    try:
-        text = read_bounded(path, limit=MAX_CONFIG_BYTES, what="a config file")
-        data, locator = parse_toml(text, source)
-    except (OSError, UnicodeDecodeError, DataError):
-        return None
-    builder = _Builder(data, Checker(source, locator), Path(path).parent, True)
-    builder.lenient = True
-    try:
-        candidate = builder.build()
-        return parse_config(dump_config(candidate), source)
-    except (ConfigError, ValueError, TypeError, KeyError) as exc:
-        log.debug("config with its fields at their defaults still wrong: %s", exc)
-        return None
-
-
-LAST_GOOD_HEAD = "# cbrig: the last config that loaded without a mistake, from "
-
-
-def _last_good(path: Path) -> RigConfig | None:
-    """The saved last good config (its relative paths from the file it was), or None."""
-    try:
-        text = read_state_text(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        log.warning("the last good config %s cannot be read: %s", path, exc)
-        return None
-    head, _, _ = text.partition("\n")
-    origin = Path(head[len(LAST_GOOD_HEAD):]) if head.startswith(LAST_GOOD_HEAD) else path
-    try:
-        return parse_config(text, str(path), base=origin.parent)
-    except ConfigError as exc:
-        log.warning("the last good config %s cannot be used: %s", path, exc)
-        return None
-
-
-def _save_last_good(config: RigConfig, path: str | Path | None) -> None:
-    """Keep the config file `path` (as it is, with where it was) as the last good one in
-    the config's state directory, if it changed: no write at every start (an SD card
-    wears), and no more than a byte comparison (``cbrig run`` starts lean). A failure is
-    logged, never fatal."""
-    if path is None:
-        path = default_config_path()
-        if path is None:
-            return
-    saved = config.state.directory / LAST_GOOD_NAME
-    try:
-        text = (LAST_GOOD_HEAD + str(Path(path).absolute()) + "\n"
-                + read_bounded(path, limit=MAX_CONFIG_BYTES, what="a config file")).encode()
-        try:
-            if read_state_text(saved).encode() == text:
-                return
-        except FileNotFoundError:
-            pass
-        except OSError as exc:  # a FIFO, a link or a damaged copy: replaced below
-            log.warning("the last good config %s is replaced: %s", saved, exc)
-        make_private_dir(config.state.directory)
-        atomic_write(saved, text)
-    except OSError as exc:
-        log.warning("cannot keep the last good config in %s: %s", saved, exc.strerror or exc)
 
 
 class _Builder:
@@ -1121,32 +664,6 @@ FIELDS: dict[str, dict[str, _Field]] = {
 line); a field's reader records any problem and gives the default instead."""
 
 
-# -- writing ------------------------------------------------------------------------------
-
-def config_to_dict(config: RigConfig) -> dict[str, dict[str, object]]:
-    """The config as TOML-ready tables (paths as strings, unfitted pins as false)."""
-    out: dict[str, dict[str, object]] = {}
-    for name in SECTIONS:
-        section: Frozen = getattr(config, name)
-        table: dict[str, object] = {}
-        for key in fields(section):
-            value: object = getattr(section, key)
-            if isinstance(value, Path):
-                value = str(value)
-            elif isinstance(value, tuple):
-                value = list(value)
-            elif isinstance(value, Mapping):
-                value = dict(value)
-            elif value is None:
-                value = False
-            table[key] = value
-        out[name] = table
-    return out
-
-
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
 def _json(value: object, ensure_ascii: bool = True) -> str:
     """``json.dumps`` (a TOML basic string is quoted as JSON quotes it), imported here
     rather than at the top: the daemon reads its config before its first screen and
@@ -1154,74 +671,3 @@ def _json(value: object, ensure_ascii: bool = True) -> str:
     import json
 
     return json.dumps(value, ensure_ascii=ensure_ascii)
-
-
-def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else _json(name)
-
-
-def _value(value: object, key: str = "") -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if key == "address" and isinstance(value, int):
-        return f"0x{value:02X}"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, datetime.date | datetime.time):  # datetime is a date
-        return value.isoformat()
-    if isinstance(value, str):
-        return _json(value, ensure_ascii=False)
-    if isinstance(value, list | tuple):
-        items: Iterable[object] = value
-        return "[" + ", ".join(_value(v) for v in items) + "]"
-    if isinstance(value, Mapping):
-        table: Mapping[str, object] = value  # keys: TOML's, or a GameConfig mapping's
-        return "{" + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in table.items()) + "}"
-    raise TypeError(f"cannot write {value!r} as TOML")
-
-
-def dump_config(config: RigConfig) -> str:
-    """TOML text that ``parse_config`` reads back to an equal config."""
-    lines: list[str] = []
-    for section, table in config_to_dict(config).items():
-        subtables: dict[str, Mapping[str, object]] = {
-            k: v for k, v in table.items() if isinstance(v, dict)}
-        if lines:
-            lines.append("")
-        lines.append(f"[{section}]")
-        for key, value in table.items():
-            if key not in subtables:
-                lines.append(f"{_key(key)} = {_value(value, key)}")
-        for key, value in subtables.items():
-            lines.append("")
-            lines.append(f"[{section}.{_key(key)}]")
-            for sub_key, sub_value in value.items():
-                lines.append(f"{_key(sub_key)} = {_value(sub_value)}")
-    return "\n".join(lines) + "\n"
-
-
-__all__ = [
-    "CASE_PIS",
-    "DEFAULT_PATH",
-    "DEFAULT_STATE_DIR",
-    "CaseConfig",
-    "ConfigError",
-    "DaemonConfig",
-    "DisplayConfig",
-    "EncoderConfig",
-    "GameConfig",
-    "PinsConfig",
-    "ReaderConfig",
-    "RigConfig",
-    "StateConfig",
-    "VoiceConfig",
-    "WebConfig",
-    "config_to_dict",
-    "default_config",
-    "default_config_path",
-    "default_state_dir",
-    "dump_config",
-    "load_config",
-    "parse_config",
-]
-

@@ -3,7 +3,7 @@
 The page is the rig's front: its canvas shows the OLED's frames (the 1-bit bytes the real
 panel gets), WebAudio plays the buzzer's patterns and the voice, and its knobs and card
 tray post inputs to the daemon's loop. The board beside it is published as the Pi's live
-board is (rig.web.publish).
+board is (rig.core.publish).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from PIL import Image
 
 from hardware.buzzer import PATTERNS
 from hardware.display.base import FrameSink
+from rig.core.publish import BoardPublisher, attach
 from rig.desktop.desk import DeskRig, start_desk
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
-from rig.web.publish import BoardPublisher, attach
 from rig.web.voice import WebSound
 from valueclass import asdict
 

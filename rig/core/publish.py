@@ -3,7 +3,7 @@ and the screen's text after every input.
 
 The loop's driven object (the daemon's App) is wrapped so that each event it handles is
 followed by a publication; the Pi's read-only live board (:class:`LiveBoardService`) and
-the browser desk (rig.web.browserdesk) attach the same way.
+the browser desk (rig.desktop.browserdesk) attach the same way.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import logging
 import socket
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from rig.core.controller import valid_cards
 from rig.core.loop import Driven, Tick
@@ -26,8 +26,20 @@ from rig.web.invite import Invitation
 from rig.web.live import LiveBoard, card_tray
 
 if TYPE_CHECKING:
+    from rig.core.app import App
     from rig.core.controller import Controller
-    from rig.core.daemon import Daemon
+    from rig.core.loop import RigLoop
+
+
+class StartedRig(Protocol):
+    """What a publisher attaches to: a started rig's app and loop (the daemon, the desk
+    rig). The daemon starts the live board, so this module names no daemon."""
+
+    @property
+    def app(self) -> App | None: ...
+
+    @property
+    def loop(self) -> RigLoop | None: ...
 
 
 class Observed:
@@ -90,7 +102,7 @@ class BoardPublisher:
             self.hub.publish(topic, data)
 
 
-def attach(daemon: Daemon, hub: Hub) -> BoardPublisher:
+def attach(daemon: StartedRig, hub: Hub) -> BoardPublisher:
     """Publish the daemon's game after every input (call after `daemon.start()`)."""
     loop = daemon.loop
     app = daemon.app
@@ -110,7 +122,7 @@ class LiveBoardService:
         self.thread = thread
 
     @classmethod
-    def start(cls, daemon: Daemon, address: str, port: int,
+    def start(cls, daemon: StartedRig, address: str, port: int,
               invitation: Invitation | None = None) -> LiveBoardService | None:
         """Serve the board of `daemon` (started); None, logged, if the port is not free:
         the game goes on without its board rather than not at all. With `invitation`,
