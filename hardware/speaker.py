@@ -384,20 +384,24 @@ class Speaker:
             self._wake.notify()
 
     def merge(self, combine: Callable[[list[Transmission]], Transmission | None],
-              least: int = 1) -> list[Transmission]:
+              least: int = 1,
+              apart: Callable[[Transmission], bool] | None = None) -> list[Transmission]:
         """When at least ``least`` must-hear transmissions wait unstarted behind one on
         the air (the voice has fallen behind), ``combine`` may say them as one (fewer
-        words, never a history): it replaces them, in the place of the first. Returns
-        those it replaced ([] when none). ``combine`` runs under the queue's lock: it
-        only builds a transmission (its clips are made when played)."""
+        words, never a history): it replaces them, in the place of the first. Those
+        ``apart`` says stay out of it, after it (a choice not made yet: it is cut once
+        made, rig.voice.narrator). Returns those it replaced ([] when none).
+        ``combine`` runs under the queue's lock: it only builds a transmission (its
+        clips are made when played)."""
         with self._lock:
-            waiting = [w for w in self._waiting if w[0].must_hear]
+            waiting = [w for w in self._waiting if w[0].must_hear
+                       and (apart is None or not apart(w[0]))]
             if len(waiting) < least or self._playing is None:
                 return []  # nothing on the air: the voice is not behind
             made = combine([t for t, _ in waiting])
             if made is None:
                 return []
-            rest = [w for w in self._waiting if not w[0].must_hear]
+            rest = [w for w in self._waiting if w not in waiting]
             self._waiting = deque([(made, waiting[0][1]), *rest])
             self.merged += len(waiting)
             return [t for t, _ in waiting]
@@ -408,6 +412,17 @@ class Speaker:
         with self._lock:
             self._drop_routine_locked()
         self._stale(everything=False)
+
+    def withdraw(self, keys: frozenset[str]) -> None:
+        """Transmissions that no longer matter (a choice the table has made: its result
+        says what was picked) are cut if on the air and dropped if waiting, must-hear or
+        not."""
+        with self._lock:
+            kept = deque(w for w in self._waiting if w[0].key not in keys)
+            self.dropped += len(self._waiting) - len(kept)
+            self._waiting = kept
+            if self._playing is not None and self._playing.key in keys:
+                self._cut_locked()
 
     def silence(self) -> None:
         """Cut what plays and drop what waits, whatever it is (the voice switched off)."""

@@ -40,6 +40,7 @@ from rig import gametype, registry
 from rig.datafiles import DataFileRefused, data_file_problem, read_bounded
 from rig.statedir import atomic_write, make_private_dir, read_state_text
 from rig.voice.effects import EFFECTS
+from rig.voice.speech import CHOICES as VOICE_CHOICES
 from rig.voice.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, field, fields
 
@@ -253,6 +254,9 @@ class VoiceConfig(Frozen):
     one installed in ``cbrig.voice_effects`` (rig.voice.effects)."""
     device: str = "default"
     """The ALSA output aplay plays on: "default", "plughw:1,0", "plughw:MAX98357A"..."""
+    choices: str = "brief"
+    """How a person's choice is said: "brief" (how many, and the option under the knob;
+    each turn says the one it lands on) or "all" (every option read out)."""
 
 
 class RigConfig(Frozen):
@@ -1115,6 +1119,7 @@ FIELDS: dict[str, dict[str, _Field]] = {
         "effect": _Field(_voice_effect),
         "device": _Field(_name("an ALSA device name such as default or plughw:1,0",
                                re.compile(r"^[A-Za-z0-9_:,.=-]+$"))),
+        "choices": _pick(VOICE_CHOICES),
     },
 }
 """Each section's fields in the order they are checked (which orders the problems of one
