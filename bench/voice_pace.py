@@ -158,6 +158,11 @@ class _Said:
         """Seconds of squelch before the first word."""
         self.tail = 0.0
         """Seconds of roger beep after the last."""
+        self.history = 0.0
+        """Seconds of it that are history once the table acts (a card's instruction
+        after the card: rig.voice.speech.acted_on), left out when the spin comes first:
+        not lost words."""
+        self.history_clips: frozenset[int] = frozenset()
         self.first_sound: float | None = None
         self.heard: _Heard | None = None
         self.clips: object = None
@@ -170,7 +175,7 @@ class _Said:
             return self.merged_into.lost
         if self.heard is None:
             return True  # never started
-        return self.heard.seconds < self.lead + self.full - LOST_TOLERANCE
+        return self.heard.seconds < self.lead + self.full - self.history - LOST_TOLERANCE
 
     @property
     def dropped(self) -> bool:
@@ -361,6 +366,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
             if record is not None and record.first_sound is None:
                 record.first_sound = when
                 record.heard = device.opened[-1]
+                record.history_clips = transmission.history
 
     shown = _Shown()
 
@@ -430,6 +436,9 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
         record.lead = lead
         record.tail = tail
         record.full = synthesizer.whole(record.text).seconds - lead - tail
+        if record.history_clips:
+            clips = synthesizer.transmission(record.text, 1.0).clips
+            record.history = sum(clips[i]().seconds for i in record.history_clips)
         if record.choice and record.act + 1 < len(act_times):
             record.pick = act_times[record.act + 1]
     picks = [_Said("", 0.0, 0, act, "pick") for act in sorted(computer)

@@ -85,6 +85,9 @@ class Transmission(Frozen):
     """0..1, applied to the samples (an I2S amplifier has no mixer of its own)."""
     must_hear: bool = False
     """Said to the end, never cut by what follows (see the module doc)."""
+    history: frozenset[int] = frozenset()
+    """The clips (by index) left out once the table has acted on them (`Speaker.trim`):
+    a card's instruction after the card itself, when the spin has come."""
 
 
 class Stream(Protocol):
@@ -354,6 +357,8 @@ class Speaker:
         self._playing: Transmission | None = None
         self._cut = False
         """Set when the transmission playing was cut: the worker stops writing it."""
+        self._trimmed = False
+        """The transmission on the air leaves out its `Transmission.history` clips."""
         self._waiting: deque[tuple[Transmission, float]] = deque()
         """Must-hear transmissions in order, then at most one routine one (the newest),
         each with the clock when it was handed over."""
@@ -424,6 +429,18 @@ class Speaker:
             if self._playing is not None and self._playing.key in keys:
                 self._cut_locked()
 
+    def trim(self, keys: frozenset[str]) -> None:
+        """The table has acted on these transmissions: their `Transmission.history`
+        clips are left out (the one on the air stops at the clip it is in, if that is
+        history, and goes on to its closing sound)."""
+        with self._lock:
+            self._waiting = deque(
+                (Transmission(t.key, [c for i, c in enumerate(t.clips) if i not in t.history],
+                              t.volume, t.must_hear) if t.key in keys and t.history else t,
+                 handed) for t, handed in self._waiting)
+            if self._playing is not None and self._playing.key in keys:
+                self._trimmed = True
+
     def silence(self) -> None:
         """Cut what plays and drop what waits, whatever it is (the voice switched off)."""
         with self._lock:
@@ -478,6 +495,7 @@ class Speaker:
                 if transmission.must_hear or self.clock() - handed <= ROUTINE_LAG:
                     self._playing = transmission
                     self._cut = False
+                    self._trimmed = False
                     return transmission
                 self.dropped += 1
 
@@ -508,7 +526,9 @@ class Speaker:
         stream: Stream | None = None
         finished = False
         try:
-            for make in transmission.clips:
+            for at, make in enumerate(transmission.clips):
+                if at in transmission.history and self._trimmed:
+                    continue  # history now: the table has acted on it
                 clip = make()
                 if stream is None:
                     stream = self.backend.open(clip.rate, transmission.key)  # off the lock
@@ -524,6 +544,8 @@ class Speaker:
                 for start in range(0, len(clip.pcm), step):
                     if not self._current():
                         return False  # cut: the stream was aborted by `say` or `stop`
+                    if at in transmission.history and self._trimmed:
+                        break
                     stream.write(scaled(clip.pcm[start:start + step], transmission.volume))
             if stream is None:
                 return False

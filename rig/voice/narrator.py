@@ -52,6 +52,7 @@ from rig.voice.speech import (
     OPTION,
     Utterance,
     Vocabulary,
+    acted_on,
     highlighted,
     merged,
     utterance,
@@ -444,6 +445,9 @@ class Narrator:
         """Where the knob stood on the choice being said (a turn says the option under
         it: :func:`rig.voice.speech.highlighted`)."""
         self._silenced = False
+        self._acting: frozenset[str] = frozenset()
+        """The card being said whose instruction is history once the table acts
+        (:func:`rig.voice.speech.acted_on`): trimmed then (`Speaker.trim`)."""
         self._choosing: frozenset[str] = frozenset()
         """The transmission of the choice being made: once made (anything else follows
         but the option under the knob or a refusal) it is history, cut if still on the
@@ -528,7 +532,7 @@ class Narrator:
         if not _enabled(said.kind, self.settings.events):
             self._stop()
             return None
-        self._hand(said)
+        self._hand(said, acted_on(screen, vocabulary) if said.kind == "card" else "")
         if said.kind == "choice" and self.speaker is not None and self.synthesizer is not None:
             self._choosing = frozenset({said.text})
         self.said.append(said)
@@ -543,22 +547,34 @@ class Narrator:
                 self.on_say(Utterance(slang, FLAVOUR_KIND))
         return said
 
-    def _hand(self, said: Utterance) -> None:
-        """Give ``said`` to the speaker, with its priority."""
+    def _hand(self, said: Utterance, history: str = "") -> None:
+        """Give ``said`` to the speaker, with its priority; ``history``: the end of it
+        that is history once the table acts (trimmed then: `_made`)."""
         if self.speaker is None or self.synthesizer is None:
             return
         made = self.synthesizer.transmission(said.text, self.control.volume / 100)
+        spoken, tail = sentences(said.text), sentences(history) if history else []
+        last: frozenset[int] = frozenset()
+        closing = len(made.clips) - len(spoken)  # the squelch burst and roger beep
+        if tail and len(tail) < len(spoken) and spoken[-len(tail):] == tail \
+                and closing in (0, 2):
+            before = closing // 2  # the squelch burst, on the radio
+            last = frozenset(range(before + len(spoken) - len(tail), before + len(spoken)))
+            self._acting = frozenset({made.key})
         self.speaker.say(Transmission(made.key, made.clips, made.volume,
-                                      must_hear=said.kind in MUST_HEAR))
+                                      must_hear=said.kind in MUST_HEAR, history=last))
         self._handed[made.key] = [said]
         if len(self._handed) > 64:
             self._handed.pop(next(iter(self._handed)))
 
     def _made(self) -> None:
-        """The choice being said was made: cut it (see `_choosing`)."""
+        """The table acted: the choice being said was made (cut: `_choosing`), the card
+        being said was acted on (its instruction left out: `_acting`)."""
         if self._choosing and self.speaker is not None:
             self.speaker.withdraw(self._choosing)
-        self._choosing = frozenset()
+        if self._acting and self.speaker is not None:
+            self.speaker.trim(self._acting)
+        self._choosing = self._acting = frozenset()
 
     def _catch_up(self, vocabulary: Vocabulary) -> None:
         """Fallen behind (must-hear speech waiting behind must-hear speech): what waits

@@ -385,6 +385,20 @@ def utterance(screen: Screen, vocabulary: Vocabulary,
     return Utterance(said, "card")
 
 
+def acted_on(screen: Screen, vocabulary: Vocabulary) -> str:
+    """The end of a card's utterance that is history once the table acts on it: the
+    instruction and warnings said after the card ("Spin the low band. Bear watching the
+    Green route: spin seven at most."), left out when the spin comes before they are
+    said (rig.voice.narrator); "" for none."""
+    if screen.menu or screen.title in SILENT_TITLES:
+        return ""
+    spoken = _prompt_parts(screen.parts(), vocabulary)
+    at = next((i for i, p in enumerate(spoken) if p.role == "card"), None)
+    if at is None or at == len(spoken) - 1:
+        return ""
+    return _say(vocabulary, spoken[at + 1:])
+
+
 def _upper_first(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -467,20 +481,24 @@ def _brief_options(menu: tuple[str, ...], vocabulary: Vocabulary) -> str:
 
 
 _LEAD_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_WHO = re.compile(r"^(?P<who>[A-Z][\w']*(?: [\w']+){0,2}):(?: |$)")
+"""Who chooses, as a prompt's sentence starts ("Red: ...", "Red drew one: ...")."""
 
 
 def _choice_lead(prompt: str) -> str:
     """A choice's prompt before its brief options: the news it carries and who chooses,
     without the instruction the count replaces ("Blue spins twelve. Blue goes first.
     Blue: put a Smokey into any Bear Trap." -> "Blue spins twelve. Blue goes first.
-    Blue:"; "Red drew one: choose a move." -> "Red drew one:")."""
+    Blue:"; "Red drew one: choose a move." -> "Red drew one:"; "Yellow drew Bump 'em!
+    Choose a move." -> "Yellow drew Bump 'em!")."""
     sentences = _LEAD_SENTENCES.split(prompt.strip())
-    last = sentences[-1]
-    who, colon, _ = last.partition(": ")
-    if not colon and last.endswith(":"):
-        who, colon = last[:-1], ":"
-    head = sentences[:-1] + ([f"{who}:"] if colon and len(who.split()) <= 3 else [])
-    return " ".join(head) if head else ""
+    at = next((i for i in range(len(sentences) - 1, -1, -1) if _WHO.match(sentences[i])),
+              None)
+    if at is None:
+        return " ".join(sentences[:-1])
+    found = _WHO.match(sentences[at])
+    assert found is not None
+    return " ".join([*sentences[:at], f"{found['who']}:"])
 
 
 def _either(items: list[str], last: str = ", or ") -> str:
@@ -562,5 +580,5 @@ def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> 
     return Utterance(_say(vocabulary, lines, tail=tail), kind)
 
 
-__all__ = ["EVENTS", "FLAVOUR_KIND", "MUST_HEAR", "OPTION", "Utterance", "Vocabulary",
-           "highlighted", "merged", "number_words", "option_words", "utterance", "vocabulary_for"]
+__all__ = ["CHOICES", "EVENTS", "FLAVOUR_KIND", "MUST_HEAR", "OPTION", "Utterance",
+           "Vocabulary", "acted_on", "highlighted", "merged", "number_words", "option_words", "utterance", "vocabulary_for"]
