@@ -16,15 +16,25 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 
 from rig.core.autopilot import gestures_for
 from rig.core.computer import seat_for
 from rig.core.controller import Seat
 from rig.desktop.emulated import new_emulated_rig
 from rig.screens.screen import Part, Screen
-from rig.voice.narrator import Narrator, VoiceSettings
-from rig.voice.speech import MUST_HEAR, OPTION, Utterance, merged, utterance, vocabulary_for
-from tests.voice.test_priorities import GatedDevice, Speaker, Tones
+from hardware.speaker import Transmission
+from rig.voice.narrator import Narrator, VoiceSettings, sentences
+from rig.voice.speech import (
+    MUST_HEAR,
+    OPTION,
+    Utterance,
+    acted_on,
+    merged,
+    utterance,
+    vocabulary_for,
+)
+from tests.voice.test_priorities import RATE, GatedDevice, Speaker, Tones, tone
 
 TENFOUR = vocabulary_for("tenfour")
 BUMPEM = vocabulary_for("bumpem")
@@ -364,3 +374,50 @@ def test_a_choice_not_made_stays_out_of_a_merge_and_history_drops_out() -> None:
     voice.close()
     last = told[-1].text
     assert "Green to Green nine." in last and "shiny side" not in last, last
+
+
+class SentenceTones(Tones):
+    """Half a second of tone for every sentence, as the synthesizer makes a clip of each."""
+
+    def transmission(self, text: str, volume: float) -> Transmission:
+        return Transmission(text, [partial(tone) for _ in sentences(text)], volume)
+
+
+def test_a_cards_instruction_is_left_out_once_the_table_has_spun() -> None:
+    """A voice behind drops routine text, never a fact: the card is read whole, but its
+    instruction and warnings are history once the spin has come."""
+    device = GatedDevice()
+    voice = Narrator(VoiceSettings(), SentenceTones(), Speaker(device), lambda: "tenfour")
+    screen = Screen(title="10-4  GREEN", lines=(
+        Part('"Convoy coming through: stay in line"', "card"),
+        Part("Green: spin the LO knob (Lo-Band)", "instruction"),
+        Part("Bear watching the Green route: spin 7 at most", "warning")))
+    card = voice.frame(screen)
+    assert card is not None and card.kind == "card"
+    history = acted_on(screen, TENFOUR)
+    assert history and card.text.endswith(history), (card.text, history)
+    assert history.endswith("Bear watching the Green route: spin seven at most."), history
+    device.wait_on_air()
+    spinning = Screen(title="10-4  GREEN", lines=(Part("spinning...", "text"),))
+    assert voice.frame(spinning) is None  # the table spun
+    device.release()
+    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    voice.close()
+    heard = next(h for h in device.heard if h.key == card.text)
+    assert heard.finished and not heard.cut, "the card itself is said whole"
+    kept = len(sentences(card.text)) - len(sentences(history))
+    assert kept > 0 and heard.samples == int(RATE * 0.5) * kept, "its instruction left out"
+
+
+def test_a_card_the_table_has_not_acted_on_is_said_to_its_end() -> None:
+    device = GatedDevice()
+    device.release()
+    voice = Narrator(VoiceSettings(), SentenceTones(), Speaker(device), lambda: "tenfour")
+    card = voice.frame(Screen(title="10-4  GREEN", lines=(
+        Part('"Convoy coming through: stay in line"', "card"),
+        Part("Bear watching the Green route: spin 7 at most", "warning"))))
+    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    voice.close()
+    assert card is not None
+    heard = next(h for h in device.heard if h.key == card.text)
+    assert heard.samples == int(RATE * 0.5) * len(sentences(card.text))
