@@ -581,4 +581,5 @@ def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> 
 
 
 __all__ = ["CHOICES", "EVENTS", "FLAVOUR_KIND", "MUST_HEAR", "OPTION", "Utterance",
-           "Vocabulary", "acted_on", "highlighted", "merged", "number_words", "option_words", "utterance", "vocabulary_for"]
+           "Vocabulary", "acted_on", "highlighted", "merged", "number_words", "option_words",
+           "utterance", "vocabulary_for"]

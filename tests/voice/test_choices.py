@@ -18,12 +18,12 @@ import random
 import re
 from functools import partial
 
+from hardware.speaker import Transmission
 from rig.core.autopilot import gestures_for
 from rig.core.computer import seat_for
 from rig.core.controller import Seat
 from rig.desktop.emulated import new_emulated_rig
 from rig.screens.screen import Part, Screen
-from hardware.speaker import Transmission
 from rig.voice.narrator import Narrator, VoiceSettings, sentences
 from rig.voice.speech import (
     MUST_HEAR,
