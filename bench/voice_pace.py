@@ -96,6 +96,8 @@ class _Heard:
         self.rate = rate
         self.samples = 0
         self.cut = False
+        self.cut_at: float | None = None
+        """When it was cut (table time)."""
         self.finished = False
 
     @property
@@ -106,12 +108,14 @@ class _Heard:
 class _PacedDevice:
     """A mock sound device that plays in (scaled) real time and records what it heard."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: _Clock | None = None) -> None:
         self.opened: list[_Heard] = []
+        self.clock = clock
 
     def open(self, rate: int, label: str) -> Any:
         heard = _Heard(rate)
         self.opened.append(heard)
+        clock = self.clock
         stopped = threading.Event()
 
         class Stream:
@@ -127,6 +131,7 @@ class _PacedDevice:
 
             def abort(self) -> None:
                 heard.cut = True
+                heard.cut_at = clock() if clock is not None else None
                 stopped.set()
 
         return Stream()
@@ -202,10 +207,12 @@ class _Said:
         (rig.voice.narrator cuts it), so its words after the pick were not lost to it;
         they were not heard before the pick either."""
         said = self.merged_into or self
-        if not self.lost or said.heard is None or said.first_sound is None \
-                or self.pick is None:
+        if not self.lost or said.heard is None or self.pick is None:
             return False
-        return said.first_sound + said.heard.seconds >= self.pick - LOST_TOLERANCE
+        if said.heard.cut_at is not None:
+            return said.heard.cut_at >= self.pick - LOST_TOLERANCE
+        return said.first_sound is not None and \
+            said.first_sound + said.heard.seconds >= self.pick - LOST_TOLERANCE
 
     @property
     def heard_by_pick(self) -> bool:
@@ -352,7 +359,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     _warm(game, players, seed, count, synthesizer, seats)
     groups, computer = _groups(game, players, seed, count, seats)
     clock = _Clock()
-    device = _PacedDevice()
+    device = _PacedDevice(clock)
     said: list[_Said] = []
     by_transmission: dict[int, _Said] = {}
     lock = threading.Lock()
@@ -479,8 +486,9 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
         if kind == "choice":
             out[kind]["late"] = sum(1 for r in records if r.late and not r.lost)
             out[kind]["cut_at_pick"] = sum(1 for r in records if r.cut_at_pick)
-            out[kind]["lost_before_pick"] = sum(1 for r in records
-                                                if r.lost and not r.cut_at_pick)
+            out[kind]["waiting_at_pick"] = sum(1 for r in records if r.dropped)
+            out[kind]["lost_before_pick"] = sum(1 for r in records if r.lost
+                                                and not r.cut_at_pick and not r.dropped)
             out[kind]["heard_by_pick"] = sum(1 for r in records if r.heard_by_pick)
         if kind == "option":  # the options the knob landed on, heard before the pick
             out[kind]["heard_by_pick"] = sum(1 for r in records if r.heard_by_pick
@@ -598,7 +606,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                 continue
             late = f", late {k['late']}" if "late" in k else ""
             if "cut_at_pick" in k:
-                late += (f", cut at the pick {k['cut_at_pick']}, lost before the pick "
+                late += (f", cut at the pick {k['cut_at_pick']}, not started by the pick "
+                         f"{k.get('waiting_at_pick', 0)}, lost before the pick "
                          f"{k['lost_before_pick']}, heard whole before the pick "
                          f"{k['heard_by_pick']}/{k['handed']}")
             elif "heard_by_pick" in k:
