@@ -67,6 +67,9 @@ HELD_OUT = (("tenfour", 3, "human,easy,human", (41, 44)),
 10-Four."""
 MUST_HEAR = ("card", "move", "police", "alert", "winner")
 """The kinds the table must hear whole (RULINGS G6): a loss there is a failure."""
+CHOICES = "brief"
+"""How choices are said in the run (``[voice] choices``: rig.voice.speech.CHOICES);
+``--choices all`` measures the other."""
 LOST_TOLERANCE = 0.02
 """Seconds of speech short of the whole that count as lost words (one device chunk)."""
 
@@ -93,6 +96,8 @@ class _Heard:
         self.rate = rate
         self.samples = 0
         self.cut = False
+        self.cut_at: float | None = None
+        """When it was cut (table time)."""
         self.finished = False
 
     @property
@@ -103,12 +108,14 @@ class _Heard:
 class _PacedDevice:
     """A mock sound device that plays in (scaled) real time and records what it heard."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: _Clock | None = None) -> None:
         self.opened: list[_Heard] = []
+        self.clock = clock
 
     def open(self, rate: int, label: str) -> Any:
         heard = _Heard(rate)
         self.opened.append(heard)
+        clock = self.clock
         stopped = threading.Event()
 
         class Stream:
@@ -124,6 +131,7 @@ class _PacedDevice:
 
             def abort(self) -> None:
                 heard.cut = True
+                heard.cut_at = clock() if clock is not None else None
                 stopped.set()
 
         return Stream()
@@ -155,6 +163,11 @@ class _Said:
         """Seconds of squelch before the first word."""
         self.tail = 0.0
         """Seconds of roger beep after the last."""
+        self.history = 0.0
+        """Seconds of it that are history once the table acts (a card's instruction
+        after the card: rig.voice.speech.acted_on), left out when the spin comes first:
+        not lost words."""
+        self.history_clips: frozenset[int] = frozenset()
         self.first_sound: float | None = None
         self.heard: _Heard | None = None
         self.clips: object = None
@@ -167,7 +180,7 @@ class _Said:
             return self.merged_into.lost
         if self.heard is None:
             return True  # never started
-        return self.heard.seconds < self.lead + self.full - LOST_TOLERANCE
+        return self.heard.seconds < self.lead + self.full - self.history - LOST_TOLERANCE
 
     @property
     def dropped(self) -> bool:
@@ -187,6 +200,25 @@ class _Said:
         if said.first_sound is None or self.pick is None:
             return False
         return said.first_sound + said.lead + said.full > self.pick + LOST_TOLERANCE
+
+    @property
+    def cut_at_pick(self) -> bool:
+        """Cut (not finished) once the pick had come: a choice the table made is history
+        (rig.voice.narrator cuts it), so its words after the pick were not lost to it;
+        they were not heard before the pick either."""
+        said = self.merged_into or self
+        if not self.lost or said.heard is None or self.pick is None:
+            return False
+        if said.heard.cut_at is not None:
+            return said.heard.cut_at >= self.pick - LOST_TOLERANCE
+        return said.first_sound is not None and \
+            said.first_sound + said.heard.seconds >= self.pick - LOST_TOLERANCE
+
+    @property
+    def heard_by_pick(self) -> bool:
+        """Heard whole, its last word before the pick (a choice heard before it was
+        made; in the brief form, its brief form: rig.voice.speech.CHOICES)."""
+        return not self.lost and not self.late
 
     @property
     def label(self) -> str:
@@ -288,7 +320,7 @@ def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any,
             rig.loop.step(gesture)
         rig.settle()
     texts = {said.text for screen in rig.screens
-             if (said := utterance(screen, vocabulary)) is not None}
+             if (said := utterance(screen, vocabulary, CHOICES)) is not None}
     texts |= set(_likely(vocabulary, rig.screens))
     for text in sorted(texts):
         for sentence in sentences(text):
@@ -299,12 +331,12 @@ def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any,
 
 
 def _likely(vocabulary: Any, screens: list[Any]) -> list[str]:
-    """What the voice may say beyond each screen's utterance (the highlighted option
-    as the knob turns, where the narrator says it), to render ahead too."""
-    options = getattr(vocabulary, "spoken_options", None)
-    if options is None:
-        return []
-    return [text for screen in screens if screen.menu for text in options(screen.menu)]
+    """What the voice may say beyond each screen's utterance (the option under the knob
+    as it turns, where the narrator says it), to render ahead too."""
+    from rig.voice.speech import highlighted
+
+    return [said.text for screen in screens if screen.menu
+            and (said := highlighted(screen, vocabulary)) is not None]
 
 
 def _screen_choice(screen: Any) -> str:
@@ -321,12 +353,13 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     from rig.config import VoiceConfig
     from rig.voice.narrator import Narrator, Synthesizer
 
-    settings = VoiceConfig(effect="radio" if shutil.which("sox") else "plain")
+    settings = VoiceConfig(effect="radio" if shutil.which("sox") else "plain",
+                           choices=CHOICES)
     synthesizer = Synthesizer(settings, cache)
     _warm(game, players, seed, count, synthesizer, seats)
     groups, computer = _groups(game, players, seed, count, seats)
     clock = _Clock()
-    device = _PacedDevice()
+    device = _PacedDevice(clock)
     said: list[_Said] = []
     by_transmission: dict[int, _Said] = {}
     lock = threading.Lock()
@@ -340,6 +373,7 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
             if record is not None and record.first_sound is None:
                 record.first_sound = when
                 record.heard = device.opened[-1]
+                record.history_clips = transmission.history
 
     shown = _Shown()
 
@@ -409,6 +443,9 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
         record.lead = lead
         record.tail = tail
         record.full = synthesizer.whole(record.text).seconds - lead - tail
+        if record.history_clips:
+            clips = synthesizer.transmission(record.text, 1.0).clips
+            record.history = sum(clips[i]().seconds for i in record.history_clips)
         if record.choice and record.act + 1 < len(act_times):
             record.pick = act_times[record.act + 1]
     picks = [_Said("", 0.0, 0, act, "pick") for act in sorted(computer)
@@ -448,6 +485,14 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
         }
         if kind == "choice":
             out[kind]["late"] = sum(1 for r in records if r.late and not r.lost)
+            out[kind]["cut_at_pick"] = sum(1 for r in records if r.cut_at_pick)
+            out[kind]["waiting_at_pick"] = sum(1 for r in records if r.dropped)
+            out[kind]["lost_before_pick"] = sum(1 for r in records if r.lost
+                                                and not r.cut_at_pick and not r.dropped)
+            out[kind]["heard_by_pick"] = sum(1 for r in records if r.heard_by_pick)
+        if kind == "option":  # the options the knob landed on, heard before the pick
+            out[kind]["heard_by_pick"] = sum(1 for r in records if r.heard_by_pick
+                                             and r.pick is not None)
     return out
 
 
@@ -494,7 +539,8 @@ def measure(quick: bool, paces: tuple[float, ...] = PACES) -> dict[str, Any]:
     seeds = (7,) if quick else (7, 8)
     count = 30 if quick else 80
     out: dict[str, Any] = {"speed": SPEED, "acts_per_game": count, "seeds": list(seeds),
-                           "effect": "radio" if shutil.which("sox") else "plain"}
+                           "effect": "radio" if shutil.which("sox") else "plain",
+                           "choices": CHOICES}
     with tempfile.TemporaryDirectory(prefix="cbrig-voice-pace-") as tmp:
         cache = Path(tmp) / "voice"
         for pace in paces:
@@ -538,7 +584,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         return []
     if "skipped" in pace:
         return [f"  voice at table pace: skipped ({pace['skipped']})"]
-    lines = [f"  voice at table pace ({pace['effect']}, x{pace['speed']:g} real time, "
+    lines = [f"  voice at table pace ({pace['effect']}, choices "
+             f"{pace.get('choices', 'all')}, x{pace['speed']:g} real time, "
              f"{pace['acts_per_game']} acts a game, seeds {pace['seeds']}):"]
     for key, run in pace.items():
         if not isinstance(run, dict):
@@ -558,6 +605,13 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                 lines.append(f"      cpu pick {k['picks']:>4} picks, said {k['said']}")
                 continue
             late = f", late {k['late']}" if "late" in k else ""
+            if "cut_at_pick" in k:
+                late += (f", cut at the pick {k['cut_at_pick']}, not started by the pick "
+                         f"{k.get('waiting_at_pick', 0)}, lost before the pick "
+                         f"{k['lost_before_pick']}, heard whole before the pick "
+                         f"{k['heard_by_pick']}/{k['handed']}")
+            elif "heard_by_pick" in k:
+                late += f", heard whole before the pick {k['heard_by_pick']}/{k['handed']}"
             lines.append(f"      {kind:<8} {k['handed']:>4} said, cut {k['cut']:>3}, dropped "
                          f"{k['dropped']:>3} (lost {k['lost_words_share']:.0%}), "
                          f"{k['seconds_p50']} s each, lag p50 {k['lag_s_p50']} s "
@@ -567,22 +621,27 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 
 
 def main() -> int:
-    """``python -m bench.voice_pace [--quick] [--held-out-only] [--paces 2,3,5]``: the
-    table-pace figures printed (a JSON copy with --json FILE)."""
+    """``python -m bench.voice_pace [--quick] [--held-out-only] [--paces 2,3,5]
+    [--choices brief|all]``: the table-pace figures printed (a JSON copy with --json
+    FILE)."""
     import argparse
     import json
+
+    global CHOICES
 
     parser = argparse.ArgumentParser(prog="python -m bench.voice_pace")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--held-out-only", action="store_true")
     parser.add_argument("--paces", default="2,3,5")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--choices", choices=("brief", "all"), default=CHOICES)
     args = parser.parse_args()
+    CHOICES = args.choices
     paces = tuple(float(p) for p in args.paces.split(","))
     if args.held_out_only:
         with tempfile.TemporaryDirectory(prefix="cbrig-voice-pace-") as tmp:
             out: dict[str, Any] = {"speed": SPEED, "acts_per_game": 30 if args.quick else 80,
-                                   "seeds": "held out",
+                                   "seeds": "held out", "choices": CHOICES,
                                    "effect": "radio" if shutil.which("sox") else "plain"}
             out.update(held_out(args.quick, Path(tmp) / "voice", paces))
         report = {"voice_pace": out}

@@ -85,6 +85,9 @@ class Transmission(Frozen):
     """0..1, applied to the samples (an I2S amplifier has no mixer of its own)."""
     must_hear: bool = False
     """Said to the end, never cut by what follows (see the module doc)."""
+    history: frozenset[int] = frozenset()
+    """The clips (by index) left out once the table has acted on them (`Speaker.trim`):
+    a card's instruction after the card itself, when the spin has come."""
 
 
 class Stream(Protocol):
@@ -354,6 +357,8 @@ class Speaker:
         self._playing: Transmission | None = None
         self._cut = False
         """Set when the transmission playing was cut: the worker stops writing it."""
+        self._trimmed = False
+        """The transmission on the air leaves out its `Transmission.history` clips."""
         self._waiting: deque[tuple[Transmission, float]] = deque()
         """Must-hear transmissions in order, then at most one routine one (the newest),
         each with the clock when it was handed over."""
@@ -384,20 +389,24 @@ class Speaker:
             self._wake.notify()
 
     def merge(self, combine: Callable[[list[Transmission]], Transmission | None],
-              least: int = 1) -> list[Transmission]:
+              least: int = 1,
+              apart: Callable[[Transmission], bool] | None = None) -> list[Transmission]:
         """When at least ``least`` must-hear transmissions wait unstarted behind one on
         the air (the voice has fallen behind), ``combine`` may say them as one (fewer
-        words, never a history): it replaces them, in the place of the first. Returns
-        those it replaced ([] when none). ``combine`` runs under the queue's lock: it
-        only builds a transmission (its clips are made when played)."""
+        words, never a history): it replaces them, in the place of the first. Those
+        ``apart`` says stay out of it, after it (a choice not made yet: it is cut once
+        made, rig.voice.narrator). Returns those it replaced ([] when none).
+        ``combine`` runs under the queue's lock: it only builds a transmission (its
+        clips are made when played)."""
         with self._lock:
-            waiting = [w for w in self._waiting if w[0].must_hear]
+            waiting = [w for w in self._waiting if w[0].must_hear
+                       and (apart is None or not apart(w[0]))]
             if len(waiting) < least or self._playing is None:
                 return []  # nothing on the air: the voice is not behind
             made = combine([t for t, _ in waiting])
             if made is None:
                 return []
-            rest = [w for w in self._waiting if not w[0].must_hear]
+            rest = [w for w in self._waiting if w not in waiting]
             self._waiting = deque([(made, waiting[0][1]), *rest])
             self.merged += len(waiting)
             return [t for t, _ in waiting]
@@ -408,6 +417,29 @@ class Speaker:
         with self._lock:
             self._drop_routine_locked()
         self._stale(everything=False)
+
+    def withdraw(self, keys: frozenset[str]) -> None:
+        """Transmissions that no longer matter (a choice the table has made: its result
+        says what was picked) are cut if on the air and dropped if waiting, must-hear or
+        not."""
+        with self._lock:
+            kept = deque(w for w in self._waiting if w[0].key not in keys)
+            self.dropped += len(self._waiting) - len(kept)
+            self._waiting = kept
+            if self._playing is not None and self._playing.key in keys:
+                self._cut_locked()
+
+    def trim(self, keys: frozenset[str]) -> None:
+        """The table has acted on these transmissions: their `Transmission.history`
+        clips are left out (the one on the air stops at the clip it is in, if that is
+        history, and goes on to its closing sound)."""
+        with self._lock:
+            self._waiting = deque(
+                (Transmission(t.key, [c for i, c in enumerate(t.clips) if i not in t.history],
+                              t.volume, t.must_hear) if t.key in keys and t.history else t,
+                 handed) for t, handed in self._waiting)
+            if self._playing is not None and self._playing.key in keys:
+                self._trimmed = True
 
     def silence(self) -> None:
         """Cut what plays and drop what waits, whatever it is (the voice switched off)."""
@@ -463,6 +495,7 @@ class Speaker:
                 if transmission.must_hear or self.clock() - handed <= ROUTINE_LAG:
                     self._playing = transmission
                     self._cut = False
+                    self._trimmed = False
                     return transmission
                 self.dropped += 1
 
@@ -493,7 +526,9 @@ class Speaker:
         stream: Stream | None = None
         finished = False
         try:
-            for make in transmission.clips:
+            for at, make in enumerate(transmission.clips):
+                if at in transmission.history and self._trimmed:
+                    continue  # history now: the table has acted on it
                 clip = make()
                 if stream is None:
                     stream = self.backend.open(clip.rate, transmission.key)  # off the lock
@@ -509,6 +544,8 @@ class Speaker:
                 for start in range(0, len(clip.pcm), step):
                     if not self._current():
                         return False  # cut: the stream was aborted by `say` or `stop`
+                    if at in transmission.history and self._trimmed:
+                        break
                     stream.write(scaled(clip.pcm[start:start + step], transmission.volume))
             if stream is None:
                 return False

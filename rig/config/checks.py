@@ -25,6 +25,7 @@ from rig import gametype, registry
 from rig.datafiles import data_file_problem
 from rig.voice.effects import EFFECTS
 from rig.voice.settings import VoiceConfig
+from rig.voice.speech import CHOICES as VOICE_CHOICES
 from rig.voice.speech import EVENTS as VOICE_EVENTS
 from valueclass import Frozen, fields
 
@@ -658,6 +659,7 @@ FIELDS: dict[str, dict[str, _Field]] = {
         "effect": _Field(_voice_effect),
         "device": _Field(_name("an ALSA device name such as default or plughw:1,0",
                                re.compile(r"^[A-Za-z0-9_:,.=-]+$"))),
+        "choices": _pick(VOICE_CHOICES),
     },
 }
 """Each section's fields in the order they are checked (which orders the problems of one

@@ -52,6 +52,7 @@ from rig.voice.speech import (
     OPTION,
     Utterance,
     Vocabulary,
+    acted_on,
     highlighted,
     merged,
     utterance,
@@ -444,13 +445,20 @@ class Narrator:
         """Where the knob stood on the choice being said (a turn says the option under
         it: :func:`rig.voice.speech.highlighted`)."""
         self._silenced = False
+        self._acting: frozenset[str] = frozenset()
+        """The card being said whose instruction is history once the table acts
+        (:func:`rig.voice.speech.acted_on`): trimmed then (`Speaker.trim`)."""
+        self._choosing: frozenset[str] = frozenset()
+        """The transmission of the choice being made: once made (anything else follows
+        but the option under the knob or a refusal) it is history, cut if still on the
+        air, so the voice is not behind by a menu the table has answered."""
         self.said: list[Utterance] = []
         """Every utterance handed to the speaker, in order (the demo prints them)."""
         self.on_say: Callable[[Utterance], None] | None = None
         self.on_merge: Callable[[list[str], Utterance], None] | None = None
         """Told the texts said together in fewer words, and what is said instead (the
         bench follows each utterance to the words that said it)."""
-        self._handed: dict[str, Utterance] = {}
+        self._handed: dict[str, list[Utterance]] = {}
         """Recent utterances by the text of their transmission (what the speaker's queue
         holds), to say what waits in fewer words (:func:`rig.voice.speech.merged`)."""
         self._pending: deque[tuple[Screen, str]] = deque()
@@ -502,13 +510,14 @@ class Narrator:
         self._silenced = False
         name = self.game() if game is None else game
         vocabulary = vocabulary_for(name)
-        said = utterance(screen, vocabulary)
+        said = utterance(screen, vocabulary, self.settings.choices)
         if said is None or said == self._last:
             said = self._browsed(screen, said, vocabulary)
         else:
             self._cursor = screen.cursor if screen.menu else None
         if said is None:
             if self._last is not None:
+                self._made()
                 self._stop()
                 self._last = None
             return None
@@ -518,10 +527,14 @@ class Narrator:
             return None  # the same moment redrawn (a page, a refusal fading)
         elif said.kind != "refusal":
             self._last = said
+        if said.kind not in (OPTION, "refusal"):
+            self._made()
         if not _enabled(said.kind, self.settings.events):
             self._stop()
             return None
-        self._hand(said)
+        self._hand(said, acted_on(screen, vocabulary) if said.kind == "card" else "")
+        if said.kind == "choice" and self.speaker is not None and self.synthesizer is not None:
+            self._choosing = frozenset({said.text})
         self.said.append(said)
         if self.on_say is not None:
             self.on_say(said)
@@ -534,16 +547,34 @@ class Narrator:
                 self.on_say(Utterance(slang, FLAVOUR_KIND))
         return said
 
-    def _hand(self, said: Utterance) -> None:
-        """Give ``said`` to the speaker, with its priority."""
+    def _hand(self, said: Utterance, history: str = "") -> None:
+        """Give ``said`` to the speaker, with its priority; ``history``: the end of it
+        that is history once the table acts (trimmed then: `_made`)."""
         if self.speaker is None or self.synthesizer is None:
             return
         made = self.synthesizer.transmission(said.text, self.control.volume / 100)
+        spoken, tail = sentences(said.text), sentences(history) if history else []
+        last: frozenset[int] = frozenset()
+        closing = len(made.clips) - len(spoken)  # the squelch burst and roger beep
+        if tail and len(tail) < len(spoken) and spoken[-len(tail):] == tail \
+                and closing in (0, 2):
+            before = closing // 2  # the squelch burst, on the radio
+            last = frozenset(range(before + len(spoken) - len(tail), before + len(spoken)))
+            self._acting = frozenset({made.key})
         self.speaker.say(Transmission(made.key, made.clips, made.volume,
-                                      must_hear=said.kind in MUST_HEAR))
-        self._handed[made.key] = said
+                                      must_hear=said.kind in MUST_HEAR, history=last))
+        self._handed[made.key] = [said]
         if len(self._handed) > 64:
             self._handed.pop(next(iter(self._handed)))
+
+    def _made(self) -> None:
+        """The table acted: the choice being said was made (cut: `_choosing`), the card
+        being said was acted on (its instruction left out: `_acting`)."""
+        if self._choosing and self.speaker is not None:
+            self.speaker.withdraw(self._choosing)
+        if self._acting and self.speaker is not None:
+            self.speaker.trim(self._acting)
+        self._choosing = self._acting = frozenset()
 
     def _catch_up(self, vocabulary: Vocabulary) -> None:
         """Fallen behind (must-hear speech waiting behind must-hear speech): what waits
@@ -556,15 +587,16 @@ class Narrator:
             queued = [self._handed.get(t.key) for t in waiting]
             if any(u is None for u in queued):
                 return None
-            short = merged(vocabulary, [u for u in queued if u is not None])
+            flat = [u for us in queued if us is not None for u in us]  # merged again:
+            short = merged(vocabulary, flat)  # its parts, so history drops out of it
             if short is None:
                 return None
             told.append(short)
             made = synthesizer.transmission(short.text, volume)
-            self._handed[made.key] = short
+            self._handed[made.key] = flat
             return Transmission(made.key, made.clips, made.volume, must_hear=True)
 
-        replaced = self.speaker.merge(combine)
+        replaced = self.speaker.merge(combine, apart=lambda t: t.key in self._choosing)
         if replaced and self.on_merge is not None:
             self.on_merge([t.key for t in replaced], told[0])
 

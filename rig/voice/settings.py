@@ -31,3 +31,6 @@ class VoiceConfig(Frozen):
     one installed in ``cbrig.voice_effects`` (rig.voice.effects)."""
     device: str = "default"
     """The ALSA output aplay plays on: "default", "plughw:1,0", "plughw:MAX98357A"..."""
+    choices: str = "brief"
+    """How a person's choice is said: "brief" (how many, and the option under the knob;
+    each turn says the one it lands on) or "all" (every option read out)."""

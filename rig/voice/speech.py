@@ -61,6 +61,23 @@ OPTIONS_MOST_WORDS = 16
 are instead, and the knob says each ("Eleven moves: turn to hear each"): a listener
 holds a short list, not a long one."""
 
+CHOICES = ("brief", "all")
+"""How a person's choice is said, the ``[voice] choices`` setting:
+
+- brief (the default): who chooses, how many options, and the one under the knob
+  ("Blue: seven choices. Smokey one: Blue nineteen."); each turn of the knob says the
+  option it lands on. Two options that are short together are both said. A listener
+  holds it in the few seconds a table gives a choice (docs/VOICE.md, the table-pace
+  figures).
+- all: every option read out, short and grouped, or their count where they are too
+  many to hold (`OPTIONS_MOST_WORDS`).
+"""
+BRIEF_MORE_WORDS = 2
+"""In the brief form, a choice whose options, grouped, say at most this many words more
+than its count and first option says them all ("Red or Green truck: Red one to Red
+seven."; "Smokey one: Red, Green, Blue or Yellow trap."); "Track nine to track ten; or
+from the pit onto track five." is longer: "two choices. Track nine to track ten."."""
+
 SPOKEN_ROLES = frozenset({"news", "card", "instruction", "warning", "text"})
 """The parts of a prompt screen that are said (not the hint, the computer's note, the
 refusal, which is said alone, nor any menu item)."""
@@ -312,14 +329,16 @@ def _say(vocabulary: Vocabulary, parts: Iterable[Part], lead: str = "",
 
 
 @lru_cache(maxsize=256)
-def utterance(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
+def utterance(screen: Screen, vocabulary: Vocabulary,
+              choices: str = "brief") -> Utterance | None:
     """What to say for this screen, or None for a screen that says nothing new (the
     spin animation, menus a person works through, an empty screen).
 
     A refusal is said alone, in its few words; a result or alert screen says each of
     its lines (an alert after its headline), a piece and place said once; a prompt
     says the news, the card, its first instruction and the warnings, in screen order
-    (see the module doc), and the options where the game reads them out.
+    (see the module doc), and the options where the game reads them out (``choices``:
+    in brief or all of them, `CHOICES`).
     """
     if screen.title in SILENT_TITLES:
         return None
@@ -345,17 +364,39 @@ def utterance(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
         # a computer's choice: said as its result, never as its menu; its news is said
         news = [p for p in spoken if p.role == "news"]
         return Utterance(_say(vocabulary, news), "turn") if news else None
-    tail = _options(screen.menu, vocabulary) if screen.menu else ""
+    brief = choices != "all" and bool(screen.menu) and vocabulary.options(screen.menu)
+    if brief:
+        tail = _brief_options(screen.menu, vocabulary)
+    else:
+        tail = _options(screen.menu, vocabulary) if screen.menu else ""
     if not card and tail:
-        return Utterance(f"{vocabulary.choice_prompt(_say(vocabulary, spoken))} {tail}",
-                         "choice")
+        prompt = vocabulary.choice_prompt(_say(vocabulary, spoken))
+        if brief:
+            prompt = _choice_lead(prompt)
+        if not prompt.endswith(":"):
+            tail = _upper_first(tail)
+        return Utterance(f"{prompt} {tail}".strip(), "choice")
     if not card:
         return Utterance(_say(vocabulary, spoken), "turn")
     lead = vocabulary.card_lead(spoken)
-    said = _say(vocabulary, spoken, tail=tail)
+    said = _say(vocabulary, spoken, tail=_upper_first(tail))
     if lead:
         said = f"{lead} {_upper_first(vocabulary.led_card(said))}"
     return Utterance(said, "card")
+
+
+def acted_on(screen: Screen, vocabulary: Vocabulary) -> str:
+    """The end of a card's utterance that is history once the table acts on it: the
+    instruction and warnings said after the card ("Spin the low band. Bear watching the
+    Green route: spin seven at most."), left out when the spin comes before they are
+    said (rig.voice.narrator); "" for none."""
+    if screen.menu or screen.title in SILENT_TITLES:
+        return ""
+    spoken = _prompt_parts(screen.parts(), vocabulary)
+    at = next((i for i, p in enumerate(spoken) if p.role == "card"), None)
+    if at is None or at == len(spoken) - 1:
+        return ""
+    return _say(vocabulary, spoken[at + 1:])
 
 
 def _upper_first(text: str) -> str:
@@ -399,7 +440,8 @@ def highlighted(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
     return Utterance(_sentence(f"{_upper_first(number_words(at + 1))}: {said}"), OPTION)
 
 
-def _options(menu: tuple[str, ...], vocabulary: Vocabulary) -> str:
+def _options(menu: tuple[str, ...], vocabulary: Vocabulary,
+             most: int | None = OPTIONS_MOST_WORDS) -> str:
     """A choice's options as a listener can choose from them, where the game reads them
     out: each in the game's short form (`Vocabulary.option`), the options that share
     their words before a colon said once with what follows each ("Smokey one: to Blue
@@ -421,9 +463,42 @@ def _options(menu: tuple[str, ...], vocabulary: Vocabulary) -> str:
     phrases = [f"{head}: {_either(_one_word_apart(rests, last=False))}" if head
                else rests[0] for head, rests in groups]
     listed = _sentence(_either(_one_word_apart(phrases), last="; or "))
-    if len(listed.split()) <= OPTIONS_MOST_WORDS:
+    if most is None or len(listed.split()) <= most:
         return listed
     return f"{_upper_first(number_words(len(menu)))} choices: turn the knob to hear each."
+
+
+def _brief_options(menu: tuple[str, ...], vocabulary: Vocabulary) -> str:
+    """A choice's options in the brief form (`CHOICES`): how many and the first, under
+    the knob as the choice opens ("seven choices. Smokey one: Blue nineteen."), or all
+    of them where they are short together (`BRIEF_MORE_WORDS`)."""
+    listed = _options(menu, vocabulary, most=None)
+    first = _sentence(option_words(menu[0], vocabulary))
+    counted = f"{number_words(len(menu))} choices. {first}"
+    if len(menu) == 1 or len(listed.split()) <= len(counted.split()) + BRIEF_MORE_WORDS:
+        return listed
+    return counted
+
+
+_LEAD_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+_WHO = re.compile(r"^(?P<who>[A-Z][\w']*(?: [\w']+){0,2}):(?: |$)")
+"""Who chooses, as a prompt's sentence starts ("Red: ...", "Red drew one: ...")."""
+
+
+def _choice_lead(prompt: str) -> str:
+    """A choice's prompt before its brief options: the news it carries and who chooses,
+    without the instruction the count replaces ("Blue spins twelve. Blue goes first.
+    Blue: put a Smokey into any Bear Trap." -> "Blue spins twelve. Blue goes first.
+    Blue:"; "Red drew one: choose a move." -> "Red drew one:"; "Yellow drew Bump 'em!
+    Choose a move." -> "Yellow drew Bump 'em!")."""
+    sentences = _LEAD_SENTENCES.split(prompt.strip())
+    at = next((i for i in range(len(sentences) - 1, -1, -1) if _WHO.match(sentences[i])),
+              None)
+    if at is None:
+        return " ".join(sentences[:-1])
+    found = _WHO.match(sentences[at])
+    assert found is not None
+    return " ".join([*sentences[:at], f"{found['who']}:"])
 
 
 def _either(items: list[str], last: str = ", or ") -> str:
@@ -505,5 +580,6 @@ def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> 
     return Utterance(_say(vocabulary, lines, tail=tail), kind)
 
 
-__all__ = ["EVENTS", "FLAVOUR_KIND", "MUST_HEAR", "OPTION", "Utterance", "Vocabulary",
-           "highlighted", "merged", "number_words", "option_words", "utterance", "vocabulary_for"]
+__all__ = ["CHOICES", "EVENTS", "FLAVOUR_KIND", "MUST_HEAR", "OPTION", "Utterance",
+           "Vocabulary", "acted_on", "highlighted", "merged", "number_words", "option_words",
+           "utterance", "vocabulary_for"]

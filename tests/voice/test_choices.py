@@ -16,15 +16,25 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 
+from hardware.speaker import Transmission
 from rig.core.autopilot import gestures_for
 from rig.core.computer import seat_for
 from rig.core.controller import Seat
 from rig.desktop.emulated import new_emulated_rig
 from rig.screens.screen import Part, Screen
-from rig.voice.narrator import Narrator, VoiceSettings
-from rig.voice.speech import MUST_HEAR, OPTION, Utterance, merged, utterance, vocabulary_for
-from tests.voice.test_priorities import GatedDevice, Speaker, Tones
+from rig.voice.narrator import Narrator, VoiceSettings, sentences
+from rig.voice.speech import (
+    MUST_HEAR,
+    OPTION,
+    Utterance,
+    acted_on,
+    merged,
+    utterance,
+    vocabulary_for,
+)
+from tests.voice.test_priorities import RATE, GatedDevice, Speaker, Tones, tone
 
 TENFOUR = vocabulary_for("tenfour")
 BUMPEM = vocabulary_for("bumpem")
@@ -53,7 +63,7 @@ def test_a_persons_police_choice_is_said_with_its_options_as_must_hear() -> None
               and "in the Bear Trap" in " ".join(s.menu)]
     assert police, "no police move came up in this seeded game"
     for screen in police:
-        said = utterance(screen, TENFOUR)
+        said = utterance(screen, TENFOUR, "all")
         assert said is not None and said.kind == "choice" and "choice" in MUST_HEAR
         assert "break one nine" not in said.text.lower(), "the breaker said it with the card"
         assert len(said.text.split()) <= 24, said.text  # it was 45 to 60 words
@@ -63,7 +73,7 @@ def test_a_persons_police_choice_is_said_with_its_options_as_must_hear() -> None
         "Smokey 1 in the Bear Trap on Blue: 10 to B19",
         "Smokey 1 in the Bear Trap on Blue: 10 to Y3 by short cut",
         "Bear to the Red route", "Bear to the Green route"))
-    said = utterance(few, TENFOUR)
+    said = utterance(few, TENFOUR, "all")
     assert said == Utterance("Red: move a Smokey or the Bear: Smokey one: Blue nineteen, or "
                              "short cut to Yellow three; or Bear: Red or Green route.", "choice")
 
@@ -75,7 +85,7 @@ def test_the_two_player_truck_choice_says_which_truck_from_where_to_where() -> N
     either = [s for s in screens if s.menu and "either truck" in s.plain()]
     assert len(either) > 3
     for screen in either:
-        said = utterance(screen, TENFOUR)
+        said = utterance(screen, TENFOUR, "all")
         assert said is not None and said.kind == "choice"
         for item in screen.menu:  # "Red truck at R1: 6 to R7", "..., caught!"
             found = re.match(r"^(\w+) truck at (\w+): \d+ to (\w+)", item)
@@ -88,7 +98,7 @@ def test_the_two_player_truck_choice_says_which_truck_from_where_to_where() -> N
 def test_the_same_move_for_either_truck_is_said_once() -> None:
     screen = Screen(title="10-4  RED", lines=(Part("Red: move either truck 6", "instruction"),),
                     menu=("Red truck at R1: 6 to R7", "Green truck at R1: 6 to R7"))
-    said = utterance(screen, TENFOUR)
+    said = utterance(screen, TENFOUR, "all")
     assert said == Utterance("Red: move either truck six. Red or Green truck: Red one to Red "
                              "seven.", "choice")
 
@@ -97,7 +107,7 @@ def test_bump_em_moves_are_said_short() -> None:
     screen = Screen(title="BUMP 'EM  RED", lines=(
         Part("Red drew 1: choose a move", "instruction"),),
         menu=("Red car at T9: 1 to T10", "Red car in pit enters at T5"))
-    said = utterance(screen, BUMPEM)
+    said = utterance(screen, BUMPEM, "all")
     assert said == Utterance("Red drew one: choose a move. Track nine to track ten; or from "
                              "the pit onto track five.", "choice")
 
@@ -106,7 +116,7 @@ def test_a_long_list_says_how_many_and_the_knob_says_each() -> None:
     menu = tuple(f"Red car at T{n}: 8 to T{n + 8}" for n in range(1, 12))
     screen = Screen(title="BUMP 'EM  RED", lines=(
         Part("Red drew 8: choose a move", "instruction"),), menu=menu)
-    said = utterance(screen, BUMPEM)
+    said = utterance(screen, BUMPEM, "all")
     assert said is not None and said.text.endswith(
         "Eleven choices: turn the knob to hear each."), said.text
 
@@ -250,3 +260,164 @@ def test_the_correction_menu_says_the_item_under_the_knob() -> None:
     voice.close()
     assert opened == Utterance("One: Red truck at Red five.", OPTION)
     assert turned == Utterance("Three: Smokey one at Blue seven.", OPTION)
+
+
+# -- the brief form (issue 43's product call: read fewer options by default) -------------
+
+
+def test_by_default_a_choice_says_who_how_many_and_the_first_option() -> None:
+    """"Blue: seven choices. Smokey one: Blue nineteen.": a listener holds it in the few
+    seconds a table gives a choice; the knob says each other option."""
+    screens = _screens("tenfour", 3, 44, ["human"] * 3)
+    police = [s for s in screens if s.menu and utterance(s, TENFOUR) is not None
+              and utterance(s, TENFOUR).kind == "choice"]  # type: ignore[union-attr]
+    assert police, "no police choice came up in this seeded game"
+    for screen in police:
+        said = utterance(screen, TENFOUR)
+        assert said is not None and said.kind == "choice"
+        whole = utterance(screen, TENFOUR, "all")
+        assert whole is not None and len(said.text.split()) <= len(whole.text.split())
+        first = TENFOUR.words(TENFOUR.option(screen.menu[0]))
+        if "choices." in said.text:  # how many, and the first
+            assert first in said.text, (first, said.text)
+        else:  # short together: all of them, as the whole form lists them
+            assert said.text.split(": ", 1)[1] in whole.text, (said.text, whole.text)
+        assert len(said.text.split()) <= 12, said.text
+        assert "break one nine" not in said.text.lower()
+    assert utterance(CHOICE, TENFOUR) == Utterance(
+        "Red: three choices. Smokey one: Blue nineteen.", "choice")
+
+
+def test_the_brief_form_says_two_short_options_both() -> None:
+    same = Screen(title="10-4  RED", lines=(Part("Red: move either truck 6", "instruction"),),
+                  menu=("Red truck at R1: 6 to R7", "Green truck at R1: 6 to R7"))
+    assert utterance(same, TENFOUR) == Utterance(
+        "Red: Red or Green truck: Red one to Red seven.", "choice")
+    two = Screen(title="10-4  RED", lines=(Part("Red: move either truck 3", "instruction"),),
+                 menu=("Red truck at R13: 3 to R16", "Green truck at R1: 3 to R4"))
+    assert utterance(two, TENFOUR) == Utterance(
+        "Red: two choices. Red truck: Red thirteen to Red sixteen.", "choice")
+    bump = Screen(title="BUMP 'EM  RED", lines=(
+        Part("Red drew 1: choose a move", "instruction"),),
+        menu=("Red car at T9: 1 to T10", "Red car in pit enters at T5"))
+    assert utterance(bump, BUMPEM) == Utterance(
+        "Red drew one: two choices. Track nine to track ten.", "choice")
+    bumped = Screen(title="BUMP 'EM  RED", lines=(
+        Part("Yellow drew BUMP 'EM! Choose a move", "instruction"),),
+        menu=("Yellow car in pit onto Red car at T20", "Yellow car in pit onto Red car at T37"))
+    assert utterance(bumped, BUMPEM) == Utterance(
+        "Yellow drew Bump 'em! From the pit onto Red car at track twenty or thirty-seven.",
+        "choice")
+
+
+def test_the_news_before_a_choice_stays_in_the_brief_form() -> None:
+    screen = Screen(title="10-4  BLUE", lines=(
+        Part("Blue spins 12", "news"), Part("Blue goes first", "news"),
+        Part("Blue: put a Smokey into any Bear Trap", "instruction")),
+        menu=tuple(f"Put Smokey 1 into the Bear Trap on {c}"
+                   for c in ("Red", "Green", "Blue", "Yellow")))
+    said = utterance(screen, TENFOUR)
+    assert said == Utterance("Blue spins twelve. Blue goes first. Blue: Smokey one: Red, "
+                             "Green, Blue or Yellow trap.", "choice")
+
+
+def test_the_choices_setting_reads_every_option() -> None:
+    device = GatedDevice()
+    device.release()
+    voice = Narrator(VoiceSettings(choices="all"), Tones(), Speaker(device), lambda: "tenfour")
+    said = voice.frame(CHOICE)
+    voice.close()
+    assert said == utterance(CHOICE, TENFOUR, "all") and said is not None
+    assert "Bear: Red route" in said.text
+
+
+def test_a_choice_made_is_cut_and_its_result_said_at_once() -> None:
+    """Once the table has picked, the rest of the choice is history (its result says
+    what was picked): the voice stays current instead of finishing a menu."""
+    device = GatedDevice()
+    voice = Narrator(VoiceSettings(choices="all"), Tones(), Speaker(device),
+                     lambda: "tenfour")
+    listed = voice.frame(CHOICE)
+    assert listed is not None
+    device.wait_on_air()
+    voice.frame(_turned(CHOICE, 2))  # browsing does not make it
+    assert not next(h for h in device.heard if h.key == listed.text).cut
+    result = voice.frame(Screen(title="10-4  RED", big="POLICE", lines=(
+        Part("Bear out of Yellowstone Park to the Red route", "result"),)))
+    device.release()
+    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    voice.close()
+    assert result is not None and result.kind == "police"
+    assert next(h for h in device.heard if h.key == listed.text).cut
+    assert device.whole(result.text)
+
+
+def test_a_choice_not_made_stays_out_of_a_merge_and_history_drops_out() -> None:
+    """A voice behind merges what waits, but the choice waiting is said as itself (it
+    is cut once made); a merge merged again leaves out the card its move follows."""
+    device = GatedDevice()
+    voice = Narrator(VoiceSettings(), Tones(), Speaker(device), lambda: "tenfour")
+    told: list[Utterance] = []
+    voice.on_merge = lambda texts, short: told.append(short)
+    voice.frame(_moved("Red truck at R1: 3 ahead to R4"))
+    device.wait_on_air()
+    voice.frame(_moved("Blue truck at B1: 3 ahead to B4"))
+    choice = voice.frame(CHOICE)
+    assert choice is not None and choice.kind == "choice"
+    assert told and all(choice.text not in t.text for t in told), told
+    card = voice.frame(Screen(title="10-4  GREEN", lines=(
+        Part('"Keep the shiny side up. Spin the Lo-Band"', "card"),)))
+    assert card is not None and card.kind == "card"
+    voice.frame(_moved("Green truck at G1: 8 ahead to G9"))
+    device.release()
+    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    voice.close()
+    last = told[-1].text
+    assert "Green to Green nine." in last and "shiny side" not in last, last
+
+
+class SentenceTones(Tones):
+    """Half a second of tone for every sentence, as the synthesizer makes a clip of each."""
+
+    def transmission(self, text: str, volume: float) -> Transmission:
+        return Transmission(text, [partial(tone) for _ in sentences(text)], volume)
+
+
+def test_a_cards_instruction_is_left_out_once_the_table_has_spun() -> None:
+    """A voice behind drops routine text, never a fact: the card is read whole, but its
+    instruction and warnings are history once the spin has come."""
+    device = GatedDevice()
+    voice = Narrator(VoiceSettings(), SentenceTones(), Speaker(device), lambda: "tenfour")
+    screen = Screen(title="10-4  GREEN", lines=(
+        Part('"Convoy coming through: stay in line"', "card"),
+        Part("Green: spin the LO knob (Lo-Band)", "instruction"),
+        Part("Bear watching the Green route: spin 7 at most", "warning")))
+    card = voice.frame(screen)
+    assert card is not None and card.kind == "card"
+    history = acted_on(screen, TENFOUR)
+    assert history and card.text.endswith(history), (card.text, history)
+    assert history.endswith("Bear watching the Green route: spin seven at most."), history
+    device.wait_on_air()
+    spinning = Screen(title="10-4  GREEN", lines=(Part("spinning...", "text"),))
+    assert voice.frame(spinning) is None  # the table spun
+    device.release()
+    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    voice.close()
+    heard = next(h for h in device.heard if h.key == card.text)
+    assert heard.finished and not heard.cut, "the card itself is said whole"
+    kept = len(sentences(card.text)) - len(sentences(history))
+    assert kept > 0 and heard.samples == int(RATE * 0.5) * kept, "its instruction left out"
+
+
+def test_a_card_the_table_has_not_acted_on_is_said_to_its_end() -> None:
+    device = GatedDevice()
+    device.release()
+    voice = Narrator(VoiceSettings(), SentenceTones(), Speaker(device), lambda: "tenfour")
+    card = voice.frame(Screen(title="10-4  GREEN", lines=(
+        Part('"Convoy coming through: stay in line"', "card"),
+        Part("Bear watching the Green route: spin 7 at most", "warning"))))
+    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    voice.close()
+    assert card is not None
+    heard = next(h for h in device.heard if h.key == card.text)
+    assert heard.samples == int(RATE * 0.5) * len(sentences(card.text))

@@ -49,3 +49,39 @@ def test_the_table_pace_section(tmp_path: Path) -> None:
         "effect": "radio", "speed": voice_pace.SPEED, "acts_per_game": 12, "seeds": [7],
         "tenfour@2s": summary}})
     assert any("must-hear lost 0/" in line for line in lines)
+
+
+def _record(full: float, heard: float, first: float, pick: float | None,
+            history: float = 0.0) -> voice_pace._Said:
+    record = voice_pace._Said("Red: two choices. Red truck: Red one to Red seven.", 0.0, 1,
+                              act=1, choice="human")
+    record.kind, record.full, record.history, record.pick = "choice", full, history, pick
+    record.first_sound = first
+    record.heard = voice_pace._Heard(1000)
+    record.heard.samples = int(heard * 1000)
+    return record
+
+
+def test_a_choice_counts_as_heard_only_when_its_last_word_came_before_the_pick() -> None:
+    """Issue 43's count for the brief form: heard whole before the pick, or late (its
+    end after the pick), or cut at the pick (made: the rest is history), or lost."""
+    on_time = _record(full=3.0, heard=3.0, first=0.5, pick=4.0)
+    assert on_time.heard_by_pick and not on_time.late and not on_time.cut_at_pick
+    late = _record(full=3.0, heard=3.0, first=1.5, pick=4.0)
+    assert late.late and not late.heard_by_pick
+    cut = _record(full=3.0, heard=2.0, first=2.0, pick=4.0)
+    assert cut.lost and cut.cut_at_pick and not cut.heard_by_pick
+    early = _record(full=3.0, heard=1.0, first=0.5, pick=4.0)
+    assert early.lost and not early.cut_at_pick, "cut before the pick: lost"
+    summary = voice_pace._kinds([on_time, late, cut, early])["choice"]
+    assert (summary["heard_by_pick"], summary["late"], summary["cut_at_pick"],
+            summary["lost_before_pick"]) == (1, 1, 1, 1)
+
+
+def test_a_cards_instruction_left_out_is_not_lost_words() -> None:
+    card = _record(full=6.0, heard=3.5, first=0.0, pick=None, history=2.5)
+    card.kind, card.choice = "card", ""
+    assert not card.lost, "the card itself was heard whole"
+    card.heard = voice_pace._Heard(1000)
+    card.heard.samples = 3000
+    assert card.lost, "less than the card itself"

@@ -56,3 +56,13 @@ def test_a_sound_card_is_a_playback_device(tmp_path: Path) -> None:
     assert not sound_card_present(tmp_path)
     (tmp_path / "pcmC0D0p").touch()
     assert sound_card_present(tmp_path)
+
+
+def test_how_choices_are_said_is_a_setting_checked_like_the_rest() -> None:
+    """Issue 43: choices are said brief by default; reading every option is a setting."""
+    assert parse_config("").voice.choices == "brief"
+    config = parse_config("[voice]\nchoices = \"all\"\n")
+    assert config.voice.choices == "all" and parse_config(dump_config(config)) == config
+    with pytest.raises(ConfigError) as caught:
+        parse_config("[voice]\nvolume = 50\nchoices = \"every\"\n")
+    assert ":3: voice.choices: 'every' is not one of 'brief', 'all'" in str(caught.value)
