@@ -47,6 +47,7 @@ TOOLS: dict[str, tuple[str, str]] = {
     "mount": ("mount", "binfmt_misc for the arm64 job"),
     "qemu-system-aarch64": ("qemu-system-arm", "boots the Pi image as a Raspberry Pi 3 B"),
     "debugfs": ("e2fsprogs", "reads and writes the Pi image's ext4 partitions unmounted"),
+    "e2fsck": ("e2fsprogs", "replays the Pi image's data journal after a power cut"),
     "mcopy": ("mtools", "the Pi image's FAT partition, unmounted"),
     "mkfs.vfat": ("dosfstools", "makes the Pi image's FAT partition"),
     "sfdisk": ("fdisk", "partitions the Pi image"),
