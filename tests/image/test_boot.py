@@ -201,14 +201,17 @@ SLOW_MACHINE = {
         "[Manager]\nDefaultTimeoutStartSec=30min\n",
     "/etc/systemd/system/cbrig.service.d/zz-qemu-slow.conf":
         "[Service]\nTimeoutStartSec=30min\nWatchdogSec=30min\n",
+    "/etc/systemd/system/cbrig-update.service.d/zz-qemu-slow.conf":
+        "[Service]\nTimeoutStartSec=45min\n",
     "/etc/systemd/system/cbrig.service.d/zz-qemu-mini-uart.conf":
         "[Service]\nExecStartPost=-/bin/sh -c 'echo > /dev/serial0'\n",
 }
 """The test's only changes to the card's system, both for QEMU, not for a Pi.
 
 Deadlines: systemd's start deadlines (90 s, and cbrig.service's 90 s start and 30 s
-watchdog) are sized for a Pi; QEMU's TCG on a loaded 2-core machine runs the same boot
-10 to 50 times slower. Hangs still end (the test's own deadlines).
+watchdog, cbrig-update.service's 15 min to install an update) are sized for a Pi; QEMU's
+TCG on a loaded 2-core machine runs the same boot 10 to 50 times slower. Hangs still end
+(the test's own deadlines).
 
 The mini UART: QEMU's model of it (hw/char/bcm2835_aux.c, 7.2) does not implement the
 divisor latch ("DLAB ... is NYI"), so when Linux's 8250 driver sets the baud rate its
