@@ -46,6 +46,7 @@ TOOLS: dict[str, tuple[str, str]] = {
     "mount": ("mount", "binfmt_misc for the arm64 job"),
     "qemu-system-aarch64": ("qemu-system-arm", "boots the Pi image as a Raspberry Pi 3 B"),
     "debugfs": ("e2fsprogs", "reads and writes the Pi image's ext4 partitions unmounted"),
+    "e2fsck": ("e2fsprogs", "replays the Pi image's data journal after a power cut"),
     "mcopy": ("mtools", "the Pi image's FAT partition, unmounted"),
     "mkfs.vfat": ("dosfstools", "makes the Pi image's FAT partition"),
     "sfdisk": ("fdisk", "partitions the Pi image"),
@@ -62,6 +63,8 @@ NEEDS_ROOT: dict[str, str] = {
     "tests/appliance/test_prerequisites.py::"
     "test_a_cold_machine_can_build_the_arm64_root_file_system":
         "builds a Debian root file system (mmdebstrap) and registers binfmt_misc",
+    "tests/image/test_boot.py":
+        "builds the Pi image (mmdebstrap, chroot, file owners, binfmt_misc) and boots it",
     "tests/daemon/test_refused_display.py::test_an_immutable_journal_is_named_with_its_fix":
         "makes a journal immutable (chattr +i needs CAP_LINUX_IMMUTABLE)",
     "tests/daemon/test_refused_display.py::"
