@@ -96,6 +96,15 @@ def boot_tree(root: Path, boot: Path) -> str:
     return version
 
 
+def debian_part(recipe: debian.Recipe, epoch: int, say: Say = print) -> Path:
+    """The Debian part's tarball from the cache, built first if it is not there. CI
+    (.ci/image_part.py) asks for it as its run starts, so the boot test in the suite
+    finds it made while the other tests ran."""
+    say(debian.ensure_binfmt())
+    return debian.cached_tarball(recipe, shutil.which("mmdebstrap") or "mmdebstrap", epoch,
+                                 say=say)
+
+
 def build(out: Path, *, xz: bool = True, say: Say = print,
           work_parent: Path | None = None) -> Result:
     missing = disk.missing_tools()
@@ -114,10 +123,8 @@ def build(out: Path, *, xz: bool = True, say: Say = print,
 
     checkout = checkout_dir()
     epoch = source_date_epoch(checkout)
-    say(debian.ensure_binfmt())
     recipe = debian.Recipe()
-    tarball = debian.cached_tarball(recipe, shutil.which("mmdebstrap") or "mmdebstrap", epoch,
-                                    say=say)
+    tarball = debian_part(recipe, epoch, say)
     lap("debian")
     work = Path(tempfile.mkdtemp(prefix="cbrig-image-", dir=work_parent or out.parent))
     try:

@@ -174,6 +174,8 @@ def ensure_binfmt() -> str:
                         if raw.startswith(":"))
             (BINFMT / "register").write_text(line + "\n")
         except (OSError, StopIteration) as exc:
+            if entry.exists():  # another job registered it first (.ci/run runs three)
+                return "qemu-aarch64 registered by another job"
             raise ImageError(f"cannot register {conf} with binfmt_misc (apt-get install "
                              f"qemu-user-static; run as root): {exc}") from None
         done.append(f"registered qemu-aarch64 from {conf}")
