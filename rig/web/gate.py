@@ -20,7 +20,7 @@ from urllib.parse import parse_qs, urlsplit
 from rig.web.invite import COOKIE, Invitation
 from rig.web.requests import client_key, join_page
 
-log = logging.getLogger("rig.web.httpserver")  # the web server's log, as before the split
+log = logging.getLogger(__name__)
 
 GATE_MAX = 256
 """Connections waiting at the gate (their request not yet whole, no place, no thread)."""
