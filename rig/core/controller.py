@@ -61,6 +61,7 @@ from rig.core.modes import (
 from rig.core.replay import describe_input
 from rig.core.session import Session
 from rig.screens import words
+from rig.screens.gamescreen import Table, game_screen, status_text
 from rig.screens.screen import PRESS_OK, Part, Screen, page_count
 from rig.screens.views import ALERT, DETAIL, RESULT, ChanceInput, Fix, GameView, Notice, view_for
 from valueclass import Frozen, Record, field
@@ -699,7 +700,7 @@ class Controller:
         return min(deadlines) if deadlines else None
 
     def screen(self) -> Screen:
-        status = self._status()
+        status = status_text(self.reader_ok, self.sound_ok)
         mode = self.mode
         if isinstance(mode, Correcting):
             return self._correction_screen(mode.menu, status)
@@ -715,59 +716,22 @@ class Controller:
                           alert=moment.alert, footer=self.answer or PRESS_OK,
                           status=status, page=self.page)
         if isinstance(mode, Playing):
-            return self._game_screen(status)
+            return game_screen(self._table(status))
         assert_never(mode)
 
-    def _game_screen(self, status: str) -> Screen:
-        state = self.session.state
-        title = self.view.title(state)
-        lines: list[Part] = [Part(n.text, "news", n.short) for n in self.news]
-        if self.refusal is not None:
-            lines.append(Part("! " + self.refusal.text, "refusal"))
-        if self.session.abandoned:
-            return Screen(title=words.ABANDONED_TITLE, lines=tuple(lines), status=status,
-                          footer=words.NEW_GAME, page=self.page)
-        lines.extend(self.view.prompt_parts(state))
-        if state.is_terminal():
-            return Screen(title=title, lines=tuple(lines), status=status,
-                          footer=words.NEW_GAME, page=self.page)
-        if state.is_chance_node():
-            how = self._how_to_resolve(state)
-            lines.extend([how] if how else [])
-            return Screen(title=title, lines=tuple(lines), status=status, page=self.page)
-        describe = state.describe
-        seat = self.seats[state.current_player()]
-        items = [describe(a) for a in self.choices()]
-        if seat.level == "hint":
-            if not self.choice_pending:
-                items[self.hinted] = "* " + items[self.hinted]
-                lines.append(Part(words.SUGGESTED[0], "hint", words.SUGGESTED[1]))
-        elif seat.chooser is not None:
-            lines.append(self._computer_part(seat.level, items))
-        return Screen(title=title, lines=tuple(lines), menu=tuple(items),
-                      cursor=self.cursor, status=status, page=self.page)
-
-    def _computer_part(self, level: str, items: list[str]) -> Part:
-        """What the computer seat is doing; once the knob leaves its choice, the line
-        says so and "*" marks its choice (``items`` is changed): a press plays what is
-        selected, never what the screen claims the computer chose."""
-        if self.choice_pending:
-            text, short = words.computer_thinking(level)
-            return Part(text, "cpu", short)
-        if self.cursor == self.hinted:
-            text, short = words.computer_chose(level)
-            return Part(text, "cpu", short)
-        items[self.hinted] = "* " + items[self.hinted]
-        return Part(words.NOT_THE_COMPUTERS[0], "cpu", words.NOT_THE_COMPUTERS[1])
-
-    def _how_to_resolve(self, state: State) -> Part | None:
-        """How to make the draw, in words (a spin prompt names its knob itself)."""
-        need = self.view.chance_input(state)
-        if need.kind == "spin":
-            return None
-        if need.kind == "card" and not self.options.virtual_deck:
-            return Part(words.TAP_IT, "instruction")
-        return Part(words.press_for_instruction(need.noun), "instruction")
+    def _table(self, status: str) -> Table:
+        """What the game screen shows (rig.screens.gamescreen), as a plain record."""
+        session, state = self.session, self.session.state
+        deciding = not (session.abandoned or state.is_terminal() or state.is_chance_node())
+        seat = self.seats[state.current_player()] if deciding else Seat(level="")
+        return Table(state=state, view=self.view, news=tuple(self.news),
+                     refusal=self.refusal.text if self.refusal is not None else None,
+                     abandoned=session.abandoned, status=status, page=self.page,
+                     cursor=self.cursor, hinted=self.hinted,
+                     choice_pending=self.choice_pending, level=seat.level,
+                     computer=seat.chooser is not None,
+                     choices=tuple(self.choices()) if deciding else (),
+                     virtual_deck=self.options.virtual_deck)
 
     def _correction_screen(self, menu: CorrectionMenu, status: str) -> Screen:
         lines = [menu.heading()]
@@ -775,14 +739,6 @@ class Controller:
             lines.append(Part("! " + self.refusal.text, "refusal"))
         return Screen(title=words.CORRECTION_TITLE, lines=tuple(lines), menu=tuple(menu.items()),
                       cursor=menu.cursor, footer=menu.footer(), status=status)
-
-    def _status(self) -> str:
-        flags = []
-        if not self.reader_ok:
-            flags.append(words.NO_READER)
-        if not self.sound_ok:
-            flags.append(words.NO_SOUND)
-        return ",".join(flags)
 
     # ------------------------------------------- the mode, as tools and tests read it
     @property

@@ -30,39 +30,33 @@ from __future__ import annotations
 
 import logging
 import os
-import queue
 import signal
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
-from functools import partial
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from hardware.clock import Clock
 from rig.config import RigConfig
 from rig.core import collector
 from rig.core.app import App
+from rig.core.autoplay import Autoplay
+from rig.core.gamemaker import GameMaker
 from rig.core.loop import RigLoop, Stop
 from rig.core.service import (
     HardwareLog,
     QuietNotifier,
     RigHardware,
     ServiceNotifier,
-    StepSeeded,
     load_card_map,
-    seats_from_header,
 )
 from rig.core.setup_menu import SetupChoice
+from rig.core.shelf import Shelf
 from rig.core.startup import (
     HardwareUnavailable,
-    HeaderError,
     StartRefused,
     StateUnwritable,
     _cause_words,
-    _filing_fix,
-    _filing_why,
-    _fix_advice,
     goodbye_screen,
     lock_state_directory,
     refused_screen,
@@ -79,19 +73,13 @@ if TYPE_CHECKING:  # the game modules are imported when first needed (a resumed 
     from hardware.display.base import Display
     from hardware.speaker import Backend
     from rig.core.controller import Controller
-    from rig.core.enroll import EnrolScreen
     from rig.core.publish import LiveBoardService
-    from rig.core.session import Session
     from rig.screens.views import Notice
     from rig.voice.control import VoiceControl
     from rig.voice.narrator import Narrator
     from rig.web.invite import Invitation
 
 log = logging.getLogger(__name__)
-
-UNFILED = "unfiled-"
-"""Prefix of a journal kept in the state directory because games/ could not take it."""
-
 
 DISPLAY_POLL_SECONDS = 5.0
 """How often an idle rig wakes to ping the watchdog and let a lost display recover."""
@@ -153,6 +141,17 @@ class Daemon(Record):
     voice_note: str = ""
     """Where the voice is heard, or why not, in one sentence (the desk says it once)."""
 
+    @property
+    def shelf(self) -> Shelf:
+        """The journals on disk (rig.core.shelf)."""
+        return Shelf(self.config.state, self.wall_clock)
+
+    @property
+    def maker(self) -> GameMaker:
+        """Makes the chosen game and its controller (rig.core.gamemaker)."""
+        return GameMaker(self.config, self.clock, self.cards, self.card_map, self.autoplay,
+                         self.seed, self._alert)
+
     # ------------------------------------------------------------- start-up
     def start(self) -> None:
         from rig.statedir import make_private_dir
@@ -178,7 +177,7 @@ class Daemon(Record):
             self.invitation = Invitation(state.directory / "join.conf", reader=read_state_text)
         self.app = App(self._start_game, self._finish_game, controller=resumed,
                        defaults=self._defaults(),
-                       enrol=self._enrol if self.config.reader.type != "none" else None,
+                       enrol=self.maker.enrol if self.config.reader.type != "none" else None,
                        voice=self.voice_control, invitation=self.invitation)
         notice = " ".join(text for text in (self.not_resumed, *self.notices) if text)
         if notice:
@@ -297,111 +296,23 @@ class Daemon(Record):
         signal.signal(signal.SIGTERM, on_signal)
         signal.signal(signal.SIGINT, on_signal)
 
+    def _resume(self) -> Controller | None:
+        """The game in progress, or None for the setup menu (see `Shelf.resume`)."""
+        shelf = self.shelf
+        resumed = shelf.resume(self.maker.controller)
+        self.not_resumed = shelf.not_resumed
+        return resumed
+
     def _defaults(self) -> SetupChoice:
         game = self.config.game
         levels = tuple((list(game.levels) + ["human"] * 4)[: game.players])
         return SetupChoice(game=game.name, players=game.players, levels=levels,
                            hints=game.hints)
 
-    def _resume(self) -> Controller | None:
-        """The game in progress, or None for the setup menu.
-
-        A journal that cannot be used as it is gets set aside (the rig must come up),
-        and so does one whose header names a data file the rig cannot read (missing,
-        not a regular file, too large): it is kept whole in games/. Only a healthy one
-        the rig cannot write refuses the start (`StateUnwritable`): moving it would lose
-        the table's game over a permission that one command fixes.
-        """
-        current = self.config.state.current
-        if not os.path.lexists(current):  # a link, even dangling, is set aside below
-            return None
-        from rig.core.journalread import JournalError, JournalWriteError
-        from rig.core.replay import ReplayError
-        from rig.core.session import Session
-        from rig.gamebuild import DataFileUnreadable, GameSetupError
-
-        try:
-            session = Session.resume(current)
-        except JournalWriteError as exc:
-            raise StateUnwritable(_fix_advice(current, exc),
-                                  _cause_words(exc, "Journal", current)) from exc
-        except DataFileUnreadable as exc:
-            # the header names a file this rig cannot read (gone, a device, a FIFO, too
-            # big): kept whole in games/ to restore by hand, and the table plays on
-            self._refuse_journal(current, str(exc), "data file unreadable")
-            return None
-        except (JournalError, ReplayError) as exc:
-            self._refuse_journal(current, str(exc), "a link, not a file"
-                                 if current.is_symlink() else "damaged file")
-            return None
-        except GameSetupError as exc:
-            self._refuse_journal(current, str(exc), "unknown settings")
-            return None
-        try:
-            levels, hints = seats_from_header(session)
-            if session.state.is_terminal() or session.abandoned:
-                # finished, or abandoned before it was filed
-                self.not_resumed = self._archive(session)
-                return None
-            controller = self._controller(session, levels, hints=hints)
-        except JournalWriteError as exc:
-            raise StateUnwritable(_fix_advice(current, exc),
-                                  _cause_words(exc, "Journal", current)) from exc
-        except (HeaderError, ValueError) as exc:
-            session.close()
-            self._refuse_journal(current, str(exc), "unknown seats")
-            return None
-        log.info("resumed %s at input %d", current, session.steps)
-        return controller
-
-    def _refuse_journal(self, current: Path, why: str, short: str) -> None:
-        """Set a journal the rig cannot use aside, log why in full and say it in a short
-        line on the setup menu (the table needs the fact; the owner reads the log)."""
-        from rig.core.journalread import JournalWriteError
-
-        try:
-            aside, unfiled = self._set_aside(current)
-        except JournalWriteError as exc:
-            raise StateUnwritable(f"cannot resume {current} ({why}) nor set it aside: "
-                                  f"{exc}") from exc
-        log.error("cannot resume %s: %s; set aside as %s", current, why, aside)
-        self.not_resumed = f"Old game set aside: {short}" + (f". {unfiled}" if unfiled else "")
-
-    def _build_game(self, choice: SetupChoice) -> Game:
-        """The game chosen on the menu, with the config's data files and rule options
-        when it is the configured game (the shipped ones otherwise)."""
-        from rig.gamebuild import build_game
-
-        game_cfg = self.config.game
-        same = choice.game == game_cfg.name
-        return build_game(
-            choice.game, players=choice.players, variant=choice.variant,
-            data=dict(game_cfg.data) if same else None,
-            options=dict(game_cfg.options) if same else None,
-            seats=choice.seats or (tuple(game_cfg.seats) if same and game_cfg.seats else None),
-        )
-
-    def _enrol(self, choice: SetupChoice) -> EnrolScreen:
-        """"Enrol cards" on the menu: walk the deck of the game chosen there, with the
-        reader the daemon already holds."""
-        from rig.core.enroll import Enrolment, EnrolScreen, deck_cards
-
-        cards = deck_cards(self._build_game(choice))
-        return EnrolScreen(Enrolment(cards, dict(self.cards)), save=self._save_cards)
-
-    def _save_cards(self, tags: dict[str, str]) -> None:
-        """Write the map, then use it for the next game (controllers share the dict)."""
-        from rig.core.enroll import save_card_map
-
-        save_card_map(self.config.reader.cards, tags)
-        self.cards.clear()
-        self.cards.update(tags)
-        log.info("enrolled cards saved to %s (%d tags)", self.config.reader.cards, len(tags))
-
     def _start_game(self, choice: SetupChoice) -> Controller:
         from rig.core.session import Session
 
-        game = self._build_game(choice)
+        game = self.maker.build_game(choice)
         from rig.voice.cache import give_way
 
         give_way(self.config.state.directory / "voice")  # clips go before a game is refused
@@ -411,25 +322,7 @@ class Daemon(Record):
                                  "hints": choice.hints})
         if self.narrator is not None:
             self.narrator.warm(game, choice.game)  # its cards rendered ahead, niced
-        return self._controller(session, choice.levels, choice.hints)
-
-    def _controller(self, session: Session, levels: tuple[str, ...],
-                    hints: bool = False) -> Controller:
-        from rig.core.computer import seat_for
-        from rig.core.controller import Controller, ControllerOptions, Seat
-
-        game_cfg = self.config.game
-        seats = [seat_for(session.game.name, level, seed=i, hint=hints and level == "human",
-                          hint_level=game_cfg.hint_level, game=session.game,
-                          think_ms=game_cfg.think_ms)
-                 if level != "human" or hints else Seat() for i, level in enumerate(levels)]
-        seed = self.autoplay if self.autoplay is not None else self.seed
-        rng = None if seed is None else StepSeeded(seed, lambda: session.steps, "chance")
-        cards = self.card_map(session.game) if self.card_map is not None else self.cards
-        options = ControllerOptions(virtual_deck=self.config.reader.type == "none",
-                                    cards=cards)
-        return Controller(session, clock=self.clock, options=options, seats=seats,
-                          chance_rng=rng, on_alert=self._alert, defer_sync=True)
+        return self.maker.controller(session, choice.levels, choice.hints)
 
     def _finish_game(self, controller: Controller) -> None:
         """GAME OVER (or an abandoned game) -> setup menu. Filing the journal must not
@@ -438,67 +331,12 @@ class Daemon(Record):
         from rig.core.journalread import JournalError
 
         try:
-            problem = self._archive(controller.session)
+            problem = self.shelf.archive(controller.session)
         except (JournalError, OSError) as exc:
             log.error("finished game not filed: %s", exc)
             problem = f"Finished game not filed: {exc}"
         if problem and self.app is not None:
             self.app.error = problem
-
-    def _archive(self, session: Session) -> str:
-        """Move the finished game to games/, named from the header already in memory
-        (the file is not read again: damage on disk since must not stop the filing).
-        "" when filed; else it was kept beside (see :meth:`_put_away`) and this says so."""
-        from rig.core.filing import archive_name
-
-        session.close()
-        header = session.journal.header if session.journal is not None else {}
-        _, problem = self._put_away(self.config.state.current, archive_name(header),
-                                    "Finished game")
-        return problem
-
-    def _set_aside(self, current: Path) -> tuple[Path, str]:
-        stamp = self.wall_clock().strftime("%Y-%m-%dT%H-%M-%SZ")  # a label: filed numbered
-        return self._put_away(current, f"damaged-{stamp}.jsonl", "Old game")
-
-    def _put_away(self, current: Path, name: str, what: str) -> tuple[Path, str]:
-        """File `current` as games/`name`. When games/ cannot take it (root-owned after a
-        `sudo cbrig run`, a plain file, a link, a read-only mount), keep it beside, in
-        the state directory as ``unfiled-<name>``: the game is never lost and never in
-        the way of the next game's journal, and the table can start a new game at once.
-        Returns where it went and, when not filed, what to tell the table (why, and the
-        fix); the log has the same. JournalWriteError only if it cannot even be renamed
-        there (then no new game could be started either)."""
-        from rig.core.filing import archive
-        from rig.core.journalread import JournalWriteError
-
-        games = self.config.state.games
-        try:
-            filed = archive(current, games, name=name)
-        except JournalWriteError as exc:
-            problem = exc
-        else:
-            self._file_kept(current.parent, games)
-            return filed, ""
-        beside = archive(current, current.parent, name=f"{UNFILED}{name}", numbered=False)
-        fix = _filing_fix(games, problem)
-        log.error("%s not filed: %s; kept as %s. Fix: %s (it is filed at the end of the "
-                  "next game)", what, problem, beside, fix)
-        return beside, (f"{what} not filed: {games} {_filing_why(problem)}. Kept as "
-                        f"{beside}. Fix: {fix}")
-
-    def _file_kept(self, state: Path, games: Path) -> None:
-        """games/ takes journals again: file the ones kept beside it meanwhile."""
-        from rig.core.filing import archive
-        from rig.core.journalread import JournalWriteError
-
-        for kept in sorted(state.glob(f"{UNFILED}*.jsonl")):
-            try:
-                filed = archive(kept, games, name=kept.name[len(UNFILED):])
-            except JournalWriteError as exc:
-                log.error("kept game %s still not filed: %s", kept, exc)
-                return
-            log.info("kept game %s filed as %s", kept, filed)
 
     def _emit(self, event: object) -> None:
         """What the hardware threads call: note outages in the log, then enqueue."""
@@ -580,45 +418,8 @@ class Daemon(Record):
         if self.autoplay is None:
             self.loop.run()
             return
-        self._autoplay()
-
-    def _autoplay(self) -> None:
-        """Feed gestures one by one through the real loop, like a very fast table."""
-        from rig.core.autopilot import gestures_for
-
-        assert self.loop is not None and self.app is not None
-        last = -1
-        while True:
-            try:
-                event = self.loop.events.get_nowait()
-            except queue.Empty:
-                event = None
-            if isinstance(event, Stop):
-                return
-            controller = self.app.controller
-            if controller is None:
-                return
-            if controller.session.state.is_terminal():
-                problem = self._archive(controller.session)
-                if problem:
-                    self.app.error = problem
-                self.app.to_menu()
-                return
-            steps = controller.session.steps
-            if self.crash_at is not None and steps >= self.crash_at:
-                os.kill(os.getpid(), signal.SIGKILL)  # no clean-up at all, as a power cut
-            if steps != last:
-                self.notifier.status(f"inputs {steps}")
-                last = steps
-            rng = StepSeeded(self.autoplay or 0, partial(int, steps), "choice")
-            gestures = gestures_for(controller, rng)
-            if not gestures:
-                self.loop.run_due()  # the computer thinks, a slice at a time
-            for gesture in gestures:
-                self.loop.step(gesture)
-                controller.animation = None  # a robot has seen the spin: no wait for it
-                controller.settled_at = None  # nor the new screen (no double-press guard)
-                self.loop.run_due()
+        Autoplay(self.loop, self.app, self.notifier, self.autoplay or 0, self.crash_at,
+                 self.shelf.archive).run()
 
     def stop(self, refused: StartRefused | None = None) -> None:
         """Close everything; the display keeps "RIG OFF", or when the start was

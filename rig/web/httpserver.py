@@ -52,10 +52,11 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import urlsplit
 
+from rig.web.gate import Gate, Waiting
 from rig.web.hub import Hub, Mailbox
-from rig.web.invite import COOKIE, Invitation
+from rig.web.invite import Invitation
 from rig.web.requests import (
     InputError,
     RequestError,
@@ -67,7 +68,6 @@ from rig.web.requests import (
     events_for,
     free_descriptors,
     host_allowed,
-    join_page,
     page,
 )
 
@@ -109,12 +109,6 @@ closed (something else may have released some)."""
 BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
         b"Content-Length: 24\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
         b"too many open pages here")
-GATE_MAX = 256
-"""Connections waiting at the gate (their request not yet whole, no place, no thread)."""
-GATE_PER_HOST = 16
-"""Of those, from one host: past it the host's oldest is closed."""
-GATE_BYTES = 4096
-"""A request line and headers longer than this is refused at the gate (431)."""
 
 Post = Callable[[object], None]
 Sounds = Callable[[str], bytes | None]
@@ -139,20 +133,6 @@ class Place:
         self.box: Mailbox | None = None
         self.evicted = False
 
-
-class Waiting:
-    """A connection at the gate: its request being read in the accept loop, without a
-    place or a thread, until its headers say whether it is invited."""
-
-    __slots__ = ("address", "data", "deadline", "key", "since", "sock")
-
-    def __init__(self, sock: Any, address: Any, key: str, now: float, deadline: float) -> None:
-        self.sock = sock
-        self.address = address
-        self.key = key
-        self.since = now
-        self.deadline = deadline
-        self.data = b""
 
 
 class RigServer(ThreadingHTTPServer):
@@ -198,14 +178,8 @@ class RigServer(ThreadingHTTPServer):
         self._serving = False
         self._holding = False
         self._done = threading.Event()
-        self.invitation = invitation
-        """None: every host may take a place (the desk; `[web] open_to_lan`). Else only
-        requests carrying the join token get one; the rest are answered at the gate."""
-        self._gate: dict[Any, Waiting] = {}
-        """Connections whose request is being read in the accept loop (invitation on)."""
-        self._selector: selectors.BaseSelector | None = None
-        self.gated = self.turned_away = self.joined = 0
-        """Connections read at the gate, refused there, and given the token."""
+        self.gate = Gate(self, invitation, self._changed)
+        """With an invitation, where a connection's first request is read (rig.web.gate)."""
 
     def server_bind(self) -> None:
         """An IPv6 listener on "::" takes IPv4 phones too (one dual-stack socket)."""
@@ -235,6 +209,21 @@ class RigServer(ThreadingHTTPServer):
         with self._changed:
             return self._changed.wait_for(predicate, timeout)
 
+    @property
+    def gated(self) -> int:
+        """Connections read at the gate."""
+        return self.gate.gated
+
+    @property
+    def turned_away(self) -> int:
+        """Connections refused at the gate."""
+        return self.gate.turned_away
+
+    @property
+    def joined(self) -> int:
+        """Connections given the token at the gate."""
+        return self.gate.joined
+
     def serve_forever(self, poll_interval: float = 0.5) -> None:
         """Accept until `stop`: wait in select on the listening socket and a wake-up
         socket (no poll interval), and while descriptors are short wait for a connection
@@ -246,25 +235,24 @@ class RigServer(ThreadingHTTPServer):
             self._serving = True
         try:
             with selectors.DefaultSelector() as selector:
-                self._selector = selector
+                self.gate.selector = selector
                 selector.register(self.socket, selectors.EVENT_READ)
                 selector.register(self._wake_r, selectors.EVENT_READ)
                 while not self.stopping:
                     self.loops += 1
                     if not self._room_for_one():
                         continue
-                    for key, _ in selector.select(self._gate_timeout()):
+                    for key, _ in selector.select(self.gate.timeout()):
                         if self.stopping:
                             break
                         if key.fileobj is self.socket:
                             self._accept_one()
                         elif isinstance(key.data, Waiting):
-                            self._gate_read(key.data)
-                    self._gate_expire()
+                            self.gate.read(key.data)
+                    self.gate.expire()
         finally:
-            for waiting in list(self._gate.values()):
-                self._gate_drop(waiting)
-            self._selector = None
+            self.gate.drop_all()
+            self.gate.selector = None
             self._done.set()
 
     def _room_for_one(self) -> bool:
@@ -298,150 +286,13 @@ class RigServer(ThreadingHTTPServer):
                 self._hold_back(f"cannot accept: {exc.strerror}")
             return  # otherwise the client gave up first (ECONNABORTED): nothing to do
         try:
-            if self.invitation is not None:
-                self._gate_add(request, client_address)
+            if self.gate.invitation is not None:
+                self.gate.add(request, client_address)
             else:
                 self.process_request(request, client_address)
         except Exception:
             self.handle_error(request, client_address)
             self.shutdown_request(request)
-
-    # ------------------------------------------------------------------- the gate
-    # With an invitation, a connection's first request is read here, in the accept loop,
-    # without blocking: only one carrying the join token goes on to take a place and a
-    # thread; anything else is answered at once (a small page with the join form) and
-    # closed. A stranger therefore never holds a place, whatever it sends or reads.
-
-    def _gate_timeout(self) -> float | None:
-        if not self._gate:
-            return None
-        return max(0.0, min(w.deadline for w in self._gate.values()) - time.monotonic())
-
-    def _gate_victim(self) -> Waiting:
-        """The oldest waiting connection of the host with the most waiting."""
-        counts: dict[str, int] = {}
-        for waiting in self._gate.values():
-            counts[waiting.key] = counts.get(waiting.key, 0) + 1
-        return min(self._gate.values(), key=lambda w: (-counts[w.key], w.since))
-
-    def _gate_add(self, request: Any, client_address: Any) -> None:
-        key = client_key(str(client_address[0]))
-        mine = [w for w in self._gate.values() if w.key == key]
-        if len(mine) >= GATE_PER_HOST:
-            self._gate_drop(min(mine, key=lambda w: w.since))
-        elif len(self._gate) >= GATE_MAX:
-            self._gate_drop(self._gate_victim())
-        now = time.monotonic()
-        request.setblocking(False)
-        waiting = Waiting(request, client_address, key, now, now + self.request_seconds)
-        self._gate[request] = waiting
-        assert self._selector is not None
-        self._selector.register(request, selectors.EVENT_READ, waiting)
-        with self._changed:
-            self.gated += 1
-            self._changed.notify_all()  # for wait_for (tests, the bench)
-
-    def _gate_unregister(self, waiting: Waiting) -> None:
-        self._gate.pop(waiting.sock, None)
-        if self._selector is not None:
-            with contextlib.suppress(KeyError, ValueError, OSError):
-                self._selector.unregister(waiting.sock)
-
-    def _gate_drop(self, waiting: Waiting) -> None:
-        self._gate_unregister(waiting)
-        self.shutdown_request(waiting.sock)
-
-    def _gate_expire(self) -> None:
-        now = time.monotonic()
-        for waiting in [w for w in self._gate.values() if w.deadline <= now]:
-            self._gate_answer(waiting, HTTPStatus.REQUEST_TIMEOUT,
-                              f"no whole request in {self.request_seconds:g} s".encode(),
-                              "text/plain; charset=utf-8")
-
-    def _gate_read(self, waiting: Waiting) -> None:
-        try:
-            chunk = waiting.sock.recv(GATE_BYTES - len(waiting.data))
-        except (BlockingIOError, InterruptedError):
-            return
-        except OSError:
-            chunk = b""
-        if not chunk:
-            self._gate_drop(waiting)
-            return
-        waiting.data += chunk
-        data = waiting.data
-        end = data.find(b"\r\n\r\n")
-        if end < 0:
-            end = data.find(b"\n\n")
-        if end < 0:
-            if len(data) >= GATE_BYTES:
-                self._gate_answer(waiting, HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
-                                  b"a request's line and headers are short",
-                                  "text/plain; charset=utf-8")
-            return
-        self._gate_decide(waiting, data[:end].decode("latin-1"))
-
-    def _gate_decide(self, waiting: Waiting, head: str) -> None:
-        invitation = self.invitation
-        assert invitation is not None
-        lines = head.split("\n")
-        parts = lines[0].split()
-        target = parts[1] if len(parts) >= 2 else ""
-        cookies = "; ".join(value.strip() for name, _, value in
-                            (line.partition(":") for line in lines[1:])
-                            if name.strip().lower() == "cookie")
-        try:
-            split = urlsplit(target)
-        except ValueError:
-            split = urlsplit("/")
-        if split.path == "/join":
-            self._gate_join(waiting, split.query)
-            return
-        if not invitation.admits(cookies):
-            self._gate_answer(waiting, HTTPStatus.FORBIDDEN, join_page(
-                "This rig's board is for the phones at its table."),
-                "text/html; charset=utf-8")
-            return
-        self._gate_unregister(waiting)
-        self.process_request(waiting.sock, waiting.address, prefix=waiting.data)
-
-    def _gate_join(self, waiting: Waiting, query: str) -> None:
-        invitation = self.invitation
-        assert invitation is not None
-        code = (parse_qs(query[:200]).get("code") or [""])[0]
-        html = "text/html; charset=utf-8"
-        if not code.strip():
-            self._gate_answer(waiting, HTTPStatus.OK, join_page(""), html)
-        elif not invitation.may_try(waiting.key):
-            self._gate_answer(waiting, HTTPStatus.TOO_MANY_REQUESTS,
-                              join_page("Too many wrong codes: wait a minute."), html)
-        elif invitation.check_code(waiting.key, code):
-            self.joined += 1
-            cookie = (f"{COOKIE}={invitation.token}; Path=/; Max-Age=31536000; "
-                      "SameSite=Strict; HttpOnly")
-            self._gate_answer(waiting, HTTPStatus.SEE_OTHER, b"joined",
-                              "text/plain; charset=utf-8",
-                              (("Location", "/board"), ("Set-Cookie", cookie)))
-            log.info("web: %s joined the board", waiting.key)
-        else:
-            self._gate_answer(waiting, HTTPStatus.FORBIDDEN, join_page(
-                "That is not the code the rig shows now."), html)
-
-    def _gate_answer(self, waiting: Waiting, status: HTTPStatus, body: bytes,
-                     content_type: str, headers: tuple[tuple[str, str], ...] = ()) -> None:
-        """Answer in one non-blocking send (an empty send buffer takes it) and close."""
-        self._gate_unregister(waiting)
-        if status != HTTPStatus.SEE_OTHER:
-            self.turned_away += 1
-        extra = "".join(f"{name}: {value}\r\n" for name, value in headers)
-        head = (f"HTTP/1.1 {status.value} {status.phrase}\r\nContent-Type: {content_type}\r\n"
-                f"Content-Length: {len(body)}\r\nCache-Control: no-store\r\n{extra}"
-                "Connection: close\r\n\r\n").encode()
-        with contextlib.suppress(OSError):
-            waiting.sock.send(head + body)
-        self.shutdown_request(waiting.sock)
-        with self._changed:
-            self._changed.notify_all()  # for wait_for (tests, the bench)
 
     def process_request(self, request: Any, client_address: Any, prefix: bytes = b"") -> None:
         """A thread for the connection, or 503 and close when its host has its share

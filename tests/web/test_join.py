@@ -197,7 +197,7 @@ def test_strangers_holding_connections_at_the_gate_hold_no_place():
     past the gate's share a host's oldest is closed, never another host's."""
     import threading
 
-    from rig.web.httpserver import GATE_PER_HOST
+    from rig.web.gate import GATE_PER_HOST
 
     invitation = Invitation()
     server = RigServer(("127.0.0.1", 0), Hub(), post=None, invitation=invitation)
