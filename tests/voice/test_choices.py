@@ -24,6 +24,7 @@ from rig.desktop.emulated import new_emulated_rig
 from rig.screens.screen import Part, Screen
 from rig.voice.narrator import Narrator, VoiceSettings
 from rig.voice.speech import MUST_HEAR, OPTION, Utterance, merged, utterance, vocabulary_for
+from tests.slowdown import hang
 from tests.voice.test_priorities import GatedDevice, Speaker, Tones
 
 TENFOUR = vocabulary_for("tenfour")
@@ -148,7 +149,7 @@ def test_a_knob_turn_says_the_option_under_it_and_never_cuts_the_list() -> None:
     assert first == Utterance("Two: Smokey one: short cut to Yellow three.", OPTION)
     assert second == Utterance("Three: Bear: Red route.", OPTION)
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     assert device.played() == [listed.text, second.text], "the newest option, after the list"
     assert device.whole(listed.text), "browsing never cut the list"
@@ -179,7 +180,7 @@ def test_a_voice_fallen_behind_says_what_is_queued_in_fewer_words() -> None:
     voice.frame(_moved("Blue truck at B1: 3 ahead to B4"))
     voice.frame(_moved("Green truck at G1: 8 ahead to G9"))
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     short = "Blue to Blue four. Green to Green nine."
     assert device.played()[0] == "Red truck: three ahead to Red four."
@@ -225,13 +226,13 @@ def test_ten_four_is_said_in_silent_time_only() -> None:
     voice.frame(Screen(title="10-4  BLUE", lines=(
         Part("Blue: draw a Mike card", "instruction"),)))  # the table went on
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     assert "Ten-four." not in device.played()
     device.hold()
     voice.frame(_moved("Blue truck at B1: 3 ahead to B4"))
     device.wait_on_air()
     device.release()
-    assert voice.speaker.idle.wait(10)  # nothing followed: it is said
+    assert voice.speaker.idle.wait(hang())  # nothing followed: it is said
     voice.close()
     assert device.played()[-2:] == ["Blue truck: three ahead to Blue four.", "Ten-four."]
 

@@ -17,6 +17,7 @@ import pytest
 
 from rig.web.httpserver import RigServer, client_key
 from rig.web.hub import Hub
+from tests.slowdown import hang
 from tests.web.test_server_limits import WAIT, _connect, _get
 
 
@@ -174,7 +175,7 @@ def test_a_stream_whose_page_left_frees_its_place_within_seconds() -> None:
         sock = _stream(server, "127.0.0.1")
         assert server.wait_for(lambda: server.open_connections == 1, WAIT)
         sock.close()
-        assert server.wait_for(lambda: server.open_connections == 0, 5.0)
+        assert server.wait_for(lambda: server.open_connections == 0, hang())
     finally:
         server.stop()
         thread.join()
