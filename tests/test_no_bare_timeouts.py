@@ -1,11 +1,12 @@
 """No test judges speed (issue 46): every timeout in tests/ goes through
 `tests.slowdown.hang` or `scaled`, so it only ends a hang and stretches with a slow
-machine. A bare number where a test waits (a `timeout=`/`deadline=`/`seconds=` keyword,
-`.wait(N)`, `.join(N)`, `.wait_for(x, N)`, `wait_until(x, N)`, `time.monotonic() + N`,
-a parameter named so defaulting to a number, or a module constant holding a bare number
-used in any of those) fails here, unless its line says why it is not a hang
-deadline with `# not a hang deadline: <reason>` (the emulated rig's clock, a poll
-interval, pacing, a wait that must run out); for a constant, on its definition's line."""
+machine. A bare number where a test waits fails here: a `timeout=`/`deadline=`/
+`seconds=` keyword, `.wait(N)`, `.join(N)`, `.wait_for(x, N)`, `wait_until(x, N)`,
+`.settimeout(N)`, `time.monotonic() + N`, a parameter named so defaulting to a number,
+or a module constant holding a bare number used in any of those; unless its line says
+why it is not a hang deadline with `# not a hang deadline: <reason>` (the emulated rig's
+clock, a poll interval, pacing, a wait that must run out); for a constant, on its
+definition's line."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ MARK = "# not a hang deadline:"
 KEYWORDS = {"timeout", "deadline", "seconds", "ready_timeout", "stop_timeout", "wait"}
 PARAMETERS = {"timeout", "deadline", "ready_timeout", "stop_timeout"}
 """Parameter names whose numeric default is a timeout (`seconds` is a clip's length too)."""
-POSITIONAL = {"wait": 0, "join": 0, "wait_for": 1, "wait_until": 1}
+POSITIONAL = {"wait": 0, "join": 0, "wait_for": 1, "wait_until": 1, "settimeout": 0}
 """Method name -> the index of its timeout argument."""
 
 
@@ -109,9 +110,10 @@ def test_the_check_finds_each_kind_of_bare_timeout() -> None:
         "def boot(self, timeout: float = 120) -> None: ...",
         "def stop(*, deadline=60.0): ...",
         "def tone(seconds_long: float = 0.5): ...",
+        "sock.settimeout(20)",
     ])
     assert [line.split(":")[1] for line in bare_timeouts(source, "x")] == \
-        ["3", "4", "5", "6", "7", "8", "13", "14", "15"]
+        ["3", "4", "5", "6", "7", "8", "13", "14", "15", "17"]
 
 
 def test_a_marked_constant_is_allowed_where_it_is_used() -> None:

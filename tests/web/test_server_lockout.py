@@ -73,7 +73,8 @@ def test_a_header_dribbled_a_byte_at_a_time_is_closed_at_the_request_deadline() 
     thread.start()
     try:
         sock = _connect(server)
-        sock.settimeout(0.3)  # the dribble's pace: wait on the socket, then one byte more
+        # the dribble's pace: wait on the socket, then one byte more
+        sock.settimeout(0.3)  # not a hang deadline: pacing
         started = time.monotonic()
         closed = False
         for byte in b"GET /board HTTP/1.1\r\nX-Slow: " + b"a" * 200:  # bounded: ~60 s
