@@ -6,6 +6,7 @@ import shutil
 import tempfile
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 if "LG_WD" not in os.environ:
     # lgpio (installed with the [pi] extra) leaves its notification FIFO .lgd-nfy0 in
@@ -19,6 +20,12 @@ if "PULSE_RUNTIME_PATH" not in os.environ:
     # writes nothing in the user's home (issue 47).
     os.environ["PULSE_RUNTIME_PATH"] = tempfile.mkdtemp(prefix="cbrig-pulse-")
     atexit.register(shutil.rmtree, os.environ["PULSE_RUNTIME_PATH"], ignore_errors=True)
+
+# Hypothesis fails an example that takes over 200 ms by default, and a run whose data
+# takes long to draw (too_slow): verdicts on the machine's speed, which no test gives
+# (issue 46). Every property test runs without them.
+settings.register_profile("cbrig", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("cbrig")
 
 # The rig honours gpiozero's GPIOZERO_PIN_FACTORY where a config names no backend
 # (rig.config): one set in the developer's shell must not change what the tests see.

@@ -36,3 +36,9 @@ a hang, on a native machine (pass it through `scaled`): what a daemon start, a s
 a short command needs quietly (well under a second to a few seconds) times far more
 than ten, so a machine ten times slower, or one at load 20 that deprioritises the suite
 (issue 46 saw a start miss 30 s there), still passes; a real hang still ends."""
+
+
+def hang(seconds: float = HANG) -> float:
+    """A wait that only ends a hang: `seconds` (HANG unless a longer one is named), scaled.
+    Every timeout in tests goes through this or `scaled` (tests/test_no_bare_timeouts.py)."""
+    return scaled(max(seconds, HANG))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from tests.slowdown import hang
+
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / ".ci" / "run"
 
@@ -53,7 +55,7 @@ def _outcome(x86_exit: int, arm64_exit: int, tmp_path: Path,
                             f"sh -c 'echo image part said this; exit {image_exit}'")
     script = script.replace(_readme_test_command(), f"sh -c 'exit {x86_exit}'")
     return subprocess.run(["bash", "-c", script], capture_output=True, text=True,
-                          timeout=120, check=False)
+                          timeout=hang(), check=False)
 
 
 def test_the_run_fails_when_either_job_fails_and_shows_the_arm64_output(tmp_path: Path) -> None:

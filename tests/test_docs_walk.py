@@ -36,6 +36,7 @@ import pytest
 from rig import registry
 from rig.cli import main, parse_command
 from rig.gametype import GameEntry
+from tests.slowdown import hang
 
 ROOT = Path(__file__).resolve().parents[1]
 KINDS = ("run", "parse", "suite", "pi", "yours")
@@ -300,5 +301,5 @@ def test_the_run_blocks_run_as_written_in_order_in_a_fresh_clone(tmp_path: Path)
     env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep)
                                   if not p.startswith(sys.prefix))
     result = subprocess.run(["bash", "-c", walk_script()], cwd=clone, env=env,
-                            capture_output=True, text=True, check=False, timeout=1500)
+                            capture_output=True, text=True, check=False, timeout=hang(1500))
     check_walk(result.returncode, result.stdout, result.stderr, clone)

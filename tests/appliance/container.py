@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
+from tests.slowdown import hang
+
 T = TypeVar("T")
 
 LOGIN_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
@@ -63,7 +65,7 @@ class Container:
         self.leader = 0
 
     # ------------------------------------------------------------------ life
-    def boot(self, timeout: float = 120) -> str:
+    def boot(self, timeout: float = hang()) -> str:
         """Boot and wait until systemd inside reports the system up; its state."""
         command = [self.nspawn, "--boot", "--register=no", "--keep-unit", "--quiet",
                    f"--machine={self.name}", f"--directory={self.root}",
@@ -115,7 +117,7 @@ class Container:
             return "(no console output)"
         return "\n".join(text.splitlines()[-lines:])
 
-    def shutdown(self, timeout: float = 60) -> None:
+    def shutdown(self, timeout: float = hang()) -> None:
         """Power off (SIGTERM to nspawn halts the container cleanly); kill if it hangs."""
         process = self.process
         if process is None or process.poll() is not None:
@@ -127,10 +129,10 @@ class Container:
             if self.leader:  # killing a PID namespace's init kills everything in it
                 subprocess.run(["kill", "-9", str(self.leader)], check=False)
             process.kill()
-            process.wait(timeout=30)
+            process.wait(timeout=hang())
 
     # -------------------------------------------------------------- commands
-    def run(self, *argv: str, check: bool = True, timeout: float = 120,
+    def run(self, *argv: str, check: bool = True, timeout: float = hang(),
             environment: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         """Run a command inside, as root, with a login's clean environment."""
         env = {**self.environment, **(environment or {})}
@@ -148,7 +150,7 @@ class Container:
                                  f"\n{result.stderr[-3000:]}")
         return result
 
-    def sh(self, script: str, check: bool = True, timeout: float = 120,
+    def sh(self, script: str, check: bool = True, timeout: float = hang(),
            environment: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
         return self.run("bash", "-euo", "pipefail", "-c", script, check=check,
                         timeout=timeout, environment=environment)

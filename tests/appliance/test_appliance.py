@@ -34,6 +34,7 @@ from rig.core.startup import goodbye_screen
 from rig.screens.render import render
 from tests.appliance import rootfs
 from tests.appliance.container import Container, ContainerError, wait_until
+from tests.slowdown import hang
 from tests.system_tools import require_commands
 
 pytestmark = pytest.mark.appliance
@@ -129,7 +130,7 @@ def running(machine: Container, **wanted: str) -> dict[str, str] | None:
     return now if ok else None
 
 
-def wait_running(machine: Container, timeout: float = 60, **wanted: str) -> dict[str, str]:
+def wait_running(machine: Container, timeout: float = hang(), **wanted: str) -> dict[str, str]:
     return wait_until(lambda: running(machine, **wanted), timeout,
                       f"{UNIT} active/running with {wanted or 'READY=1'}")
 
@@ -201,8 +202,8 @@ def install_as_the_owner(machine: Container) -> None:
     machine.run("install", "-d", "-m", "0755", "/etc/cbrig")
     machine.path("/etc/cbrig/config.toml").write_text(MOCK_CONFIG)
 
-    machine.run("apt-get", "install", "-y", "python3-venv", timeout=600)
-    result = machine.sh(f"cd {CHECKOUT} && systemd/install.sh", timeout=900)
+    machine.run("apt-get", "install", "-y", "python3-venv", timeout=hang(600))
+    result = machine.sh(f"cd {CHECKOUT} && systemd/install.sh", timeout=hang(900))
     print(result.stdout[-1500:])
     assert "keeping the existing /etc/cbrig/config.toml" in result.stdout
     assert f"{UNIT} is up (READY)" in result.stdout, "install.sh checked it came up"
@@ -250,7 +251,7 @@ def play_a_whole_game(machine: Container) -> Path:
         now = service(machine)
         return now if now["ActiveState"] == "inactive" else None
 
-    now = wait_until(finished, 600, f"{UNIT} ends after the autoplayed game")
+    now = wait_until(finished, hang(600), f"{UNIT} ends after the autoplayed game")
     assert (now["Result"], now["ExecMainStatus"], now["NRestarts"]) == ("success", "0", "0"), now
     games = finished_games(machine)
     assert len(games) == 1, games
@@ -271,7 +272,7 @@ def set_aside_a_damaged_journal(machine: Container) -> None:
     as_service_user(machine, f"echo 'not a journal' > {STATE}/current.jsonl")
     machine.run("systemctl", "start", UNIT)
     wait_running(machine, StatusText="setup menu")
-    wait_until(lambda: daemon_lines(machine, "cannot resume"), 30,
+    wait_until(lambda: daemon_lines(machine, "cannot resume"), hang(),
                "the refused journal is logged")
     assert list(machine.path(f"{STATE}/games").glob("*damaged-*.jsonl"))
     machine.run("systemctl", "stop", UNIT)
@@ -289,7 +290,7 @@ def resume_a_game_in_progress(machine: Container, finished: Path) -> Image.Image
     clear_screens(machine)
     machine.run("systemctl", "start", UNIT)
     wait_running(machine, StatusText=f"inputs {RESUME_AT}")
-    wait_until(lambda: daemon_lines(machine, f"at input {RESUME_AT}"), 30,
+    wait_until(lambda: daemon_lines(machine, f"at input {RESUME_AT}"), hang(),
                "the resumed game is logged")
     prompt = shown(machine)
     assert prompt is not None
@@ -299,7 +300,7 @@ def resume_a_game_in_progress(machine: Container, finished: Path) -> Image.Image
 def survive_kill_9(machine: Container, prompt: Image.Image) -> None:
     before = wait_running(machine)
     machine.sh(f"kill -9 {before['MainPID']}")
-    wait_until(lambda: service(machine)["SubState"] in {"auto-restart", "start"} or None, 30,
+    wait_until(lambda: service(machine)["SubState"] in {"auto-restart", "start"} or None, hang(),
                f"{UNIT} noticed the kill")
     clear_screens(machine)
     after = wait_running(machine, 60, NRestarts=str(int(before["NRestarts"]) + 1),
@@ -397,7 +398,7 @@ def test_a_newcomer_walks_the_docs_on_a_fresh_debian_12(machine: Container) -> N
     fresh_copy(machine.path(walk))
     machine.run("chown", "-R", f"{OWNER}:{OWNER}", walk)
     result = machine.run("runuser", "-u", OWNER, "--", "bash", "-c",
-                         f"cd {walk} && {walk_script()}", check=False, timeout=1500,
+                         f"cd {walk} && {walk_script()}", check=False, timeout=hang(1500),
                          environment={"HOME": f"/home/{OWNER}", "USER": OWNER})
     print(result.stderr[-1500:])
     check_walk(result.returncode, result.stdout, result.stderr, machine.path(walk))
@@ -412,11 +413,12 @@ def test_the_daemon_logs_with_journald_priorities(machine: Container, tmp_path: 
     machine.path(f"{STATE}/empty.jsonl").write_bytes(empty_game_journal(tmp_path))
     as_service_user(machine, f"echo 'not a journal' > {STATE}/current.jsonl")
     machine.run("systemctl", "start", UNIT)
-    wait_until(lambda: daemon_lines(machine, "cannot resume"), 30, "the refused journal is logged")
+    wait_until(lambda: daemon_lines(machine, "cannot resume"), hang(),
+               "the refused journal is logged")
     machine.run("systemctl", "stop", UNIT)
     as_service_user(machine, f"cat {STATE}/empty.jsonl > {STATE}/current.jsonl")
     machine.run("systemctl", "start", UNIT)
-    wait_until(lambda: daemon_lines(machine, "at input 0"), 30, "the resumed game is logged")
+    wait_until(lambda: daemon_lines(machine, "at input 0"), hang(), "the resumed game is logged")
 
     wanted = {"cannot resume": "3", "at input 0": "6"}
     seen = {text: [(e.get("PRIORITY"), e.get("MESSAGE")) for e in daemon_lines(machine, text)]
@@ -452,12 +454,12 @@ def test_an_update_that_fails_its_start_rolls_back_under_systemd(machine: Contai
     wheel = _build_wheel(tmp_path, "0.9.0", FAILING_START)
     machine.path(f"/root/{wheel.name}").write_bytes(wheel.read_bytes())
     installed = machine.run("/opt/cbrig/venv/bin/cbrig", "update", "install",
-                            f"/root/{wheel.name}", timeout=900)
+                            f"/root/{wheel.name}", timeout=hang(900))
     assert "Updated to 0.9.0" in installed.stdout, installed.stdout + installed.stderr
     machine.run("systemctl", "restart", UNIT, check=False)  # the trial start fails
     try:
         now = wait_until(lambda: running(machine, StatusText="setup menu") if int(
-            service(machine)["NRestarts"]) >= 1 else None, 180,
+            service(machine)["NRestarts"]) >= 1 else None, hang(),
             f"{UNIT} restarted by systemd on the base after the failed trial start")
     finally:
         print(machine.run("journalctl", "--unit", UNIT, "--no-pager", "-n", "60",
@@ -477,7 +479,7 @@ def test_an_update_that_fails_its_start_rolls_back_under_systemd(machine: Contai
     machine.path(f"/boot/firmware/cbrig/updates/{good.name}").parent.mkdir(parents=True)
     machine.path(f"/boot/firmware/cbrig/updates/{good.name}").write_bytes(good.read_bytes())
     machine.run("systemctl", "daemon-reload")
-    machine.run("systemctl", "start", "cbrig-update.service", timeout=900)
+    machine.run("systemctl", "start", "cbrig-update.service", timeout=hang(900))
     assert "on trial:  yes" in machine.run("/opt/cbrig/venv/bin/cbrig", "update",
                                            "status").stdout
     machine.run("systemctl", "restart", UNIT)
@@ -487,7 +489,7 @@ def test_an_update_that_fails_its_start_rolls_back_under_systemd(machine: Contai
     assert "current:   0.9.1" in status and f"previous:  {base}" in status, "kept at READY"
     assert "on trial:" not in status
     assert daemon_lines(machine, f"Updated to 0.9.1 (was {base})")
-    machine.run("systemctl", "start", "cbrig-update.service", timeout=900)
+    machine.run("systemctl", "start", "cbrig-update.service", timeout=hang(900))
     assert machine.run("/opt/cbrig/venv/bin/cbrig", "update", "status").stdout == status, \
         "taken once"
 

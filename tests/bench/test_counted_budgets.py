@@ -32,10 +32,14 @@ def test_every_counted_figure_is_within_its_budget(counts: dict[str, dict[str, A
     assert not over, ("over budget (if the work is meant, record the budgets with `python "
                       f"-m bench.counted --record` and say why in the commit): {over}")
     assert verdict["exit_code"] == 0
-    # every kind of figure is there: per step, per input, bytes on the bus, to READY
+    # every kind of figure is there: per step, per input, bytes on the bus, allocations,
+    # to READY
     assert {"engine/tenfour/two-player/2p.instructions_per_step",
             "engine/bumpem/standard/4p.calls_per_step", "input/tenfour/4p.bus_bytes_per_input",
             "input/bumpem/3p.instructions_per_input", "ready.calls_to_ready",
+            "engine/tenfour/standard/3p.alloc_peak_bytes_per_step",
+            "input/tenfour/4p.alloc_peak_bytes_per_input",
+            "input/bumpem/3p.retained_bytes_per_input",
             "ready.modules_at_ready"} <= set(verdict["figures"])
 
 
@@ -67,6 +71,44 @@ def test_the_counts_repeat_exactly() -> None:
     assert runs[0] == runs[1] == runs[2]
     first = json.loads(runs[0])
     assert first["steps"] > 0 and first["instructions_per_step"] > first["calls_per_step"] > 0
+    assert first["alloc_peak_bytes_per_step"] > 0  # allocations repeat exactly too
+
+
+class Steps:
+    """A game of `steps` steps whose every step holds `hold` bytes while it runs."""
+
+    def __init__(self, steps: int, hold: int) -> None:
+        self.left, self.hold = steps, hold
+
+    def is_terminal(self) -> bool:
+        return self.left == 0
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def legal_actions(self) -> list[int]:
+        return [0]
+
+    def apply(self, action: int) -> list[object]:
+        held = bytearray(self.hold)
+        self.left -= 1
+        return [len(held)]
+
+
+class StepsGame:
+    def __init__(self, hold: int) -> None:
+        self.hold = hold
+
+    def new_initial_state(self) -> Steps:
+        return Steps(10, self.hold)
+
+
+def test_the_bytes_a_step_holds_are_counted() -> None:
+    """What the allocation figures see: a step that holds 10 kB more while it runs
+    counts 10 kB more a step (tracemalloc, no timing)."""
+    small = counted._engine_allocations(StepsGame(0), games=2)
+    large = counted._engine_allocations(StepsGame(10_000), games=2)
+    assert 10_000 <= (large - small) / 20 <= 10_000 * 1.05
 
 
 def busy(n: int) -> int:

@@ -11,6 +11,7 @@ import pytest
 from rig.cli import main
 from rig.maker.case import layout as L
 from tests.case.conftest import Case
+from tests.slowdown import hang
 
 pytestmark = pytest.mark.case
 
@@ -168,7 +169,8 @@ def test_on_a_terminal_case_build_shows_its_progress(tmp_path: Path) -> None:
     leader, follower = pty.openpty()
     run = subprocess.run([sys.executable, "-m", "rig.cli", "case", "build", "--out",
                           str(tmp_path / "case"), "--no-pictures"], stderr=follower,
-                         stdout=subprocess.PIPE, text=True, cwd=REPO, check=False, timeout=600)
+                         stdout=subprocess.PIPE, text=True, cwd=REPO, check=False,
+                         timeout=hang(600))
     os.close(follower)
     shown = b""
     while True:

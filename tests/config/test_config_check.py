@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from rig.cli import main
+from tests.slowdown import hang
 
 REPO = Path(__file__).resolve().parents[2]
 BOARD = REPO / "engine/tenfour/data/tenfour_board.toml"
@@ -82,7 +83,7 @@ def test_config_check_shows_control_characters_and_clips_long_values(tmp_path):
     path.write_text('[reader]\nport = "/dev/x\\u001b[31mRED\\u0007"\n'
                     '[state]\ndirectory = "/tmp/st\\u001b[2J"\n')
     result = subprocess.run([sys.executable, "-m", "rig.cli", "config", "check", str(path)],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=hang())
     assert result.returncode == 0, result.stderr
     assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     assert "/dev/x\\x1b[31mRED\\x07" in result.stdout
@@ -90,7 +91,7 @@ def test_config_check_shows_control_characters_and_clips_long_values(tmp_path):
 
     path.write_text(f'[reader]\nport = "{long_port}"\n[game]\nname = "{"b" * 1_000_000}"\n')
     result = subprocess.run([sys.executable, "-m", "rig.cli", "config", "check", str(path)],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=hang())
     out = result.stdout + result.stderr
     assert len(out) < 5_000, len(out)
     assert "more characters" in out

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.slowdown import hang
+
 NO_HOME = """
 import os, pwd, sys
 os.environ.pop("HOME", None)
@@ -26,7 +28,7 @@ sys.exit(main(sys.argv[1:]))
 
 def without_home(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", NO_HOME, *args], capture_output=True,
-                          text=True, timeout=120, cwd=cwd)
+                          text=True, timeout=hang(), cwd=cwd)
 
 
 @pytest.mark.parametrize("command", [("config", "show"), ("config", "check"),

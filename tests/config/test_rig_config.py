@@ -380,7 +380,7 @@ directory = "/srv/cbrig"
 
 
 @settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(st.text(max_size=200))
 def test_arbitrary_text_never_raises_anything_but_config_error(text: str) -> None:
     try:

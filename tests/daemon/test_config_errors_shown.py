@@ -22,7 +22,7 @@ from rig.config import (
 )
 from rig.core.daemon import Daemon
 from tests.daemon.helpers import NotifySocket, Quiet, write_config
-from tests.slowdown import scaled
+from tests.slowdown import hang, scaled
 
 CONFIG = """\
 [game]
@@ -59,7 +59,8 @@ def _environment(tmp_path: Path, **extra: str) -> dict[str, str]:
 def _run_until_ready(tmp_path: Path, config: Path, *options: str,
                      **env: str) -> tuple[int, str]:
     """Start `cbrig run`, wait for READY=1 (or its exit), stop it: (exit status, log)."""
-    notify = NotifySocket(tmp_path / "notify", timeout=0.5)
+    notify = NotifySocket(tmp_path / "notify",
+                          timeout=0.5)  # not a hang deadline: a poll (the loop's is scaled)
     process = subprocess.Popen(
         [sys.executable, "-m", "rig.cli", "run", "--config", str(config), *options],
         env={**_environment(tmp_path, **env), "NOTIFY_SOCKET": str(notify.path)},
@@ -74,7 +75,7 @@ def _run_until_ready(tmp_path: Path, config: Path, *options: str,
                 continue
         if process.poll() is None:
             process.terminate()
-        _, err = process.communicate(timeout=60)
+        _, err = process.communicate(timeout=hang())
     finally:
         notify.close()
         (tmp_path / "notify").unlink(missing_ok=True)

@@ -20,6 +20,7 @@ from rig.core.daemon import Daemon
 from rig.datafiles import MAX_DATA_BYTES
 from tests.daemon.helpers import Quiet, assert_set_aside
 from tests.daemon.test_journal_faults import _config, _edit_header, _journal_in_progress, _set
+from tests.slowdown import hang
 
 
 def _oversized(tmp_path: Path) -> str:
@@ -58,7 +59,7 @@ class _FifoGuard:
     """Opens a FIFO's other end if the start has not come back by the deadline, so a
     start that blocks on it fails this test instead of hanging the suite."""
 
-    def __init__(self, path: str, deadline: float = 20.0) -> None:
+    def __init__(self, path: str, deadline: float = hang()) -> None:
         self.path, self.deadline = path, deadline
         self.done = threading.Event()
         self.had_to_unblock = False

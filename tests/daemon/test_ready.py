@@ -23,7 +23,7 @@ def _config_with(tmp_path: Path, old: str, new: str, display: str = "png") -> Pa
 
 def _notifications_until_exit(notify: NotifySocket, process) -> list[str]:  # type: ignore[no-untyped-def]
     process.communicate(timeout=scaled(HANG))
-    notify.sock.settimeout(0)
+    notify.sock.settimeout(0)  # not a hang deadline: non-blocking, to drain
     while True:
         try:
             notify.next()

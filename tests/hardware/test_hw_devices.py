@@ -18,8 +18,9 @@ from hardware.events import (
 )
 from hardware.knob import Knob, MockKnob, QuadratureDriver
 from hardware.rfid.mock import MockCardReader
+from tests.slowdown import hang
 
-T = 5.0
+T = hang()
 
 
 def test_real_build_on_mock_pins_events_reach_the_queue() -> None:

@@ -13,6 +13,7 @@ from hardware.events import HardwareEvent, KnobLongPress, KnobPress, KnobSpin, K
 from hardware.gesture import GestureClassifier, GestureConfig, QuadratureDecoder
 from hardware.gestureclock import ManualGestureClock
 from hardware.knob import Knob, MockKnob, QuadratureDriver
+from tests.slowdown import hang
 
 A, B, SW = 17, 18, 27
 
@@ -367,7 +368,7 @@ def test_threaded_clock_classifies_on_its_own_thread() -> None:
         now = clock.clock()
         clock.post(knob, RawButton(now, True))
         clock.post(knob, RawButton(now + 0.01, False))
-        event, thread = got.get(timeout=5.0)
+        event, thread = got.get(timeout=hang())
         assert event == KnobPress("lo") and thread == "gestures"
     finally:
         clock.close()
@@ -396,7 +397,7 @@ def test_a_failing_emit_does_not_stop_the_clock(caplog: pytest.LogCaptureFixture
         for at in (now, now + 0.1):
             clock.post(knob, RawButton(at, True))
             clock.post(knob, RawButton(at + 0.01, False))
-        assert got.get(timeout=5.0) == KnobPress("hi")  # the second press still arrives
+        assert got.get(timeout=hang()) == KnobPress("hi")  # the second press still arrives
     finally:
         clock.close()
     assert "knob input dropped" in caplog.text

@@ -11,6 +11,7 @@ import pytest
 
 from hardware.buzzer import Alerts, MockAlerts
 from hardware.pins import PinBackendError, PinBackendUnavailable, make_pin_factory
+from tests.slowdown import hang
 
 
 def test_mock_factory() -> None:
@@ -113,8 +114,8 @@ def test_alert_patterns_run_in_background(mock_factory: Any) -> None:
     went_high["GPIO23"] = threading.Event()
     alerts = Alerts(buzzer_pin=22, led_pin=23, pin_factory=mock_factory)
     alerts.play("catch")  # returns at once: the pattern runs on gpiozero's threads
-    assert went_high["GPIO22"].wait(timeout=2.0)
-    assert went_high["GPIO23"].wait(timeout=2.0)
+    assert went_high["GPIO22"].wait(timeout=hang())
+    assert went_high["GPIO23"].wait(timeout=hang())
     alerts.off()
     assert mock_factory.pin(22).state == 0 and mock_factory.pin(23).state == 0
     with pytest.raises(ValueError):

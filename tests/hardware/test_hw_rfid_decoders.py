@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,6 +20,7 @@ from hardware.rfid.rdm6300 import (
     parse_card_id,
 )
 from hardware.rfid.types import Miss, Rejection, TagRead
+from tests.slowdown import hang
 
 VECTOR = b"\x0267003B51C6CB\x03"
 
@@ -281,17 +284,20 @@ def test_pn532_through_the_reader_thread() -> None:
         opener=lambda url, baud, timeout: port,
     )
     with reader:
-        assert q.get(timeout=5) == ReaderStatus("nfc", True, "connected on fake://")
+        assert q.get(timeout=hang()) == ReaderStatus("nfc", True, "connected on fake://")
         port.uid = bytes.fromhex("04A1B2C3D4E580")
-        assert q.get(timeout=5) == CardPresented("04A1B2C3D4E580", "nfc")
+        assert q.get(timeout=hang()) == CardPresented("04A1B2C3D4E580", "nfc")
         port.uid = None  # lifted: misses pile up, removal once the timeout has passed too
-        for _ in range(20):  # a poll already in flight may still see the card: retry
+        # a poll already in flight may still see the card: retry, however long the reader
+        # thread takes to be scheduled; only a hang ends the retries
+        deadline = time.monotonic() + hang()
+        while True:
             clock.advance(0.5)
             try:
-                removed = q.get(timeout=0.5)
+                removed = q.get(timeout=0.5)  # not a hang deadline: a poll between advances
                 break
             except queue.Empty:
-                continue
+                assert time.monotonic() < deadline, "the lifted card was never removed"
         assert removed == CardRemoved("04A1B2C3D4E580", "nfc")
     assert not port.is_open
     assert port.commands[:2] == [pn532.CMD_SAM_CONFIGURATION, pn532.CMD_RF_CONFIGURATION]

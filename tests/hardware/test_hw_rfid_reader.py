@@ -19,8 +19,9 @@ from hardware.clock import FakeClock
 from hardware.events import CardPresented, CardRemoved, FrameRejected, HardwareEvent, ReaderStatus
 from hardware.rfid.rdm6300 import Rdm6300Protocol, encode_frame
 from hardware.rfid.reader import CardReader
+from tests.slowdown import hang
 
-TIMEOUT = 5.0
+TIMEOUT = hang()
 CARD_A = encode_frame(3887558, version=0x67)
 CARD_B = encode_frame(42)
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import threading
 
 from hardware.mailbox import Mailbox, start_worker
+from tests.slowdown import hang
 
-T = 5.0
+T = hang()
 
 
 def test_a_newer_item_replaces_one_not_yet_taken() -> None:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from hardware.rfid.rdm6300 import encode_frame
 from tests.image import card as cardfs
-from tests.slowdown import scaled
+from tests.slowdown import hang, scaled
 
 KERNEL, INITRD, DTB = "vmlinuz", "initrd.img", "bcm2837-rpi-3-b.dtb"
 READER_FRAME_INTERVAL = 0.1
@@ -76,7 +76,7 @@ class Pi:
                     raise AssertionError(f"QEMU did not open the reader's serial port "
                                          f"{reader}:\n{self.console[-3000:]}") from None
                 with self._changed:  # QEMU creates the socket before its first output
-                    self._changed.wait(0.2)
+                    self._changed.wait(0.2)  # not a hang deadline: a poll
 
     def _pump(self, process: subprocess.Popen[bytes], log: Path) -> None:
         assert process.stdout is not None
@@ -137,7 +137,7 @@ class Pi:
                         or self.process.poll() is not None:
                     raise AssertionError(f"{what}: the card was held, /{until}/ never came:\n"
                                          f"{self.console[-4000:]}\n(all of it: {self.log})")
-                self._changed.wait(READER_FRAME_INTERVAL)
+                self._changed.wait(READER_FRAME_INTERVAL)  # not a hang deadline: frame pace
 
     def power_cut(self) -> None:
         """Pull the plug: SIGKILL, nothing flushed."""
@@ -145,7 +145,7 @@ class Pi:
             return
         if self.process.poll() is None:
             os.kill(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=60)
+        self.process.wait(timeout=hang())
         if self._reader is not None:
             self._reader.close()
             self._reader = None

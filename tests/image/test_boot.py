@@ -50,7 +50,7 @@ pytestmark = pytest.mark.pi_image
 
 TOOLS = {"qemu-system-aarch64": "qemu-system-arm", "debugfs": "e2fsprogs", "e2fsck": "e2fsprogs",
          "mcopy": "mtools", "sfdisk": "fdisk"}
-BOOT_SECONDS = 900
+BOOT_SECONDS = 900  # not a hang deadline: Pi.wait_for scales it (a hang deadline there)
 """A boot to READY: a few minutes under TCG on a loaded 2-core machine; a hang ends here."""
 SEED = 5
 CARD_NUMBER = 3887558

@@ -15,6 +15,7 @@ import pytest
 from rig.core.journal import Journal
 from rig.core.journalread import MAX_LINE, TAIL_LIMIT, JournalError, read_journal
 from tests.journal.test_journal_file import ACTIONS, HEADER, make_journal
+from tests.slowdown import hang
 
 GIB = 1 << 30
 BOUND = 4 * (1 << 20)
@@ -124,7 +125,7 @@ def test_replay_of_a_missing_file_says_the_file_does_not_exist(tmp_path: Path):
 
     missing = tmp_path / "nonexistent.jsonl"
     result = subprocess.run([sys.executable, "-m", "rig.cli", "replay", str(missing)],
-                            capture_output=True, text=True, timeout=60)
+                            capture_output=True, text=True, timeout=hang())
     assert result.returncode == 1
     assert str(missing) in result.stderr and "directory" not in result.stderr
     assert "no such file" in result.stderr or "the file does not exist" in result.stderr

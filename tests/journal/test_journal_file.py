@@ -379,7 +379,7 @@ def test_cut_at_every_byte_recovers_an_exact_prefix(tmp_path: Path) -> None:
 
 
 @settings(max_examples=60, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     actions=st.lists(
         st.dictionaries(

@@ -18,6 +18,8 @@ import termios
 import time
 from collections.abc import Sequence
 
+from tests.slowdown import hang
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 HOME = "\x1b[H"
 
@@ -40,7 +42,7 @@ class PtyProgram:
         last = self.output.rsplit(HOME, 1)[-1]
         return ANSI.sub("", last).replace("\r", "")
 
-    def wait_for(self, text: str, timeout: float = 30.0) -> str:
+    def wait_for(self, text: str, timeout: float = hang()) -> str:
         deadline = time.monotonic() + timeout
         while text not in self.screen():
             left = deadline - time.monotonic()
@@ -48,7 +50,7 @@ class PtyProgram:
                 raise AssertionError(f"never saw {text!r}; the screen was:\n{self.screen()}")
         return self.screen()
 
-    def wait_exit(self, timeout: float = 30.0) -> int:
+    def wait_exit(self, timeout: float = hang()) -> int:
         deadline = time.monotonic() + timeout
         while self.process.poll() is None and time.monotonic() < deadline:
             self._read(max(0.0, deadline - time.monotonic()))

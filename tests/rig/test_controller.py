@@ -51,7 +51,7 @@ def test_an_unknown_card_is_refused_with_the_reason_and_changes_nothing():
     rig.tap(tag="0003887558")
     assert "Unknown card 0003887558" in rig.screen.plain()
     assert _state_text(rig) == before
-    rig.wait(5)
+    rig.wait(5)  # not a hang deadline: the emulated rig's clock, not the machine's
     assert "Unknown card" not in rig.screen.plain(), "the refusal fades"
 
 

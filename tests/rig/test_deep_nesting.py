@@ -15,6 +15,7 @@ from engine.datafile import parse_toml
 from engine.errors import DataError
 from rig.core.journal import Journal
 from rig.core.journalread import JournalError, parse_journal
+from tests.slowdown import hang
 
 DEPTH = 50_000
 
@@ -27,7 +28,7 @@ def deep_toml(path: Path, line: int = 3) -> Path:
 
 def cbrig(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "rig.cli", *args], capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=hang())
 
 
 def test_the_toml_parser_names_the_line():

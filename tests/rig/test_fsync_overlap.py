@@ -26,6 +26,7 @@ from rig.core.session import Session
 from rig.desktop.emulated import EmulatedRig
 from rig.gamebuild import build_game
 from rig.screens.screen import Screen
+from tests.slowdown import hang
 
 
 class RecordingOs:
@@ -53,7 +54,7 @@ class RecordingOs:
         self.log.append("fsync-start")
         self.threads.add(threading.current_thread().name)
         if self.hold_until is not None:
-            assert self.hold_until.wait(10), "the frame was not rendered during the fsync"
+            assert self.hold_until.wait(hang()), "the frame was not rendered during the fsync"
         if self.fail:
             self.fail -= 1
             self.log.append("fsync-failed")

@@ -17,6 +17,7 @@ from hardware.gestureclock import GestureClock, RawButton
 from hardware.knob import QuadratureDriver
 from rig.core.loop import RigLoop, Stop
 from rig.screens.screen import Screen
+from tests.slowdown import hang
 
 
 class Recorder:
@@ -86,12 +87,12 @@ def test_real_knobs_on_mock_pins_through_the_running_loop() -> None:
         factory: Any = hw.pin_factory
         driver = QuadratureDriver.for_factory(factory, pins.a, pins.b, pins.button)
         driver.turn(1)  # held for the flick window, then sent by the loop's own timeout
-        assert controller.gestures.get(timeout=5.0) == KnobTurn("hi", 1)
+        assert controller.gestures.get(timeout=hang()) == KnobTurn("hi", 1)
         driver.press()
         driver.release()
-        assert controller.gestures.get(timeout=5.0) == KnobPress("hi")
+        assert controller.gestures.get(timeout=hang()) == KnobPress("hi")
     finally:
         loop.post(Stop())
-        runner.join(timeout=5.0)
+        runner.join(timeout=hang())
         hw.close()
     assert not runner.is_alive()

@@ -161,5 +161,5 @@ def test_a_refusal_is_drawn_on_the_menu_and_outlives_closing_it():
     assert rig.screen.title == "CORRECTION" and refusal in rig.screen.plain()
     rig.hold("hi")
     assert rig.controller.mode == Playing() and refusal in rig.screen.plain()
-    rig.wait(3.0)
+    rig.wait(3.0)  # not a hang deadline: the emulated rig's clock
     assert refusal not in rig.screen.plain()

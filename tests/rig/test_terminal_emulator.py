@@ -16,6 +16,7 @@ from rig.desktop.terminal import KEYS_FULL, TerminalScreen, compose, layout_for
 from rig.screens.render import render
 from rig.screens.screen import Screen
 from tests.rig.ptyscreen import PtyProgram
+from tests.slowdown import hang
 
 EMULATE = [sys.executable, "-m", "rig.cli", "emulate", "--players", "2", "--seed", "5"]
 
@@ -265,11 +266,11 @@ def test_the_full_layout_keeps_its_top_border_in_a_real_terminal(tmp_path):
         return result.stdout.split("\n")
 
     try:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + hang()
         rows = pane()
         while not any(KEYS_FULL[-1] in row for row in rows):  # the full layout's keys
             assert time.monotonic() < deadline, "never painted:\n" + "\n".join(rows)
-            threading.Event().wait(0.05)
+            threading.Event().wait(0.05)  # not a hang deadline: a poll of tmux's pane
             rows = pane()
         assert rows[0].startswith("\u250c\u2500"), "the top border scrolled away:\n" + \
             "\n".join(rows)
@@ -342,7 +343,7 @@ def test_a_press_during_the_spin_shows_the_move_first(tmp_path):
         result = controller.alert
         assert result is not None and result.parts[0].role == "result"
         controller.animation = None
-        shown = program.wait_for(EARLY_INPUT, timeout=10)
+        shown = program.wait_for(EARLY_INPUT, timeout=hang())
         for row in _boxed_rows(mirror.screen_now())[:-1]:  # the result, all but its footer
             assert row in shown, f"{row!r} is not on the emulator:\n{shown}"
     finally:

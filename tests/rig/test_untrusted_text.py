@@ -13,6 +13,7 @@ from engine.selfplay import sample_chance
 from rig.core.session import Session
 from rig.gamebuild import build_game
 from tests.daemon.helpers import write_config
+from tests.slowdown import hang
 
 ROOT = Path(__file__).resolve().parents[2]
 ESC = "\\u001b[2J\\u001b]0;pwned\\u0007"
@@ -21,7 +22,7 @@ ESC = "\\u001b[2J\\u001b]0;pwned\\u0007"
 
 def _cbrig(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "rig.cli", *args], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=hang())
 
 
 def _no_controls(text: str) -> None:

@@ -12,6 +12,8 @@ from types import ModuleType
 
 import pytest
 
+from tests.slowdown import hang
+
 REPO = Path(__file__).resolve().parents[2]
 INSTALL = REPO / "systemd" / "install.sh"
 FIXTURES = Path(__file__).parent / "fixtures" / "bookworm"
@@ -32,7 +34,7 @@ bootconfig = _bootconfig()
 def install(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """install.sh into `root` without the virtualenv (its boot step is what is tried)."""
     return subprocess.run(["bash", str(INSTALL), "--destdir", str(root), "--no-venv", *args],
-                          capture_output=True, text=True, timeout=120,
+                          capture_output=True, text=True, timeout=hang(),
                           stdin=subprocess.DEVNULL,
                           env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"})
 

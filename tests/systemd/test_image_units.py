@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from tests.slowdown import hang
 from tests.system_tools import require_command
 from tests.systemd.test_unit_file import analyze, directives
 
@@ -88,7 +89,7 @@ def _launch(tmp_path: Path, *args: str) -> str:
     env = {"PATH": "/usr/bin:/bin", "CBRIG_UPDATE_ROOT": str(tmp_path / "update"),
            "CBRIG_BASE_VENV": str(tmp_path / "base")}
     result = subprocess.run([str(LAUNCHER), *args], capture_output=True, text=True, env=env,
-                            timeout=60)
+                            timeout=hang())
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 

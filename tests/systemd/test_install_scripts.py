@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.slowdown import hang
 from tests.system_tools import require_command
 
 REPO = Path(__file__).resolve().parents[2]
@@ -19,7 +20,7 @@ UNINSTALL = REPO / "systemd" / "uninstall.sh"
 
 
 def sh(script: Path, *args: str, env: dict[str, str] | None = None,
-       timeout: float = 120) -> subprocess.CompletedProcess[str]:
+       timeout: float = hang()) -> subprocess.CompletedProcess[str]:
     return subprocess.run(["bash", str(script), *args], capture_output=True, text=True,
                           timeout=timeout, stdin=subprocess.DEVNULL,
                           env={"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", **(env or {})})
@@ -224,7 +225,7 @@ def test_a_reinstall_builds_from_a_clean_copy_and_drops_a_deleted_module(
     # Dependencies are pip's business; only the program itself is tried here.
     env = {"PIP_NO_DEPS": "1", "HOME": str(tmp_path / "home")}
     script = clone / "systemd" / "install.sh"
-    first = sh(script, "--destdir", str(root), "--no-start", env=env, timeout=600)
+    first = sh(script, "--destdir", str(root), "--no-start", env=env, timeout=hang(600))
     assert first.returncode == 0, first.stdout + first.stderr
     assert "socket ignored" not in first.stderr, "the copy skips sockets and FIFOs"
     venv = root / "opt/cbrig/venv"
@@ -236,7 +237,7 @@ def test_a_reinstall_builds_from_a_clean_copy_and_drops_a_deleted_module(
     assert (venv / "bin/cbrig").is_file()
 
     probe.unlink()
-    second = sh(script, "--destdir", str(root), "--no-start", env=env, timeout=600)
+    second = sh(script, "--destdir", str(root), "--no-start", env=env, timeout=hang(600))
     assert second.returncode == 0, second.stdout + second.stderr
     assert not installed[0].exists()
     assert (installed[0].parent / "cli.py").is_file()
@@ -264,7 +265,7 @@ def _start_and_check(tmp_path: Path, **env: str) -> subprocess.CompletedProcess[
     fake.chmod(0o755)
     library = INSTALL.parent / "lib.sh"
     script = f'DRY_RUN=0; DESTDIR=""; . "{library}"; start_and_check cbrig.service'
-    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60,
+    return subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=hang(),
                           env={"PATH": f"{bin_dir}:/usr/bin:/bin",
                                "CALLS": str(tmp_path / "calls"), **env})
 
@@ -313,7 +314,7 @@ def _apt_install(tmp_path: Path, lists_broken: bool) -> tuple[int, list[str]]:
     script = (f'DESTDIR= DRY_RUN=0; . "{REPO / "systemd" / "lib.sh"}"; '
               'apt_install espeak-ng sox')
     result = subprocess.run(
-        ["bash", "-c", script], capture_output=True, text=True, timeout=60,
+        ["bash", "-c", script], capture_output=True, text=True, timeout=hang(),
         env={"PATH": f"{fake.parent}:/usr/bin:/bin", "APT_LOG": str(log),
              "APT_LISTS": str(tmp_path / "lists"), "LISTS_BROKEN": "1" if lists_broken else ""})
     return result.returncode, log.read_text().splitlines()

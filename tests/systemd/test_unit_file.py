@@ -8,6 +8,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+from tests.slowdown import hang
 from tests.system_tools import require_command
 
 REPO = Path(__file__).resolve().parents[2]
@@ -46,7 +47,7 @@ def unit_copy(tmp_path: Path, text: str | None = None) -> Path:
 def analyze(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     analyze = require_command("systemd-analyze", "systemd")
     return subprocess.run([analyze, *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=hang())
 
 
 def unit_messages(result: subprocess.CompletedProcess[str]) -> list[str]:

@@ -111,7 +111,8 @@ class Rig:
         ExecStartPost (READY) or ExecStopPost (failed) hooks, and a stop. ("ready" or
         "failed", the daemon's log)."""
         assert self.update("hook", "start").returncode == 0
-        notify = NotifySocket(self.tmp / "notify", timeout=0.5)
+        notify = NotifySocket(self.tmp / "notify",
+                              timeout=0.5)  # not a hang deadline: a poll (the loop's is scaled)
         process = subprocess.Popen(
             [str(LAUNCHER), "run", "--config", str(self.config), "--config-errors=show"],
             env={**self.env, "NOTIFY_SOCKET": str(notify.path)},

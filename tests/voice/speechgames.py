@@ -25,7 +25,8 @@ def game_screens(game: str, players: int, variant: str | None, seed: int) -> tup
     (GAME OVER, the sign-off)."""
     rig = new_emulated_rig(game, players, variant=variant, seed=seed)
     rig.tap(tag="NOT-ENROLLED")
-    rig.wait(3.0)  # the refusal fades (nothing else moves the emulated clock in Bump 'Em)
+    # the refusal fades (nothing else moves the emulated clock in Bump 'Em)
+    rig.wait(3.0)  # not a hang deadline: the emulated rig's clock
     play_out(rig, random.Random(seed))
     rig.press()
     return tuple(rig.screens)

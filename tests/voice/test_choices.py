@@ -34,6 +34,7 @@ from rig.voice.speech import (
     utterance,
     vocabulary_for,
 )
+from tests.slowdown import hang
 from tests.voice.test_priorities import RATE, GatedDevice, Speaker, Tones, tone
 
 TENFOUR = vocabulary_for("tenfour")
@@ -158,7 +159,7 @@ def test_a_knob_turn_says_the_option_under_it_and_never_cuts_the_list() -> None:
     assert first == Utterance("Two: Smokey one: short cut to Yellow three.", OPTION)
     assert second == Utterance("Three: Bear: Red route.", OPTION)
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     assert device.played() == [listed.text, second.text], "the newest option, after the list"
     assert device.whole(listed.text), "browsing never cut the list"
@@ -189,7 +190,7 @@ def test_a_voice_fallen_behind_says_what_is_queued_in_fewer_words() -> None:
     voice.frame(_moved("Blue truck at B1: 3 ahead to B4"))
     voice.frame(_moved("Green truck at G1: 8 ahead to G9"))
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     short = "Blue to Blue four. Green to Green nine."
     assert device.played()[0] == "Red truck: three ahead to Red four."
@@ -235,13 +236,13 @@ def test_ten_four_is_said_in_silent_time_only() -> None:
     voice.frame(Screen(title="10-4  BLUE", lines=(
         Part("Blue: draw a Mike card", "instruction"),)))  # the table went on
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     assert "Ten-four." not in device.played()
     device.hold()
     voice.frame(_moved("Blue truck at B1: 3 ahead to B4"))
     device.wait_on_air()
     device.release()
-    assert voice.speaker.idle.wait(10)  # nothing followed: it is said
+    assert voice.speaker.idle.wait(hang())  # nothing followed: it is said
     voice.close()
     assert device.played()[-2:] == ["Blue truck: three ahead to Blue four.", "Ten-four."]
 
@@ -345,7 +346,7 @@ def test_a_choice_made_is_cut_and_its_result_said_at_once() -> None:
     result = voice.frame(Screen(title="10-4  RED", big="POLICE", lines=(
         Part("Bear out of Yellowstone Park to the Red route", "result"),)))
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     assert result is not None and result.kind == "police"
     assert next(h for h in device.heard if h.key == listed.text).cut
@@ -370,7 +371,7 @@ def test_a_choice_not_made_stays_out_of_a_merge_and_history_drops_out() -> None:
     assert card is not None and card.kind == "card"
     voice.frame(_moved("Green truck at G1: 8 ahead to G9"))
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     last = told[-1].text
     assert "Green to Green nine." in last and "shiny side" not in last, last
@@ -401,7 +402,7 @@ def test_a_cards_instruction_is_left_out_once_the_table_has_spun() -> None:
     spinning = Screen(title="10-4  GREEN", lines=(Part("spinning...", "text"),))
     assert voice.frame(spinning) is None  # the table spun
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     heard = next(h for h in device.heard if h.key == card.text)
     assert heard.finished and not heard.cut, "the card itself is said whole"
@@ -416,7 +417,7 @@ def test_a_card_the_table_has_not_acted_on_is_said_to_its_end() -> None:
     card = voice.frame(Screen(title="10-4  GREEN", lines=(
         Part('"Convoy coming through: stay in line"', "card"),
         Part("Bear watching the Green route: spin 7 at most", "warning"))))
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     assert card is not None
     heard = next(h for h in device.heard if h.key == card.text)

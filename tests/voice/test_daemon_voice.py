@@ -16,6 +16,7 @@ from rig.config import load_config
 from rig.core.daemon import Daemon
 from rig.core.service import QuietNotifier
 from tests.daemon.helpers import write_config
+from tests.slowdown import hang
 from tests.system_tools import require_commands
 
 
@@ -42,7 +43,7 @@ def settle(daemon: Daemon) -> None:
     """Wait for the voice's worker, then handle what it posted (a fault, a recovery);
     the screen has been seen by then (the double-press guard is over: issue 43)."""
     assert daemon.narrator is not None and daemon.loop is not None
-    assert daemon.narrator.idle.wait(20) and daemon.narrator.speaker.idle.wait(20)
+    assert daemon.narrator.idle.wait(hang()) and daemon.narrator.speaker.idle.wait(hang())
     while not daemon.loop.events.empty():
         daemon.loop.step(daemon.loop.events.get_nowait())
     controller = daemon.app.controller if daemon.app is not None else None

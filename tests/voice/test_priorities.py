@@ -17,7 +17,7 @@ from functools import partial
 from hardware.speaker import ROUTINE_LAG, Clip, Speaker, Stream, Transmission
 from rig.screens.screen import Part, Screen
 from rig.voice.narrator import Narrator, Synthesizer, VoiceSettings
-from tests.slowdown import HANG, scaled
+from tests.slowdown import HANG, hang, scaled
 
 RATE = 8000
 
@@ -62,7 +62,7 @@ class GatedDevice:
 
         class Gated:
             def write(self, pcm: bytes) -> None:
-                gate.wait(10)
+                gate.wait(hang())
                 if not heard.cut:
                     heard.samples += len(pcm) // 2
 
@@ -122,7 +122,7 @@ def test_must_hear_speech_is_never_cut_by_what_follows() -> None:
     voice.stop()  # the spin: a screen with nothing to say
     voice.say(said("catch alert", True))
     device.release()
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     voice.close()
     assert device.played() == ["card read aloud", "move result", "catch alert"]
     assert all(device.whole(k) for k in device.played())
@@ -134,7 +134,7 @@ def test_a_routine_prompt_yields_to_what_follows() -> None:
     device.wait_on_air()
     voice.say(said("the card read aloud", True))  # the card was tapped: the prompt is stale
     device.release()
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     voice.close()
     prompt, card = device.heard
     assert prompt.cut and not prompt.finished
@@ -146,7 +146,7 @@ def test_a_routine_prompt_is_cut_when_the_table_acts() -> None:
     voice.say(said("Red: flick the high knob.", False))
     device.wait_on_air()
     voice.stop()  # flicked: the spin shows
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     voice.close()
     [prompt] = device.heard
     assert prompt.cut and prompt.samples == 0
@@ -159,7 +159,7 @@ def test_a_waiting_prompt_the_table_acted_on_is_dropped() -> None:
     voice.say(said("Blue: draw a Mike card.", False))  # waits behind the result
     voice.say(said("Blue's card read aloud", True))  # Blue tapped before it was said
     device.release()
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     voice.close()
     assert device.played() == ["move result", "Blue's card read aloud"]
     assert voice.dropped == 1
@@ -172,7 +172,7 @@ def test_a_prompt_that_waited_too_long_is_dropped_and_one_in_time_is_said() -> N
     voice.say(said("stale prompt", False))
     clock.now = ROUTINE_LAG + 0.5  # the alert went on longer than the lag allows
     device.release()
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     assert device.played() == ["long alert"] and voice.dropped == 1
     device.hold()
     voice.say(said("another alert", True))
@@ -180,7 +180,7 @@ def test_a_prompt_that_waited_too_long_is_dropped_and_one_in_time_is_said() -> N
     voice.say(said("prompt in time", False))
     clock.now += ROUTINE_LAG - 0.5
     device.release()
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     voice.close()
     assert device.played() == ["long alert", "another alert", "prompt in time"]
     assert device.whole("prompt in time")
@@ -192,7 +192,7 @@ def test_silence_cuts_everything() -> None:
     device.wait_on_air()
     voice.say(said("winner", True))
     voice.silence()  # the voice switched off on the setup menu
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     voice.close()
     [alert] = device.heard
     assert alert.cut and voice.dropped == 1
@@ -222,7 +222,7 @@ class Tones(Synthesizer):
 
     def transmission(self, text: str, volume: float) -> Transmission:
         if self.gate is not None:
-            assert self.gate.wait(10)
+            assert self.gate.wait(hang())
         return Transmission(text, [partial(tone)], volume)
 
 
@@ -238,7 +238,7 @@ def test_a_brisk_turn_heard_whole_where_it_matters() -> None:
     for screen in (SPIN, MOVED, PROMPT, CARD2):
         voice.frame(screen)
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     assert device.played() == ["Back off on it. Spin the low band.",
                              "Red to Red eight. Clear after you. Spin the high band."]
@@ -255,9 +255,9 @@ def test_the_narrator_says_every_screen_posted_in_order() -> None:
     for screen in (CARD, SPIN, MOVED, PROMPT):
         voice.post(screen)
     gate.set()
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     device.release()
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     assert [u.kind for u in voice.said] == ["card", "move", "turn"]
     assert device.played()[0] == "Back off on it. Spin the low band."
@@ -272,7 +272,7 @@ def test_switching_the_voice_off_cuts_even_a_must_hear_moment() -> None:
     device.wait_on_air()
     voice.control.toggle()  # the setup menu: voice off
     voice.frame(PROMPT)
-    assert voice.speaker is not None and voice.speaker.idle.wait(10)
+    assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
     [move] = device.heard
     assert move.cut and move.samples == 0
@@ -288,9 +288,9 @@ def test_the_page_is_told_the_priorities() -> None:
     box = hub.subscribe()
     voice = Speaker(WebSound(hub))
     voice.say(said("move result", True))
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     voice.say(said("next prompt", False))
-    assert voice.idle.wait(10)
+    assert voice.idle.wait(hang())
     voice.stop()
     voice.silence()
     voice.close()

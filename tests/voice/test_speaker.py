@@ -16,6 +16,7 @@ from hardware.speaker import (
     Transmission,
     scaled,
 )
+from tests.slowdown import hang
 from tests.system_tools import require_command
 
 RATE = 8000
@@ -37,7 +38,7 @@ def test_a_transmission_plays_whole_and_in_order() -> None:
     backend = MockBackend()
     speaker = Speaker(backend)
     speaker.say(Transmission("two clips", fixed(tone(0.1, 100), tone(0.2, 200))))
-    assert speaker.idle.wait(5)
+    assert speaker.idle.wait(hang())
     speaker.close()
     [played] = backend.played
     assert played.key == "two clips" and played.finished and not played.cut
@@ -49,10 +50,10 @@ def test_a_transmission_plays_whole_and_in_order() -> None:
 def test_a_newer_utterance_cuts_a_stale_one_mid_clip() -> None:
     backend = MockBackend(realtime=True)
     speaker = Speaker(backend)
-    speaker.say(Transmission("old prompt", fixed(tone(5.0))))
-    assert backend.sounding.wait(5)  # the old prompt is on the air
+    speaker.say(Transmission("old prompt", fixed(tone(hang()))))  # only a cut ends it early
+    assert backend.sounding.wait(hang())  # the old prompt is on the air
     speaker.say(Transmission("new prompt", fixed(tone(0.1))))
-    assert speaker.idle.wait(5)
+    assert speaker.idle.wait(hang())
     speaker.close()
     old, new = backend.played
     assert old.key == "old prompt" and old.cut and not old.finished
@@ -69,14 +70,14 @@ def test_say_returns_while_a_clip_is_still_being_made() -> None:
 
     def slow() -> Clip:
         started.set()
-        release.wait(5)
+        release.wait(hang())
         return tone(0.05)
 
     speaker.say(Transmission("slow", [slow]))
-    assert started.wait(5)
+    assert started.wait(hang())
     assert not speaker.idle.is_set() and backend.played == []
     release.set()
-    assert speaker.idle.wait(5)
+    assert speaker.idle.wait(hang())
     speaker.close()
     assert [p.key for p in backend.played] == ["slow"]
 
@@ -89,18 +90,18 @@ def test_a_fault_is_reported_once_and_recovery_once() -> None:
     backend.fail = "device vanished"
     for n in range(3):
         speaker.say(Transmission(f"lost {n}", fixed(tone(0.01))))
-        assert speaker.idle.wait(5)
+        assert speaker.idle.wait(hang())
     assert faults == ["device vanished"] and backend.played == []
 
     def broken() -> Clip:
         raise ClipError("espeak-ng is not installed")
 
     speaker.say(Transmission("no synthesizer", [broken]))
-    assert speaker.idle.wait(5)
+    assert speaker.idle.wait(hang())
     assert faults == ["device vanished"]  # still down: not said again
     backend.fail = None
     speaker.say(Transmission("back", fixed(tone(0.01))))
-    assert speaker.idle.wait(5)
+    assert speaker.idle.wait(hang())
     speaker.close()
     assert back == [True] and [p.key for p in backend.played] == ["back"]
 
@@ -110,7 +111,7 @@ def test_aplay_without_a_device_is_a_fault_with_alsas_words() -> None:
     faults: list[str] = []
     speaker = Speaker(AplayBackend(device="hw:99,0"), on_fault=faults.append)
     speaker.say(Transmission("nowhere", fixed(tone(0.05))))
-    assert speaker.idle.wait(10)
+    assert speaker.idle.wait(hang())
     speaker.close()
     assert len(faults) == 1 and "audio open error" in faults[0]
 
@@ -121,7 +122,7 @@ def test_aplay_plays_to_a_device() -> None:
     faults: list[str] = []
     speaker = Speaker(AplayBackend(device="null"), on_fault=faults.append)
     speaker.say(Transmission("null", fixed(tone(0.2), tone(0.2))))
-    assert speaker.idle.wait(10)
+    assert speaker.idle.wait(hang())
     speaker.close()
     assert faults == []
 

@@ -31,6 +31,7 @@ from hardware.speaker import (
     Transmission,
     scaled,
 )
+from tests.slowdown import hang
 
 ODD_RATE = 22050
 """espeak-ng's rate: a quarter second is 11,025 bytes, an odd number."""
@@ -94,9 +95,9 @@ def test_an_odd_chunk_at_22050_hz_plays_at_any_volume() -> None:
     speaker = Speaker(backend, on_fault=faults.append)
     clip = tone(0.6)
     speaker.say(Transmission("plain", fixed(clip), volume=0.8))
-    assert speaker.idle.wait(5), "the speaker's thread died on an odd chunk"
+    assert speaker.idle.wait(hang()), "the speaker's thread died on an odd chunk"
     speaker.say(Transmission("again", fixed(clip), volume=0.8))
-    assert speaker.idle.wait(5)
+    assert speaker.idle.wait(hang())
     speaker.close()
     assert faults == []
     assert [p.key for p in backend.played] == ["plain", "again"]
@@ -120,12 +121,12 @@ def test_any_error_on_the_worker_is_one_line_and_no_sound(
     with caplog.at_level(logging.WARNING):
         for n in range(3):
             speaker.say(Transmission(f"bug {n}", [bug]))
-            assert speaker.idle.wait(5), "the speaker's thread died"
+            assert speaker.idle.wait(hang()), "the speaker's thread died"
     assert faults == ["RuntimeError: a bug in the effect chain"]
     assert fault_lines(caplog) == ["voice: no sound (RuntimeError: a bug in the effect "
                                    "chain); the game goes on silently"]
     speaker.say(Transmission("fine", fixed(tone(0.05))))
-    assert speaker.idle.wait(5)
+    assert speaker.idle.wait(hang())
     speaker.close()
     assert [p.key for p in backend.played] == ["fine"] and backend.played[0].finished
 
@@ -145,11 +146,11 @@ def test_a_failing_clip_leaves_no_aplay_behind(tmp_path: Path) -> None:
 
     squelch = tone(0.01, rate=16000)
     speaker.say(Transmission("warm-up", [partial(_same, squelch), missing]))
-    assert speaker.idle.wait(10)
+    assert speaker.idle.wait(hang())
     before_fds = open_fds()
     for n in range(200):  # each leaked one process and two pipes before
         speaker.say(Transmission(f"t{n}", [partial(_same, squelch), missing]))
-        assert speaker.idle.wait(10)
+        assert speaker.idle.wait(hang())
     speaker.close()
     assert children() == []
     assert open_fds() <= before_fds
@@ -161,7 +162,7 @@ def test_a_cut_transmission_leaves_no_aplay_behind(tmp_path: Path) -> None:
     release = threading.Event()
 
     def held() -> Clip:
-        release.wait(10)
+        release.wait(hang())
         return tone(0.01)
 
     before_fds = open_fds()
@@ -170,7 +171,7 @@ def test_a_cut_transmission_leaves_no_aplay_behind(tmp_path: Path) -> None:
         speaker.say(Transmission(f"cut {n}", [partial(_same, tone(0.01)), held]))
         speaker.stop()  # cut while the second clip is being made
         release.set()
-        assert speaker.idle.wait(10)
+        assert speaker.idle.wait(hang())
     speaker.close()
     assert children() == []
     assert open_fds() <= before_fds
@@ -192,7 +193,7 @@ def test_a_hung_device_is_found_and_reported(tmp_path: Path, script: str, second
     speaker = Speaker(AplayBackend(command=aplay, slack=0.3), on_fault=faults.append)
     with caplog.at_level(logging.WARNING):
         speaker.say(Transmission("hung", fixed(tone(seconds))))
-        assert speaker.idle.wait(30), "the worker is stuck on a hung device"
+        assert speaker.idle.wait(hang()), "the worker is stuck on a hung device"
     speaker.close()
     assert len(faults) == 1 and words in faults[0], faults
     assert len(fault_lines(caplog)) == 1
@@ -248,20 +249,20 @@ def test_a_cut_transmission_is_no_recovery(caplog: pytest.LogCaptureFixture) -> 
             def held(release: threading.Event = release,
                      started: threading.Event = started) -> Clip:
                 started.set()
-                release.wait(10)
+                release.wait(hang())
                 return tone(0.01)
 
             speaker.say(Transmission(f"whole {n}", fixed(tone(0.01))))
-            assert speaker.idle.wait(5)
+            assert speaker.idle.wait(hang())
             speaker.say(Transmission(f"cut {n}", [partial(_same, tone(0.01)), held]))
-            assert started.wait(5)
+            assert started.wait(hang())
             speaker.stop()
             release.set()
-            assert speaker.idle.wait(5)
+            assert speaker.idle.wait(hang())
         assert len(faults) == 1 and back == []
         backend.broken = False
         speaker.say(Transmission("healed", fixed(tone(0.01))))
-        assert speaker.idle.wait(5)
+        assert speaker.idle.wait(hang())
     speaker.close()
     assert back == [True]
     assert len(fault_lines(caplog)) == 1 and len(fault_lines(caplog, "sound is back")) == 1
@@ -280,7 +281,7 @@ def test_a_fault_known_before_any_sound_is_said_once(caplog: pytest.LogCaptureFi
         speaker.fault("espeak-ng is not installed (apt-get install espeak-ng)")
         for n in range(3):
             speaker.say(Transmission(f"t{n}", [missing]))
-            assert speaker.idle.wait(5)
+            assert speaker.idle.wait(hang())
     speaker.close()
     assert len(faults) == 1 and len(fault_lines(caplog)) == 1
 
@@ -313,11 +314,11 @@ def test_no_synthesizer_is_one_line_no_aplay_and_no_leak(
         assert speaker is not None and synthesizer is not None
         for thread in threading.enumerate():
             if thread.name == "voice-cache":  # opens the cache's directory, once
-                thread.join(10)
+                thread.join(hang())
         settled_fds = open_fds()
         for n in range(1000):
             speaker.say(synthesizer.transmission(f"Red truck {n}.", 0.8))
-            assert speaker.idle.wait(10)
+            assert speaker.idle.wait(hang())
         narrator.close()
     assert open_fds() <= settled_fds, "descriptors grew with the transmissions"
     assert faults == ["espeak-ng is not installed (apt-get install espeak-ng)"]
@@ -344,23 +345,23 @@ def test_a_broken_device_over_a_games_worth_is_one_line(
     with caplog.at_level(logging.INFO):
         for n in range(40):
             speaker.say(Transmission(f"whole {n}", fixed(tone(0.05))))
-            assert speaker.idle.wait(10)
+            assert speaker.idle.wait(hang())
             speaker.say(Transmission(f"quick {n}", fixed(tone(0.05))))
             speaker.say(Transmission(f"newer {n}", fixed(tone(0.05))))  # may cut it
-            assert speaker.idle.wait(10)
+            assert speaker.idle.wait(hang())
             release, started = threading.Event(), threading.Event()
 
             def held(release: threading.Event = release,
                      started: threading.Event = started) -> Clip:
                 started.set()
-                release.wait(10)
+                release.wait(hang())
                 return tone(0.01)
 
             speaker.say(Transmission(f"cut {n}", [partial(_same, tone(0.05)), held]))
-            assert started.wait(10)
+            assert started.wait(hang())
             speaker.stop()
             release.set()
-            assert speaker.idle.wait(10)
+            assert speaker.idle.wait(hang())
     speaker.close()
     assert faults == ["aplay: main:831: audio open error: Device or resource busy"]
     assert back == []
@@ -384,7 +385,7 @@ def test_the_plain_voice_plays_through_the_speaker(sox: bool) -> None:
     faults: list[str] = []
     speaker = Speaker(backend, on_fault=faults.append)
     speaker.say(synthesizer.transmission("Red: take a ticket. Press for a ticket.", 0.8))
-    assert speaker.idle.wait(30), "the speaker's thread died"
+    assert speaker.idle.wait(hang()), "the speaker's thread died"
     speaker.close()
     assert faults == []
     [played] = backend.played
@@ -400,7 +401,7 @@ def test_aplay_ending_before_the_clip_is_a_fault(tmp_path: Path) -> None:
     speaker = Speaker(AplayBackend(command=aplay), on_fault=faults.append,
                       on_recovered=lambda: back.append(True))
     speaker.say(Transmission("gone", fixed(tone(0.5), tone(3.0))))
-    assert speaker.idle.wait(30)
+    assert speaker.idle.wait(hang())
     speaker.close()
     assert faults == ["aplay exited with 0 before the clip ended"] and back == []
     assert children() == []

@@ -15,6 +15,7 @@ from hardware.speaker import MockBackend
 from rig.config import GameConfig
 from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import DeskRig, desk_config, start_desk
+from tests.slowdown import hang
 from tests.system_tools import require_commands, scratch_home
 
 MISSING = "espeak-ng is not installed (apt-get install espeak-ng)"
@@ -116,7 +117,7 @@ def test_the_page_shows_that_the_voice_cannot_play(chromium: dict[str, str],
     finally:
         driver.quit()
         rig.loop.post(Stop())
-        loop.join(10)
+        loop.join(hang())
 
 
 def test_the_oled_says_no_sound_from_the_first_screen_of_a_game(

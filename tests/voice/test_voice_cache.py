@@ -18,6 +18,7 @@ import pytest
 
 from hardware.speaker import Clip
 from rig.voice.narrator import Synthesizer, VoiceSettings, clip_key
+from tests.slowdown import hang
 
 RATE = 16000
 
@@ -300,7 +301,7 @@ def test_nothing_is_rendered_ahead_without_a_cache_to_keep_it(tmp_path: Path) ->
     synthesizer = Counted(tmp_path / "voice")
     ahead = synthesizer.warm(["Red: draw a Mike card.", "Blue truck caught."])
     assert ahead is not None
-    ahead.join(10)
+    ahead.join(hang())
     assert synthesizer.made == [] and list(elsewhere.iterdir()) == []
 
 
@@ -322,7 +323,7 @@ def test_the_rig_tidies_the_cache_at_start(tmp_path: Path) -> None:
                               backend=MockBackend())
     [tidying] = [t for t in threading.enumerate() if t.name == "voice-cache"] or [None]
     if tidying is not None:
-        tidying.join(10)
+        tidying.join(hang())
     narrator.close()
     assert not stale.exists()
     assert narrator.synthesizer is not None and narrator.synthesizer.store is not None

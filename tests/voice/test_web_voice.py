@@ -16,7 +16,7 @@ from rig.config import GameConfig
 from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import DeskRig, desk_config
 from rig.voice.narrator import pcm_of_wav
-from tests.slowdown import HANG, scaled
+from tests.slowdown import HANG, hang, scaled
 from tests.system_tools import require_commands, scratch_home
 
 
@@ -157,7 +157,7 @@ def test_the_page_plays_must_hear_clips_whole_and_drops_stale_prompts(tmp_path: 
 
     def say(text: str, seconds: float, level: int, must_hear: bool) -> None:
         speaker.say(Transmission(text, [lambda: clip(seconds, level)], must_hear=must_hear))
-        assert speaker.idle.wait(10)
+        assert speaker.idle.wait(hang())
 
     try:
         driver.get(web.url)

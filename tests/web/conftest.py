@@ -14,6 +14,7 @@ from rig.config import RigConfig
 from rig.core.loop import Stop
 from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import DeskRig
+from tests.slowdown import hang
 from tests.system_tools import require_commands, scratch_home
 
 CHROMIUM_FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
@@ -57,5 +58,5 @@ def serving(config: RigConfig, seed: int, first: Iterable[object] = ()) -> Itera
         yield web
     finally:
         rig.loop.post(Stop())
-        loop.join(timeout=10)
+        loop.join(timeout=hang())
         web.stop()

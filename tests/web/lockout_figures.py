@@ -26,6 +26,7 @@ import time
 
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
+from tests.slowdown import hang
 
 HEADER = b"GET /board HTTP/1.1\r\nHost: rig\r\nX-Slow: " + b"a" * 4000
 
@@ -90,7 +91,7 @@ class Attacker:
 
 
 def _dial(port: int, source: str) -> socket.socket:
-    return socket.create_connection(("127.0.0.1", port), timeout=10,
+    return socket.create_connection(("127.0.0.1", port), timeout=hang(),
                                     source_address=(source, 0))
 
 
@@ -131,7 +132,7 @@ def attack(name: str, seconds: float, hosts: list[str], per_host: int, opening: 
     until = time.monotonic() + seconds
     held = threading.Thread(target=attacker.run, args=(until,), daemon=True)
     held.start()
-    server.wait_for(lambda: server.open_connections >= server.max_connections, 10)
+    server.wait_for(lambda: server.open_connections >= server.max_connections, hang())
     boards: list[float | None] = []
     events: list[float | None] = []
     stop = threading.Event()
@@ -141,7 +142,8 @@ def attack(name: str, seconds: float, hosts: list[str], per_host: int, opening: 
         board, event = phone(port, f"127.0.200.{tries % 250 + 1}")
         boards.append(board)
         events.append(event)
-        stop.wait(1.0)  # a phone asks once a second (pacing, not synchronisation)
+        # a phone asks once a second (pacing, not synchronisation)
+        stop.wait(1.0)  # not a hang deadline: pacing
     held.join()
     server.stop()
     served = [b for b in boards if b is not None]

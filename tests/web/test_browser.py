@@ -26,6 +26,7 @@ from rig.desktop.browserdesk import WebDesk
 from rig.desktop.desk import desk_config
 from rig.screens.render import render
 from rig.web.live import LiveBoard
+from tests.slowdown import hang
 from tests.web.conftest import serving
 
 README_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "images" / "web-rig.png"
@@ -53,7 +54,7 @@ def desk(tmp_path: Path) -> Iterator[WebDesk]:
         yield web
 
 
-def _wait(driver: object, condition: object, what: str, timeout: float = 20) -> None:
+def _wait(driver: object, condition: object, what: str, timeout: float = hang()) -> None:
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import WebDriverWait
 

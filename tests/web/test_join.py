@@ -26,11 +26,11 @@ from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
 from rig.web.invite import Invitation
 from tests.daemon.helpers import write_config
-from tests.slowdown import scaled
+from tests.slowdown import hang
 from valueclass import replace
 
 IMAGES = Path(__file__).resolve().parents[2] / "docs" / "images"
-WAIT = scaled(20)
+WAIT = hang()
 
 
 @pytest.fixture

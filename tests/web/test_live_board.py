@@ -12,6 +12,7 @@ import pytest
 
 from rig.config import ConfigError, WebConfig, load_config, parse_config
 from tests.daemon.helpers import write_config
+from tests.slowdown import hang
 from valueclass import replace
 
 DAEMON_WITHOUT_WEB = """
@@ -47,7 +48,7 @@ def test_web_is_off_by_default_and_validated():
 def test_with_web_off_the_daemon_imports_no_web_and_listens_nowhere(tmp_path):
     config = write_config(tmp_path, game="tenfour", players=2)
     result = subprocess.run([sys.executable, "-c", DAEMON_WITHOUT_WEB, str(config)],
-                            capture_output=True, text=True, timeout=60, check=True)
+                            capture_output=True, text=True, timeout=hang(), check=True)
     assert result.stdout.split() == ["False", "False", "None", "0"]
 
 
@@ -72,7 +73,7 @@ def invited(daemon) -> dict[str, str]:
 def _events_until(url: str, topic: str, headers: dict[str, str]) -> dict[str, str]:
     """Read the stream until `topic` has come; the stream sends the current state first."""
     stream = urllib.request.urlopen(urllib.request.Request(url + "events", headers=headers),
-                                    timeout=20)
+                                    timeout=hang())
     seen: dict[str, str] = {}
     buffer = ""
     while topic not in seen:

@@ -22,8 +22,9 @@ from hardware.events import KnobPress
 from rig.web.httpserver import RigServer, host_allowed
 from rig.web.hub import Hub
 from tests.daemon.helpers import write_config
+from tests.slowdown import hang
 
-WAIT = 20.0
+WAIT = hang()
 """A socket's safety timeout: a test that waits this long has failed."""
 
 

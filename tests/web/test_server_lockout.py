@@ -16,7 +16,8 @@ from collections.abc import Iterator
 import pytest
 
 from rig.web.httpserver import RigServer, client_key
-from rig.web.hub import Hub
+from rig.web.hub import Hub, Mailbox
+from tests.slowdown import hang
 from tests.web.test_server_limits import WAIT, _connect, _get
 
 
@@ -72,7 +73,8 @@ def test_a_header_dribbled_a_byte_at_a_time_is_closed_at_the_request_deadline() 
     thread.start()
     try:
         sock = _connect(server)
-        sock.settimeout(0.3)  # the dribble's pace: wait on the socket, then one byte more
+        # the dribble's pace: wait on the socket, then one byte more
+        sock.settimeout(0.3)  # not a hang deadline: pacing
         started = time.monotonic()
         closed = False
         for byte in b"GET /board HTTP/1.1\r\nX-Slow: " + b"a" * 200:  # bounded: ~60 s
@@ -164,17 +166,60 @@ def test_held_event_streams_give_way_to_a_new_phone(board) -> None:
         sock.close()
 
 
-def test_a_stream_whose_page_left_frees_its_place_within_seconds() -> None:
-    """A page closed: its place was taken until the next keep-alive (~14 s). The stream
-    now looks every `heartbeat_seconds` and lets go as soon as it sees the close."""
-    server = RigServer(("127.0.0.1", 0), Hub(), post=None)
+class _GatedBox(Mailbox):
+    """A stream's mailbox whose every wait (a heartbeat) lasts until the test lets one
+    pass: heartbeats are counted, not timed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = threading.Semaphore(0)
+        self.waiting = threading.Event()
+        self.takes = 0
+
+    def take(self, timeout: float) -> list[tuple[str, str]]:
+        self.takes += 1
+        self.waiting.set()
+        assert self.gate.acquire(timeout=hang()), "no heartbeat was let through"
+        return super().take(0)
+
+    def close(self) -> None:
+        super().close()
+        self.gate.release(100)
+
+
+class _GatedHub(Hub):
+    def __init__(self) -> None:
+        super().__init__()
+        self.boxes: list[_GatedBox] = []
+        self.subscribed = threading.Event()
+
+    def subscribe(self) -> Mailbox:
+        box = _GatedBox()
+        with self._lock:
+            self._boxes.append(box)
+        self.boxes.append(box)
+        self.subscribed.set()
+        return box
+
+
+def test_a_stream_whose_page_left_frees_its_place_at_the_next_heartbeat() -> None:
+    """A page closed: its place was taken until the next keep-alive write failed (two
+    heartbeats, ~14 s). The stream now looks at its socket every heartbeat and lets go
+    at the first one after the close. Counted, at any load: one heartbeat is let
+    through, and the place is free with no second one."""
+    hub = _GatedHub()
+    server = RigServer(("127.0.0.1", 0), hub, post=None)
     thread = threading.Thread(target=server.serve_forever)
     thread.start()
     try:
         sock = _stream(server, "127.0.0.1")
         assert server.wait_for(lambda: server.open_connections == 1, WAIT)
+        assert hub.subscribed.wait(WAIT) and hub.boxes[0].waiting.wait(WAIT)  # 1st heartbeat
         sock.close()
-        assert server.wait_for(lambda: server.open_connections == 0, 5.0)
+        hub.boxes[0].gate.release()  # that heartbeat ends
+        assert server.wait_for(lambda: server.open_connections == 0, WAIT), \
+            "the place waited for a second heartbeat"
+        assert hub.boxes[0].takes == 1
     finally:
         server.stop()
         thread.join()

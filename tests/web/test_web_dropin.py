@@ -14,6 +14,7 @@ import pytest
 
 from rig.web.httpserver import RigServer
 from rig.web.hub import Hub
+from tests.slowdown import hang
 
 REPO = Path(__file__).resolve().parents[2]
 KEYWORDS = {  # systemd.resource-control(5): IPAddressAllow= symbolic names
@@ -78,9 +79,9 @@ def test_the_board_listens_on_ipv6_and_ipv4_with_address_colons():
         port = server.served[1]
         assert server.url == f"http://[::]:{port}/"
         for host in ("[::1]", "127.0.0.1"):
-            with urllib.request.urlopen(f"http://{host}:{port}/board", timeout=20) as page:
+            with urllib.request.urlopen(f"http://{host}:{port}/board", timeout=hang()) as page:
                 assert page.status == 200
-        probe = socket.create_connection(("::1", port), timeout=20)
+        probe = socket.create_connection(("::1", port), timeout=hang())
         probe.close()
     finally:
         server.stop()
