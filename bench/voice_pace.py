@@ -619,7 +619,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     if "skipped" in pace:
         return [f"  voice at table pace: skipped ({pace['skipped']})"]
     lines = [f"  voice at table pace ({pace['effect']}, choices "
-             f"{pace.get('choices', 'all')}, the person {pace.get('person', 'presses')}, x{pace['speed']:g} real time, "
+             f"{pace.get('choices', 'all')}, the person {pace.get('person', 'presses')}, "
+             f"x{pace['speed']:g} real time, "
              f"{pace['acts_per_game']} acts a game, seeds {pace['seeds']}):"]
     for key, run in pace.items():
         if not isinstance(run, dict):
@@ -656,8 +657,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 
 def main() -> int:
     """``python -m bench.voice_pace [--quick] [--held-out-only] [--paces 2,3,5]
-    [--choices brief|all] [--person browses|presses]``: the table-pace figures printed (a JSON copy with --json
-    FILE)."""
+    [--choices brief|all] [--person browses|presses]``: the table-pace figures printed
+    (a JSON copy with --json FILE)."""
     import argparse
     import json
 
