@@ -67,8 +67,9 @@ CHOICES = ("brief", "all")
 - brief (the default): who chooses and how many options ("Blue: seven choices."), the
   one option said whole where there is only one; each turn of the knob says the option
   it lands on, short ("Two: Smokey one, Blue nineteen."), as a screen reader does. The
-  prompt is heard whole within one gesture at 3 s a gesture (1.5-2.3 s of speech,
-  measured: docs/VOICE.md), so a listener who browses hears it before the first turn.
+  prompt fits one gesture at 3 s a gesture (1.5-2.5 s of speech, measured:
+  docs/VOICE.md) where no news comes before it, so a listener who browses hears it
+  before the first turn.
 - all: every option read out, short and grouped, or their count where they are too
   many to hold (`OPTIONS_MOST_WORDS`).
 """
