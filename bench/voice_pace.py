@@ -58,6 +58,13 @@ METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 SPEED = 8.0
 """How much faster than life the table runs (see the module doc)."""
 PACES = (2.0, 3.0, 5.0)
+PERSONS = ("browses", "presses")
+PERSON = "browses"
+"""How the simulated person makes a choice: "browses" (the default), as a screen-reader
+user does: one step of the knob a gesture from the option under it to the one they
+pick (at least one, so an option is heard by the knob), then the press a gesture later;
+"presses": the turn and the press in one act, a gesture after the choice is shown (the
+model before issue 43's second round, kept for comparison)."""
 GAMES = (("tenfour", 3), ("bumpem", 3))
 HELD_OUT = (("tenfour", 3, "human,easy,human", (41, 44)),
             ("tenfour", 2, "human,human", (41, 44)),
@@ -296,11 +303,34 @@ def _groups(game: str, players: int, seed: int, count: int,
         if _computer_turn(rig):
             computer.add(len(out) + 1)  # acts count from 1 (0: the first frame)
         gestures = gestures_for(rig.controller, rng)
-        for gesture in gestures:
-            rig.loop.step(gesture)
-        rig.settle()
-        out.append(gestures)
+        steps = _browse(gestures, rig) if PERSON == "browses" else [gestures]
+        for step in steps:
+            for gesture in step:
+                rig.loop.step(gesture)
+            rig.settle()
+        out += steps
     return out, computer
+
+
+def _browse(gestures: list[Any], rig: Any) -> list[list[Any]]:
+    """A person's choice as a listener makes it (`PERSON` "browses"): one step of the
+    knob a gesture, from the option under it to the one they pick, the shorter way
+    round (at least one step where there are several options: away and back), then
+    the press a gesture later; each its own act. Any other act: as it is."""
+    from hardware.events import KnobPress, KnobTurn
+
+    if not gestures or not isinstance(gestures[-1], KnobPress) or _computer_turn(rig) \
+            or rig.controller.alert is not None or rig.session.state.is_chance_node():
+        return [gestures]
+    count = len(rig.controller.choices())
+    if count < 2:
+        return [gestures]
+    delta = sum(g.steps for g in gestures if isinstance(g, KnobTurn)) % count
+    if delta > count // 2:
+        delta -= count
+    turns = [1 if delta > 0 else -1] * abs(delta) if delta else \
+        ([1, -1] if count > 2 else [1, 1])
+    return [[KnobTurn(gestures[-1].knob, step)] for step in turns] + [[gestures[-1]]]
 
 
 def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any,
@@ -316,9 +346,11 @@ def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any,
     for _ in range(count):
         if rig.session.state.is_terminal():
             break
-        for gesture in gestures_for(rig.controller, rng):
-            rig.loop.step(gesture)
-        rig.settle()
+        gestures = gestures_for(rig.controller, rng)
+        for step in _browse(gestures, rig) if PERSON == "browses" else [gestures]:
+            for gesture in step:
+                rig.loop.step(gesture)
+            rig.settle()
     texts = {said.text for screen in rig.screens
              if (said := utterance(screen, vocabulary, CHOICES)) is not None}
     texts |= set(_likely(vocabulary, rig.screens))
@@ -493,6 +525,8 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
         if kind == "option":  # the options the knob landed on, heard before the pick
             out[kind]["heard_by_pick"] = sum(1 for r in records if r.heard_by_pick
                                              and r.pick is not None)
+            out[kind]["lost_before_pick"] = sum(1 for r in records if r.lost
+                                                and not r.cut_at_pick and not r.dropped)
     return out
 
 
@@ -540,7 +574,7 @@ def measure(quick: bool, paces: tuple[float, ...] = PACES) -> dict[str, Any]:
     count = 30 if quick else 80
     out: dict[str, Any] = {"speed": SPEED, "acts_per_game": count, "seeds": list(seeds),
                            "effect": "radio" if shutil.which("sox") else "plain",
-                           "choices": CHOICES}
+                           "choices": CHOICES, "person": PERSON}
     with tempfile.TemporaryDirectory(prefix="cbrig-voice-pace-") as tmp:
         cache = Path(tmp) / "voice"
         for pace in paces:
@@ -585,7 +619,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     if "skipped" in pace:
         return [f"  voice at table pace: skipped ({pace['skipped']})"]
     lines = [f"  voice at table pace ({pace['effect']}, choices "
-             f"{pace.get('choices', 'all')}, x{pace['speed']:g} real time, "
+             f"{pace.get('choices', 'all')}, the person {pace.get('person', 'presses')}, "
+             f"x{pace['speed']:g} real time, "
              f"{pace['acts_per_game']} acts a game, seeds {pace['seeds']}):"]
     for key, run in pace.items():
         if not isinstance(run, dict):
@@ -622,12 +657,12 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
 
 def main() -> int:
     """``python -m bench.voice_pace [--quick] [--held-out-only] [--paces 2,3,5]
-    [--choices brief|all]``: the table-pace figures printed (a JSON copy with --json
-    FILE)."""
+    [--choices brief|all] [--person browses|presses]``: the table-pace figures printed
+    (a JSON copy with --json FILE)."""
     import argparse
     import json
 
-    global CHOICES
+    global CHOICES, PERSON
 
     parser = argparse.ArgumentParser(prog="python -m bench.voice_pace")
     parser.add_argument("--quick", action="store_true")
@@ -635,13 +670,14 @@ def main() -> int:
     parser.add_argument("--paces", default="2,3,5")
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--choices", choices=("brief", "all"), default=CHOICES)
+    parser.add_argument("--person", choices=PERSONS, default=PERSON)
     args = parser.parse_args()
-    CHOICES = args.choices
+    CHOICES, PERSON = args.choices, args.person
     paces = tuple(float(p) for p in args.paces.split(","))
     if args.held_out_only:
         with tempfile.TemporaryDirectory(prefix="cbrig-voice-pace-") as tmp:
             out: dict[str, Any] = {"speed": SPEED, "acts_per_game": 30 if args.quick else 80,
-                                   "seeds": "held out", "choices": CHOICES,
+                                   "seeds": "held out", "choices": CHOICES, "person": PERSON,
                                    "effect": "radio" if shutil.which("sox") else "plain"}
             out.update(held_out(args.quick, Path(tmp) / "voice", paces))
         report = {"voice_pace": out}

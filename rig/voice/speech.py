@@ -64,19 +64,15 @@ holds a short list, not a long one."""
 CHOICES = ("brief", "all")
 """How a person's choice is said, the ``[voice] choices`` setting:
 
-- brief (the default): who chooses, how many options, and the one under the knob
-  ("Blue: seven choices. Smokey one: Blue nineteen."); each turn of the knob says the
-  option it lands on. Two options that are short together are both said. A listener
-  holds it in the few seconds a table gives a choice (docs/VOICE.md, the table-pace
-  figures).
+- brief (the default): who chooses and how many options ("Blue: seven choices."), the
+  one option said whole where there is only one; each turn of the knob says the option
+  it lands on, short ("Two: Smokey one, Blue nineteen."), as a screen reader does. The
+  prompt fits one gesture at 3 s a gesture (1.5-2.5 s of speech, measured:
+  docs/VOICE.md) where no news comes before it, so a listener who browses hears it
+  before the first turn.
 - all: every option read out, short and grouped, or their count where they are too
   many to hold (`OPTIONS_MOST_WORDS`).
 """
-BRIEF_MORE_WORDS = 2
-"""In the brief form, a choice whose options, grouped, say at most this many words more
-than its count and first option says them all ("Red or Green truck: Red one to Red
-seven."; "Smokey one: Red, Green, Blue or Yellow trap."); "Track nine to track ten; or
-from the pit onto track five." is longer: "two choices. Track nine to track ten."."""
 
 SPOKEN_ROLES = frozenset({"news", "card", "instruction", "warning", "text"})
 """The parts of a prompt screen that are said (not the hint, the computer's note, the
@@ -427,16 +423,23 @@ def option_words(item: str, vocabulary: Vocabulary) -> str:
     return vocabulary.words(vocabulary.option(item))
 
 
+_SAME_WORD = re.compile(r"\b([A-Za-z]+) ([\w-]+) to \1 ")
+"""A move along one route or the track, said once: "Blue one to Blue two" is "Blue one
+to two", "track nine to track ten" is "track nine to ten" (the knob's option, short)."""
+
+
 def highlighted(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
-    """The option under the knob on a choice screen, numbered in the knob's order
-    ("Two: Smokey one, short cut to Yellow three."), or None where options are not
-    said (a computer's choice, a game that does not read them)."""
+    """The option under the knob on a choice screen, numbered in the knob's order, its
+    piece and its move after a comma, a route or the track named once ("Two: Smokey
+    one, short cut to Yellow three."; "Two: Yellow truck, Blue one to two."),
+    or None where options are not said (a computer's choice, a game that does not read them)."""
     if not screen.menu or any(p.role == "cpu" for p in screen.parts()):
         return None
     if screen.title != CORRECTION and not vocabulary.options(screen.menu):
         return None  # the correction menu says the item under the knob; setup does not
     at = min(screen.cursor, len(screen.menu) - 1)
-    said = option_words(screen.menu[at], vocabulary)
+    said = _SAME_WORD.sub(r"\1 \2 to ", option_words(screen.menu[at], vocabulary))
+    said = said.replace(": ", ", ")
     return Utterance(_sentence(f"{_upper_first(number_words(at + 1))}: {said}"), OPTION)
 
 
@@ -469,15 +472,13 @@ def _options(menu: tuple[str, ...], vocabulary: Vocabulary,
 
 
 def _brief_options(menu: tuple[str, ...], vocabulary: Vocabulary) -> str:
-    """A choice's options in the brief form (`CHOICES`): how many and the first, under
-    the knob as the choice opens ("seven choices. Smokey one: Blue nineteen."), or all
-    of them where they are short together (`BRIEF_MORE_WORDS`)."""
-    listed = _options(menu, vocabulary, most=None)
-    first = _sentence(option_words(menu[0], vocabulary))
-    counted = f"{number_words(len(menu))} choices. {first}"
-    if len(menu) == 1 or len(listed.split()) <= len(counted.split()) + BRIEF_MORE_WORDS:
-        return listed
-    return counted
+    """A choice's options in the brief form (`CHOICES`): how many ("seven choices."),
+    the knob saying each as it lands on it; the option itself where it is the only
+    one. The first option is not added: with it the prompt took 3.3-4.6 s of speech,
+    longer than a gesture at 3 s (issue 43)."""
+    if len(menu) == 1:
+        return _options(menu, vocabulary, most=None)
+    return f"{number_words(len(menu))} choices."
 
 
 _LEAD_SENTENCES = re.compile(r"(?<=[.!?])\s+")

@@ -3,10 +3,13 @@ loop's CPU per input with the voice on beside off, with the Pi Zero 2 W estimate
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from bench import voice, voice_pace
 from bench.runner import summary
+from hardware.events import KnobPress, KnobTurn
+from rig.core.autopilot import gestures_for
 from tests.system_tools import require_commands
 
 
@@ -85,3 +88,36 @@ def test_a_cards_instruction_left_out_is_not_lost_words() -> None:
     card.heard = voice_pace._Heard(1000)
     card.heard.samples = 3000
     assert card.lost, "less than the card itself"
+
+
+def test_the_benchs_person_browses_one_knob_step_a_gesture_then_presses() -> None:
+    """At a person's choice the bench's person turns the knob one step a gesture to the
+    option the autopilot picks (at least one step, so an option is heard by the knob),
+    and presses a gesture later; the game played is the same either way."""
+    rig = voice_pace._rig("tenfour", 2, 41, None)
+    rng = random.Random(41)
+    browsed = 0
+    for _ in range(60):
+        if rig.session.state.is_terminal():
+            break
+        gestures = gestures_for(rig.controller, rng)
+        steps = voice_pace._browse(gestures, rig)
+        count = len(rig.controller.choices()) if not rig.session.state.is_chance_node() \
+            and rig.controller.alert is None else 0
+        if len(steps) > 1:
+            browsed += 1
+            assert count >= 2
+            assert all(len(s) == 1 and isinstance(s[0], KnobTurn) and abs(s[0].steps) == 1
+                       for s in steps[:-1]), steps
+            assert steps[-1] == [KnobPress("hi")]
+            turned = sum(s[0].steps for s in steps[:-1])
+            wanted = sum(g.steps for g in gestures if isinstance(g, KnobTurn))
+            assert (turned - wanted) % count == 0, (steps, gestures)
+            assert len(steps) - 1 <= max(2, count // 2 + 1)
+        else:
+            assert steps == [gestures]
+        for step in steps:
+            for gesture in step:
+                rig.loop.step(gesture)
+            rig.settle()
+    assert browsed >= 3, "the two-player game offered few choices"
