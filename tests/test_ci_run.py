@@ -37,22 +37,12 @@ def test_the_arm64_job_starts_before_the_test_command_and_is_waited_for() -> Non
     assert started < tested < commands.index('wait "$arm64_job" || arm64=$?')
 
 
-def test_the_image_part_starts_first_and_only_fills_a_cache() -> None:
-    commands = _commands()
-    started = commands.index('python3 .ci/image_part.py >"$image_log" 2>&1 &')
-    tested = next(i for i, line in enumerate(commands) if line.startswith(_readme_test_command()))
-    assert started < tested
-
-
-def _outcome(x86_exit: int, arm64_exit: int, tmp_path: Path,
-             image_exit: int = 0) -> subprocess.CompletedProcess[str]:
-    """.ci/run's own lines with the jobs replaced by commands that exit as told."""
+def _outcome(x86_exit: int, arm64_exit: int, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    """.ci/run's own lines with both jobs replaced by commands that exit as told."""
     script = RUN.read_text()
     script = script.replace('cd "$(dirname "$0")/.."', f"cd {tmp_path}")
     script = script.replace("python3 .ci/emulated_suite.py arm64",
                             f"sh -c 'echo arm64 said this; exit {arm64_exit}'")
-    script = script.replace("python3 .ci/image_part.py",
-                            f"sh -c 'echo image part said this; exit {image_exit}'")
     script = script.replace(_readme_test_command(), f"sh -c 'exit {x86_exit}'")
     return subprocess.run(["bash", "-c", script], capture_output=True, text=True,
                           timeout=hang(), check=False)
@@ -64,9 +54,3 @@ def test_the_run_fails_when_either_job_fails_and_shows_the_arm64_output(tmp_path
         (0, 0): False, (0, 3): True, (1, 0): True, (1, 3): True}
     assert all("arm64 said this" in result.stdout for result in outcomes.values())
     assert "the test command exited 1, the arm64 job 3" in outcomes[(1, 3)].stdout
-
-
-def test_the_image_part_is_shown_but_judged_by_the_boot_test_not_here(tmp_path: Path) -> None:
-    failed_part = _outcome(0, 0, tmp_path, image_exit=1)
-    assert failed_part.returncode == 0
-    assert "image part said this" in failed_part.stdout

@@ -97,9 +97,9 @@ def boot_tree(root: Path, boot: Path) -> str:
 
 
 def debian_part(recipe: debian.Recipe, epoch: int, say: Say = print) -> Path:
-    """The Debian part's tarball from the cache, built first if it is not there. CI
-    (.ci/image_part.py) asks for it as its run starts, so the boot test in the suite
-    finds it made while the other tests ran."""
+    """The Debian part's tarball from the cache, built first if it is not there (the
+    slow step: mmdebstrap, arm64 under qemu-user), on its own so a caller can ask for it
+    ahead of the rest of the build."""
     say(debian.ensure_binfmt())
     return debian.cached_tarball(recipe, shutil.which("mmdebstrap") or "mmdebstrap", epoch,
                                  say=say)

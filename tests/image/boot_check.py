@@ -1,5 +1,14 @@
 """The Raspberry Pi image, built and booted as a Pi 3 B in QEMU (marker `pi_image`).
 
+Run by hand, as root (pytest does not collect this file: its name is not test_*.py):
+
+    sudo .venv/bin/python -m pytest -s -p no:cacheprovider tests/image/boot_check.py
+
+Not in the README's test command (so not in CI) for now: a cold `.ci/run` with it, the
+x86 suite and the arm64 job at once on 2 cores was on course for over 90 minutes (at 30
+minutes the x86 suite was at 37 %, the arm64 job at 22 %: docs/IMAGE.md, "The QEMU
+test"); the two boots alone take 8-20 minutes of QEMU's TCG.
+
 The image is built once per session (`rig.maker.image.build`, the code behind `cbrig
 image build`; its Debian part comes from the locked cache in $CBRIG_CI_CACHE or
 /var/cache/cbrig-ci, like the other root file systems), then:
@@ -21,7 +30,7 @@ image build`; its Debian part comes from the locked cache in $CBRIG_CI_CACHE or
   anyway, resuming the game after the draw.
 
 Set CBRIG_TEST_PI_IMAGE to an image built by `cbrig image build --no-xz` to boot that
-instead of building (a hand rerun; the suite builds). Deadlines only end hangs (QEMU's
+instead of building (a rerun). Deadlines only end hangs (QEMU's
 TCG on a loaded machine is slow; tests/slowdown.py).
 """
 
