@@ -2,7 +2,7 @@
 `tests.slowdown.hang` or `scaled`, so it only ends a hang and stretches with a slow
 machine. A bare number where a test waits fails here: a `timeout=`/`deadline=`/
 `seconds=` keyword, `.wait(N)`, `.join(N)`, `.wait_for(x, N)`, `wait_until(x, N)`,
-`.settimeout(N)`, `time.monotonic() + N`, a parameter named so defaulting to a number,
+`.settimeout(N)`, `WebDriverWait(driver, N)`, `time.monotonic() + N`, a parameter named so defaulting to a number,
 or a module constant holding a bare number used in any of those; unless its line says
 why it is not a hang deadline with `# not a hang deadline: <reason>` (the emulated rig's
 clock, a poll interval, pacing, a wait that must run out); for a constant, on its
@@ -20,8 +20,9 @@ MARK = "# not a hang deadline:"
 KEYWORDS = {"timeout", "deadline", "seconds", "ready_timeout", "stop_timeout", "wait"}
 PARAMETERS = {"timeout", "deadline", "ready_timeout", "stop_timeout"}
 """Parameter names whose numeric default is a timeout (`seconds` is a clip's length too)."""
-POSITIONAL = {"wait": 0, "join": 0, "wait_for": 1, "wait_until": 1, "settimeout": 0}
-"""Method name -> the index of its timeout argument."""
+POSITIONAL = {"wait": 0, "join": 0, "wait_for": 1, "wait_until": 1, "settimeout": 0,
+              "WebDriverWait": 1}
+"""Method name (or selenium's waiter) -> the index of its timeout argument."""
 
 
 def _numeric(node: ast.expr, constants: dict[str, ast.expr]) -> bool:
@@ -111,9 +112,11 @@ def test_the_check_finds_each_kind_of_bare_timeout() -> None:
         "def stop(*, deadline=60.0): ...",
         "def tone(seconds_long: float = 0.5): ...",
         "sock.settimeout(20)",
+        "WebDriverWait(driver, 20).until(ready)",
+        "WebDriverWait(driver, hang()).until(ready)",
     ])
     assert [line.split(":")[1] for line in bare_timeouts(source, "x")] == \
-        ["3", "4", "5", "6", "7", "8", "13", "14", "15", "17"]
+        ["3", "4", "5", "6", "7", "8", "13", "14", "15", "17", "18"]
 
 
 def test_a_marked_constant_is_allowed_where_it_is_used() -> None:

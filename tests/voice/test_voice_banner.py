@@ -108,10 +108,10 @@ def test_the_page_shows_that_the_voice_cannot_play(chromium: dict[str, str],
         tmp_path / "home")), options=options)
     try:
         driver.get(web.url)
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, hang()).until(
             lambda d: d.execute_script("return document.body.dataset.connected") == "yes")
         banner = driver.find_element("id", "voice-state")
-        WebDriverWait(driver, 20).until(lambda d: banner.is_displayed())
+        WebDriverWait(driver, hang()).until(lambda d: banner.is_displayed())
         assert banner.text == f"The voice cannot play: {MISSING}."
         driver.save_screenshot(str(tmp_path / "banner.png"))
     finally:

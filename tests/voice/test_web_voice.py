@@ -104,18 +104,18 @@ def test_the_page_plays_the_voice_and_the_mute_switch_silences_it(tmp_path: Path
         tmp_path / "home")), options=options)
     try:
         driver.get(web.url)
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, hang()).until(
             lambda d: d.execute_script("return document.body.dataset.connected") == "yes")
         assert rig.app is not None and rig.loop is not None
         menu = rig.app.screen().menu
         rig.loop.post(KnobTurn("hi", menu.index("START") - rig.app.screen().cursor))
         rig.loop.post(KnobPress("hi"))
         said = "Red: take a ticket."
-        WebDriverWait(driver, 30).until(
+        WebDriverWait(driver, hang()).until(
             lambda d: d.execute_script("return cbrig.heard") == said)
         driver.find_element("id", "mute").click()
         rig.loop.post(KnobPress("hi"))  # a ticket: something new is said...
-        WebDriverWait(driver, 30).until(
+        WebDriverWait(driver, hang()).until(
             lambda d: d.execute_script("return cbrig.voices.length") >= 2)
         assert driver.execute_script("return cbrig.heard") == said  # ...and not played
         assert driver.execute_script("return localStorage.getItem('cbrig-mute')") == "yes"
@@ -161,14 +161,14 @@ def test_the_page_plays_must_hear_clips_whole_and_drops_stale_prompts(tmp_path: 
 
     try:
         driver.get(web.url)
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, hang()).until(
             lambda d: d.execute_script("return document.body.dataset.connected") == "yes")
         say("move result", 1.5, 3000, True)
-        WebDriverWait(driver, 20).until(
+        WebDriverWait(driver, hang()).until(
             lambda d: d.execute_script("return cbrig.heard") == "move result")
         say("next prompt", 1.0, 2000, False)  # shown, then acted on at once:
         say("card read aloud", 1.0, 1000, True)
-        WebDriverWait(driver, 30).until(
+        WebDriverWait(driver, hang()).until(
             lambda d: len(d.execute_script("return cbrig.wholes || []")) >= 2)
         assert driver.execute_script("return cbrig.wholes") == ["move result",
                                                                  "card read aloud"]
