@@ -2,11 +2,11 @@
 `tests.slowdown.hang` or `scaled`, so it only ends a hang and stretches with a slow
 machine. A bare number where a test waits fails here: a `timeout=`/`deadline=`/
 `seconds=` keyword, `.wait(N)`, `.join(N)`, `.wait_for(x, N)`, `wait_until(x, N)`,
-`.settimeout(N)`, `WebDriverWait(driver, N)`, `time.monotonic() + N`, a parameter named so defaulting to a number,
-or a module constant holding a bare number used in any of those; unless its line says
-why it is not a hang deadline with `# not a hang deadline: <reason>` (the emulated rig's
-clock, a poll interval, pacing, a wait that must run out); for a constant, on its
-definition's line."""
+`.settimeout(N)`, selenium's `WebDriverWait(driver, N)`, `time.monotonic() + N`, a
+parameter named so defaulting to a number, or a module constant holding a bare number
+used in any of those; unless its line says why it is not a hang deadline with
+`# not a hang deadline: <reason>` (the emulated rig's clock, a poll interval, pacing, a
+wait that must run out); for a constant, on its definition's line."""
 
 from __future__ import annotations
 
