@@ -527,7 +527,20 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
                                              and r.pick is not None)
             out[kind]["lost_before_pick"] = sum(1 for r in records if r.lost
                                                 and not r.cut_at_pick and not r.dropped)
+        if kind in ("choice", "option"):  # what was not heard by the pick, and why
+            out[kind]["missed"] = [_missed(r) for r in records
+                                   if not r.heard_by_pick and r.pick is not None]
     return out
+
+
+def _missed(record: _Said) -> str:
+    """A choice or option not heard whole by its pick: its words, its seconds of
+    speech, when its first sound came and when the pick came (table seconds after its
+    frame was shown)."""
+    said = record.merged_into or record
+    start = "never" if said.first_sound is None else f"{said.first_sound - record.shown:.2f} s"
+    pick = record.pick - record.shown if record.pick is not None else 0.0
+    return f"{record.text} | {record.full:.2f} s of speech, first sound {start}, pick {pick:.2f} s"
 
 
 def _summary(said: list[_Said], turns: int) -> dict[str, Any]:

@@ -66,10 +66,10 @@ CHOICES = ("brief", "all")
 
 - brief (the default): who chooses and how many options ("Blue: seven choices."), the
   one option said whole where there is only one; each turn of the knob says the option
-  it lands on, short ("Two: Smokey one, Blue nineteen."), as a screen reader does. The
-  prompt fits one gesture at 3 s a gesture (1.5-2.5 s of speech, measured:
-  docs/VOICE.md) where no news comes before it, so a listener who browses hears it
-  before the first turn.
+  it lands on, short ("Smokey one, Blue nineteen."), as a screen reader does. The
+  prompt and each option fit one gesture at 3 s a gesture (at most 2.6 s of speech,
+  measured: docs/VOICE.md), so a listener who browses hears the prompt before the
+  first turn and each option before the next.
 - all: every option read out, short and grouped, or their count where they are too
   many to hold (`OPTIONS_MOST_WORDS`).
 """
@@ -230,6 +230,12 @@ class Vocabulary:
         places as codes: `words` says them); by default the menu item as it is."""
         return item
 
+    def knob(self, said: str) -> str:
+        """The option under the knob as said (words, not codes), in fewer words where
+        the game can say it shorter still (Bump 'Em names the track once); by default
+        as it is."""
+        return said
+
     def choice_prompt(self, said: str) -> str:
         """The spoken prompt of a choice before its options (the game may say it in
         fewer words: the options carry the details); by default as it is."""
@@ -368,7 +374,7 @@ def utterance(screen: Screen, vocabulary: Vocabulary,
     if not card and tail:
         prompt = vocabulary.choice_prompt(_say(vocabulary, spoken))
         if brief:
-            prompt = _choice_lead(prompt)
+            return Utterance(_brief_choice(prompt, tail, len(screen.menu)), "choice")
         if not prompt.endswith(":"):
             tail = _upper_first(tail)
         return Utterance(f"{prompt} {tail}".strip(), "choice")
@@ -423,24 +429,43 @@ def option_words(item: str, vocabulary: Vocabulary) -> str:
     return vocabulary.words(vocabulary.option(item))
 
 
-_SAME_WORD = re.compile(r"\b([A-Za-z]+) ([\w-]+) to \1 ")
+_SAME_WORD = re.compile(r"\b([A-Za-z]+) ([\w-]+) (back )?to \1 ")
 """A move along one route or the track, said once: "Blue one to Blue two" is "Blue one
-to two", "track nine to track ten" is "track nine to ten" (the knob's option, short)."""
+to two", "track nine to track ten" is "track nine to ten", "track forty-six back to
+track thirty-seven" is "track forty-six back to thirty-seven" (the knob's option,
+short)."""
+OPTION_MOST_SECONDS = 2.6
+"""The longest the option under the knob may take to say (speech, without the radio's
+squelch and roger beep): a listener who browses turns the knob once a gesture, and at
+3 s a gesture the option must end before the next turn cuts it (issue 43; measured in
+docs/VOICE.md). tests/voice/test_choices.py holds every option of the bench's seeded
+games to it."""
+
+
+def knob_words(item: str, vocabulary: Vocabulary) -> str:
+    """One option as the knob says it: the game's short form in words, its piece and
+    its move after a comma, a route or the track named once ("Smokey one, Blue
+    nineteen"; "Yellow truck to Blue two"; "track nine to ten")."""
+    said = _SAME_WORD.sub(r"\1 \2 \3to ", option_words(item, vocabulary))
+    return vocabulary.knob(said.replace(": ", ", "))
 
 
 def highlighted(screen: Screen, vocabulary: Vocabulary) -> Utterance | None:
-    """The option under the knob on a choice screen, numbered in the knob's order, its
-    piece and its move after a comma, a route or the track named once ("Two: Smokey
-    one, short cut to Yellow three."; "Two: Yellow truck, Blue one to two."),
-    or None where options are not said (a computer's choice, a game that does not read them)."""
+    """The option under the knob on a choice screen, its piece and its move after a
+    comma (`knob_words`: "Smokey one, Yellow three."; "Yellow truck to Blue two."),
+    or None where options are not said (a computer's choice, a game that does not read
+    them). Its number in the knob's order is on the screen and not said (about 0.4 s
+    a turn, issue 43), except where another option says the same words: then both are
+    told apart by it ("Two: ...")."""
     if not screen.menu or any(p.role == "cpu" for p in screen.parts()):
         return None
     if screen.title != CORRECTION and not vocabulary.options(screen.menu):
         return None  # the correction menu says the item under the knob; setup does not
     at = min(screen.cursor, len(screen.menu) - 1)
-    said = _SAME_WORD.sub(r"\1 \2 to ", option_words(screen.menu[at], vocabulary))
-    said = said.replace(": ", ", ")
-    return Utterance(_sentence(f"{_upper_first(number_words(at + 1))}: {said}"), OPTION)
+    said = knob_words(screen.menu[at], vocabulary)
+    if sum(1 for item in screen.menu if knob_words(item, vocabulary) == said) > 1:
+        said = f"{_upper_first(number_words(at + 1))}: {said}"
+    return Utterance(_sentence(said), OPTION)
 
 
 def _options(menu: tuple[str, ...], vocabulary: Vocabulary,
@@ -486,20 +511,43 @@ _WHO = re.compile(r"^(?P<who>[A-Z][\w']*(?: [\w']+){0,2}):(?: |$)")
 """Who chooses, as a prompt's sentence starts ("Red: ...", "Red drew one: ...")."""
 
 
-def _choice_lead(prompt: str) -> str:
-    """A choice's prompt before its brief options: the news it carries and who chooses,
-    without the instruction the count replaces ("Blue spins twelve. Blue goes first.
-    Blue: put a Smokey into any Bear Trap." -> "Blue spins twelve. Blue goes first.
-    Blue:"; "Red drew one: choose a move." -> "Red drew one:"; "Yellow drew Bump 'em!
-    Choose a move." -> "Yellow drew Bump 'em!")."""
+_REASON = re.compile(r" \([^)]*\)(?=[.!?]?$)")
+"""A reason in brackets at the end of a news line ("Red loses this turn (caught
+speeding)"): for the eyes; the catch was said when it happened."""
+
+
+def _brief_choice(prompt: str, count: str, options: int) -> str:
+    """A choice in the brief form: its news and who chooses, then how many options
+    (``count``), short enough to be heard before a listener's first turn of the knob
+    at 3 s a gesture (at most 2.6 s of speech: issue 43, docs/VOICE.md):
+
+    - no news: who and how many ("Red drew one: choose a move." -> "Red drew one: two
+      choices."; "Yellow drew Bump 'em! Choose a move." -> "Yellow drew Bump 'em! Two
+      choices.");
+    - news: said as one sentence (its reason in brackets left to the screen), then
+      who chooses ("Blue loses this turn (caught speeding). Red: which truck?" ->
+      "Blue loses this turn: Red chooses."), or nothing more where the news says who
+      goes first and so chooses ("Blue spins eight. Red goes first. Red: put a Smokey
+      into any Bear Trap." -> "Blue spins eight, Red goes first."): with the count too
+      it took 3.0-4.1 s; the knob says each option.
+
+    The only option (``options`` 1) is said whole after the news (``count`` is it)."""
     sentences = _LEAD_SENTENCES.split(prompt.strip())
     at = next((i for i in range(len(sentences) - 1, -1, -1) if _WHO.match(sentences[i])),
               None)
     if at is None:
-        return " ".join(sentences[:-1])
+        return " ".join([*sentences[:-1], _upper_first(count)]).strip()
     found = _WHO.match(sentences[at])
     assert found is not None
-    return " ".join([*sentences[:at], f"{found['who']}:"])
+    who = found["who"]
+    news = [_REASON.sub("", s) for s in sentences[:at]]
+    if news and options > 1:
+        said = ", ".join(s.rstrip(".!?") for s in news)
+        said = said[0] + said[1:].replace(", The ", ", the ")
+        if news[-1] == f"{who} goes first.":
+            return f"{said}."
+        return f"{said}: {who} chooses."
+    return " ".join([*news, f"{who}: {count}"])
 
 
 def _either(items: list[str], last: str = ", or ") -> str:
@@ -582,5 +630,5 @@ def _moment(screen: Screen, parts: tuple[Part, ...], vocabulary: Vocabulary) -> 
 
 
 __all__ = ["CHOICES", "EVENTS", "FLAVOUR_KIND", "MUST_HEAR", "OPTION", "Utterance",
-           "Vocabulary", "acted_on", "highlighted", "merged", "number_words", "option_words",
-           "utterance", "vocabulary_for"]
+           "Vocabulary", "acted_on", "highlighted", "knob_words", "merged", "number_words",
+           "option_words", "utterance", "vocabulary_for"]

@@ -78,7 +78,7 @@ def test_a_persons_police_choice_is_said_with_its_options_as_must_hear() -> None
         "Bear to the Red route", "Bear to the Green route"))
     said = utterance(few, TENFOUR, "all")
     assert said == Utterance("Red: move a Smokey or the Bear: Smokey one: Blue nineteen, or "
-                             "short cut to Yellow three; or Bear: Red or Green route.", "choice")
+                             "Yellow three; or Bear: Red or Green route.", "choice")
 
 
 def test_the_two_player_truck_choice_says_which_truck_from_where_to_where() -> None:
@@ -111,8 +111,8 @@ def test_bump_em_moves_are_said_short() -> None:
         Part("Red drew 1: choose a move", "instruction"),),
         menu=("Red car at T9: 1 to T10", "Red car in pit enters at T5"))
     said = utterance(screen, BUMPEM, "all")
-    assert said == Utterance("Red drew one: choose a move. Track nine to track ten; or from "
-                             "the pit onto track five.", "choice")
+    assert said == Utterance("Red drew one: choose a move. Track nine to track ten; or pit "
+                             "to track five.", "choice")
 
 
 def test_a_long_list_says_how_many_and_the_knob_says_each() -> None:
@@ -158,8 +158,8 @@ def test_a_knob_turn_says_the_option_under_it_and_never_cuts_the_list() -> None:
     device.wait_on_air()
     first = voice.frame(_turned(CHOICE, 1))  # browsing while the list is said
     second = voice.frame(_turned(CHOICE, 2))
-    assert first == Utterance("Two: Smokey one, short cut to Yellow three.", OPTION)
-    assert second == Utterance("Three: Bear, Red route.", OPTION)
+    assert first == Utterance("Smokey one, Yellow three.", OPTION)
+    assert second == Utterance("Bear, Red route.", OPTION)
     device.release()
     assert voice.speaker is not None and voice.speaker.idle.wait(hang())
     voice.close()
@@ -261,8 +261,8 @@ def test_the_correction_menu_says_the_item_under_the_knob() -> None:
     turned = voice.frame(Screen(title="CORRECTION", lines=(Part("Fix a piece", "text"),),
                                 menu=menu, cursor=2))
     voice.close()
-    assert opened == Utterance("One: Red truck at Red five.", OPTION)
-    assert turned == Utterance("Three: Smokey one at Blue seven.", OPTION)
+    assert opened == Utterance("Red truck at Red five.", OPTION)
+    assert turned == Utterance("Smokey one at Blue seven.", OPTION)
 
 
 # -- the brief form (issue 43's product call: read fewer options by default) -------------
@@ -304,29 +304,41 @@ def test_the_brief_form_says_the_only_option_and_counts_two() -> None:
 
 
 def test_the_knob_says_a_move_along_one_route_short() -> None:
-    """"Two: Yellow truck, Blue one to two.": the piece, then its move, the route or the
-    track named once."""
+    """"Yellow truck, Blue one to two.": the piece, then its move, the route or the
+    track named once; its number only where two options say the same words."""
     trucks = Screen(title="10-4  BLUE", lines=(Part("Blue: move either truck 1", "instruction"),),
                     menu=("Blue truck at B1: 1 to B2", "Yellow truck at B1: 1 to B2"))
     assert highlighted(_turned(trucks, 1), TENFOUR) == Utterance(
-        "Two: Yellow truck, Blue one to two.", OPTION)
+        "Yellow truck, Blue one to two.", OPTION)
     bump = Screen(title="BUMP 'EM  RED", lines=(
         Part("Red drew 1: choose a move", "instruction"),),
         menu=("Red car at T9: 1 to T10", "Red car in pit enters at T5"))
-    assert highlighted(bump, BUMPEM) == Utterance("One: track nine to ten.", OPTION)
-    assert highlighted(_turned(bump, 1), BUMPEM) == Utterance(
-        "Two: from the pit onto track five.", OPTION)
+    assert highlighted(bump, BUMPEM) == Utterance("Track nine to ten.", OPTION)
+    assert highlighted(_turned(bump, 1), BUMPEM) == Utterance("Pit to track five.", OPTION)
+    same = Screen(title="CORRECTION", lines=(Part("Fix a piece", "text"),),
+                  menu=("Smokey 1 at B7", "Smokey 1 at B7"), cursor=1)
+    assert highlighted(same, TENFOUR) == Utterance("Two: Smokey one at Blue seven.", OPTION)
 
 
-def test_the_news_before_a_choice_stays_in_the_brief_form() -> None:
+def test_the_news_before_a_choice_is_said_short_in_the_brief_form() -> None:
+    """The news and who chooses fit one gesture at 3 s (issue 43: "Blue spins twelve.
+    Blue goes first. Blue: four choices." took 4.1 s): the news as one sentence, its
+    reason in brackets left to the screen, then who chooses, unless it says who goes
+    first."""
     screen = Screen(title="10-4  BLUE", lines=(
         Part("Blue spins 12", "news"), Part("Blue goes first", "news"),
         Part("Blue: put a Smokey into any Bear Trap", "instruction")),
         menu=tuple(f"Put Smokey 1 into the Bear Trap on {c}"
                    for c in ("Red", "Green", "Blue", "Yellow")))
-    said = utterance(screen, TENFOUR)
-    assert said == Utterance("Blue spins twelve. Blue goes first. Blue: four choices.",
-                             "choice")
+    assert utterance(screen, TENFOUR) == Utterance("Blue spins twelve, Blue goes first.",
+                                                   "choice")
+    lost = Screen(title="10-4  BLUE", lines=(
+        Part("Red loses this turn (caught speeding)", "news"),
+        Part("Blue: which truck?", "instruction")),
+        menu=("Blue truck at B5", "Yellow truck at B19 (Hammer Up)"))
+    assert utterance(lost, TENFOUR) == Utterance("Red loses this turn: Blue chooses.", "choice")
+    assert utterance(lost, TENFOUR, "all") is not None and "(caught speeding)" in (
+        utterance(lost, TENFOUR, "all").text), "every option read: the news as it was"  # type: ignore[union-attr]
 
 
 def test_the_choices_setting_reads_every_option() -> None:

@@ -29,16 +29,36 @@ _HOME = re.compile(r"\bH(\d{1,2})\b")
 
 
 _CANNOT = re.compile(r"^(\w+) cannot use (.+)$")
-_FROM_PIT = re.compile(r"^\w+ car in pit (?:enters at|onto) (.+)$")
-"""A move option out of the pit ("Red car in pit enters at T5")."""
-_MOVE = re.compile(r"^\w+ car at (\S+): \d+ (back )?to (.+)$")
-"""A move option of a car on the track ("Red car at T9: 1 to T10")."""
+_PLACE = r"(?:T\d+|H\d+|home stretch \d+|finish|pit)"
+_FROM_PIT = re.compile(rf"^\w+ car in pit (?:enters at|onto) ({_PLACE}|\w+ car at T\d+)(.*)$")
+"""A move option out of the pit ("Red car in pit enters at T5", "Red car in pit onto
+Blue car at T20"), and its consequence."""
+_MOVE = re.compile(rf"^\w+ car (?:at|in) ({_PLACE}): \d+ (back )?to ({_PLACE})(.*)$")
+"""A move option of a car on the track ("Red car at T9: 1 to T10"), and its
+consequence (", bumps Blue")."""
+_SPLIT = re.compile(rf"^\w+ car (?:at|in) ({_PLACE}): \d+ to ({_PLACE}), "
+                    rf"\w+ car (?:at|in) ({_PLACE}): \d+ to ({_PLACE})$")
+"""An 8 split between two cars ("Red car at T8: 1 to T9, Red car at T10: 7 to T17")."""
+_SWAP = re.compile(rf"^\w+ car (?:at|in) ({_PLACE}): swap with (\w+) car at (T\d+)$")
+_SLID = re.compile(rf"^, slides to ({_PLACE})(?:, bumps (.+))?$")
+_ZOOMS = re.compile(r"^, zooms (\w+) car")
+_ENDS = re.compile(rf"^, ends to ({_PLACE})$")
+_BUMPED = re.compile(r"\b(Red|Blue|Green|Yellow)\b")
 
 
 _DRAWS = re.compile(r"^(\w+) draws [^.]*\. ")
 _NO_MOVE = re.compile(r"^(\w+) draws [^.]*\. Cannot use it\.?$")
 _CAR_BRIEF = re.compile(r"(\w+) car at ([\w -]+?): [\w-]+ (back )?to ")
 _PIT_BRIEF = re.compile(r"(\w+) car in pit enters at ")
+
+
+def _bumped(cars: str) -> str:
+    """", bumps Green and Yellow" for the cars a move bumps, by colour ("" for none)."""
+    colours = list(dict.fromkeys(_BUMPED.findall(cars)))
+    if not colours:
+        return ""
+    return ", bumps " + (" and ".join(colours) if len(colours) <= 2
+                         else ", ".join(colours[:-1]) + " and " + colours[-1])
 
 
 class BumpEmVocabulary(Vocabulary):
@@ -73,18 +93,56 @@ class BumpEmVocabulary(Vocabulary):
         return True
 
     def option(self, item: str) -> str:
-        """A move in fewer words: the player's own colour and the count (the prompt
-        says both) left out: "Red car at T9: 1 to T10": "T9 to T10"; "... 9 back to
-        T37": "T46 back to T37"; "Red car in pit enters at T5": "from the pit onto T5";
-        "Red car in pit onto Blue car at T20": "from the pit onto Blue car at T20"."""
+        """A move in the fewest words that still say which car goes where, short enough
+        to hear between two turns of the knob at 3 s a gesture (issue 43): the player's
+        own colour and the count (the prompt says both) left out, a car by where it
+        stands ("Red car at T9: 1 to T10": "T9 to T10"; "... 9 back to T37": "T46 back
+        to T37"), out of the pit "pit to T5" or "pit to Blue car at T20" (a Bump 'em!);
+        an 8 split "T8 to T9, T10 to T17"; and what it does to others by their colour
+        (", bumps Blue"; ", zooms Blue"): an oil slide by where the car ends ("T19
+        slides to T31, bumps Green"), a turn into the home stretch by where it ends."""
         text = item.removeprefix("Only move: ")
         pit = _FROM_PIT.match(text)
         if pit is not None:
-            return f"from the pit onto {pit.group(1)}"
+            return f"pit to {pit.group(1)}{self._consequence(pit.group(2))}"
+        split = _SPLIT.match(text)
+        if split is not None:
+            return f"{split.group(1)} to {split.group(2)}, {split.group(3)} to {split.group(4)}"
+        swap = _SWAP.match(text)
+        if swap is not None:
+            return f"{swap.group(1)} swaps with {swap.group(2)} at {swap.group(3)}"
         move = _MOVE.match(text)
-        if move is not None:
-            return f"{move.group(1)} {move.group(2) or ''}to {move.group(3)}"
-        return text
+        if move is None:
+            return text
+        here, back, to, then = move.groups()
+        slid = _SLID.match(then)
+        if slid is not None:
+            bumps = _bumped(slid.group(2) or "")
+            return f"{here} slides to {slid.group(1)}{bumps}"
+        ends = _ENDS.match(then)
+        if ends is not None:
+            to, then = ends.group(1), ""
+        return f"{here} {back or ''}to {to}{self._consequence(then)}"
+
+    def knob(self, said: str) -> str:
+        """The track named once in an option ("track eight to nine, ten to seventeen";
+        "track nineteen slides to thirty-one"): every place after it is on the track
+        unless it says otherwise (home stretch, finish, pit); what the move does to
+        others without a pause before it ("track eleven back to five bumps Red": a
+        comma costs about 0.3 s)."""
+        head, track, rest = said.partition("track ")
+        said = head + track + rest.replace("track ", "")
+        return said.replace(", bumps ", " bumps ").replace(", zooms ", " zooms ")
+
+    @staticmethod
+    def _consequence(then: str) -> str:
+        """A move's effect on others, by their colour (", bumps Blue", ", zooms Red")."""
+        zooms = _ZOOMS.match(then)
+        if zooms is not None:
+            return f", zooms {zooms.group(1)}"
+        if then.startswith(", bumps "):
+            return _bumped(then.removeprefix(", bumps "))
+        return then
 
     def places(self, text: str) -> str:
         """"T35": "track thirty-five"; a printed "H3": "home stretch three"; a car the

@@ -147,13 +147,16 @@ class TenFourVocabulary(Vocabulary):
 
     def option(self, item: str) -> str:
         """An option in the fewest words that still say which piece, from where and to
-        where: "Red truck: R1 to R7"; a Smokey by its number and where it ends ("Smokey
-        1: B19", "Smokey 1: short cut to Y3", "Smokey 2: Yellow trap"): a Smokey moves
-        10 but for a trap, so the count is left to the screen; the Bear by its route
-        ("Bear: Red route")."""
+        where, short enough to hear between two turns of the knob at 3 s a gesture
+        (issue 43): "Red truck: R1 to R7" ("... to R7 caught": no pause before it, a
+        comma costs about 0.3 s); a Smokey by its number and where it ends ("Smokey 1:
+        B19", "Smokey 1: Y3", "Smokey 2: Yellow trap", "..., catches Red"): a Smokey
+        moves 10 but for a trap, so the count and a short cut on the way (two options
+        never end on one space) are left to the screen and to the move's result; the
+        Bear by its route ("Bear: Red route")."""
         truck = _TRUCK_OPTION.match(item)
         if truck is not None:
-            to = truck.group(3).replace(", caught!", ", caught")
+            to = truck.group(3).replace(", caught!", " caught")
             return f"{truck.group(1)}: {truck.group(2)} to {to}"
         declared = _DECLARE_OPTION.match(item)
         if declared is not None:
@@ -164,9 +167,8 @@ class TenFourVocabulary(Vocabulary):
         if smokey is None:
             item = _TRAP_OPTION.sub(r"\1: \2 trap", item)
             return _BEAR_OPTION.sub(r"Bear: \1 route", item)
-        where = re.sub(r"^into the Bear Trap on (\w+)$", r"\1 trap", smokey.group(3))
-        if where.endswith(" by short cut"):
-            where = "short cut to " + where.removesuffix(" by short cut").removeprefix("to ")
+        where = re.sub(r"^into the Bear Trap on (\w+)", r"\1 trap", smokey.group(3))
+        where = re.sub(r" by short cut(?=,|$)", "", where)
         return f"{smokey.group(1)}: {where.removeprefix('to ')}"
 
     def choice_prompt(self, said: str) -> str:
