@@ -9,10 +9,13 @@ like the appliance test's: tests/appliance/rootfs.py), with commands run by
 (tests/appliance/emulation.py), it installs the project as the README says with the
 `[pi]` extra docs/INSTALL.md installs on a Pi, runs systemd/install.sh's virtualenv and
 pip step into a scratch directory (INSTALL.md's install, without a systemd to start),
-and runs the whole test suite, except the appliance tests: they boot a container with
-systemd-nspawn, which cannot be nested inside this emulated one, and what they prove
-(the unit, the installer, systemd's handling) does not depend on the architecture; the
-x86 job runs them. The deselection is printed, never silent.
+and runs the test suite on what the Pi's architecture can change: the engine, the
+hardware, the rig's core, daemon, journal, config, updates, voice and install. Left to
+the x86 job, which runs the whole suite: tests that cannot run here (the appliance tests
+boot a container with systemd-nspawn, which cannot nest inside this emulated one;
+Chromium), and the desktop's extras a Pi never runs (the print kit, the benches, the
+terminal emulator, the image maker, the checks on the source text): DESELECTED by marker,
+DESELECTED_PATHS by path, each with why. The deselection is printed, never silent.
 
 Exits 0 when everything passed; otherwise 1 with the reason (no root, no emulation, a
 failed install, failed tests). Needs root (mmdebstrap, systemd-nspawn, binfmt_misc).
@@ -74,7 +77,36 @@ DESELECTED = {
 }
 """Markers (pyproject.toml) the emulated job deselects, each with why: printed, never
 silent. The rest of the suite runs."""
+DESELECTED_PATHS = {
+    "the print kit (board art, PDF sheets) is made and printed on a desktop, never on a Pi":
+        ("tests/boardart/",),
+    "the benches' own runs (timing, paired trees, the quick bench, the thinking bench) are "
+    "a developer's tools on a desktop; the counted budgets stay here, as the bytes a rig "
+    "holds are the Pi's":
+        ("tests/bench/test_ai_benches.py", "tests/bench/test_bench_gate.py",
+         "tests/bench/test_bench_outside_the_product.py", "tests/bench/test_bench_paired.py",
+         "tests/bench/test_bench_quick.py", "tests/bench/test_journal_sync.py",
+         "tests/bench/test_lean_start.py", "tests/bench/test_progress.py",
+         "tests/bench/test_thinking_bench.py", "tests/bench/test_turnabout.py"),
+    "the terminal emulator is the desktop's stand-in for the rig's hardware (cbrig "
+    "emulate on a pty); the rig it drives is tested here through tests/rig":
+        ("tests/rig/test_terminal_emulator.py",),
+    "the Pi image is built on a Debian desktop (cbrig image build), not on a Pi":
+        ("tests/image/test_disk_reproducible.py", "tests/image/test_layer.py"),
+    "checks on the source text and the docs (ruff, mypy, layering, imports, changelog, "
+    "the docs walk, .ci/run itself) judge the same files on any machine":
+        ("tests/test_static.py", "tests/test_layering.py", "tests/test_imports_at_top.py",
+         "tests/test_no_bare_timeouts.py", "tests/test_changelog.py",
+         "tests/test_docs_walk.py", "tests/test_ci_run.py"),
+}
+"""Paths (files, or folders ending in /) the emulated job deselects (pytest --deselect,
+so they count among the deselected), each group with why: printed, never silent. Every
+one is the desktop's, not the Pi's, and the x86 job runs it; what a Pi runs stays here."""
 DESELECT = " and ".join(f"not {marker}" for marker in DESELECTED)
+DESELECT_PATHS = " ".join(f"--deselect {path}" for paths in DESELECTED_PATHS.values()
+                          for path in paths)
+WHY_DESELECTED_PATHS = "; ".join(f"{', '.join(paths)}: {why}"
+                                 for why, paths in DESELECTED_PATHS.items())
 WHY_DESELECTED = "; ".join(f"{marker} tests: {why}" for marker, why in DESELECTED.items())
 CHECKOUT = "/root/cb-rig"
 INNER = f"""
@@ -89,8 +121,9 @@ systemd/install.sh --destdir /tmp/pi-root | grep -v '^skipped' | tail -n 4
 /tmp/pi-root/opt/cbrig/venv/bin/python -c 'import lgpio, PIL, luma.oled, gpiozero, serial'
 /tmp/pi-root/opt/cbrig/venv/bin/cbrig config check wiring/config.toml
 phase "the suite, deselected: -m '{DESELECT}' ({WHY_DESELECTED})"
+phase "and deselected by path, the desktop's: {WHY_DESELECTED_PATHS}"
 chmod 711 /root  # the checkout is in /root: tests/update/test_not_root.py runs its venv as nobody
-.venv/bin/python -m pytest -q -m '{DESELECT}'
+.venv/bin/python -m pytest -q -m '{DESELECT}' {DESELECT_PATHS}
 phase "done"
 """
 

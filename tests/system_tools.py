@@ -63,7 +63,7 @@ NEEDS_ROOT: dict[str, str] = {
     "tests/appliance/test_prerequisites.py::"
     "test_a_cold_machine_can_build_the_arm64_root_file_system":
         "builds a Debian root file system (mmdebstrap) and registers binfmt_misc",
-    "tests/image/boot_check.py":
+    "tests/image/test_boot.py":
         "builds the Pi image (mmdebstrap, chroot, file owners, binfmt_misc) and boots it",
     "tests/daemon/test_refused_display.py::test_an_immutable_journal_is_named_with_its_fix":
         "makes a journal immutable (chattr +i needs CAP_LINUX_IMMUTABLE)",

@@ -1,13 +1,11 @@
 """The Raspberry Pi image, built and booted as a Pi 3 B in QEMU (marker `pi_image`).
 
-Run by hand, as root (pytest does not collect this file: its name is not test_*.py):
+Part of the README's test command, so CI's x86 job runs it (as root); the emulated ARM
+jobs deselect it (.ci/emulated_suite.py). `.ci/run` starts the image's Debian part in
+the background before the suite, so the build here finds it in the cache (or waits on
+the cache's lock). Alone, as root:
 
-    sudo .venv/bin/python -m pytest -s -p no:cacheprovider tests/image/boot_check.py
-
-Not in the README's test command (so not in CI) for now: a cold `.ci/run` with it, the
-x86 suite and the arm64 job at once on 2 cores was on course for over 90 minutes (at 30
-minutes the x86 suite was at 37 %, the arm64 job at 22 %: docs/IMAGE.md, "The QEMU
-test"); the two boots alone take 8-20 minutes of QEMU's TCG.
+    sudo .venv/bin/python -m pytest -s -p no:cacheprovider tests/image/test_boot.py
 
 The image is built once per session (`rig.maker.image.build`, the code behind `cbrig
 image build`; its Debian part comes from the locked cache in $CBRIG_CI_CACHE or
