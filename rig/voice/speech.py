@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from rig.screens import words
 from rig.screens.screen import Part, Screen
 from rig.voice.vocabulary import Vocabulary, number_words
 from valueclass import Frozen, set_field
@@ -80,14 +81,14 @@ SPOKEN_ROLES = frozenset({"news", "card", "instruction", "warning", "text"})
 refusal, which is said alone, nor any menu item)."""
 MOMENT_ROLES = frozenset({"result", "alert"})
 """The roles of a result or alert screen's parts (rig.core.controller's moments)."""
-SPINNING = "spinning..."
+SPINNING = words.SPINNING
 """The spin animation's line (rig.core.controller): the animation is silent."""
-JOIN_TITLE = "JOIN THE BOARD: CODE"
+JOIN_TITLE = words.JOIN_TITLE
 """The setup menu's "Phones: join" screen (rig.core.join): its code is said digit by
 digit, not its addresses."""
 DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
-CORRECTION = "CORRECTION"
-SILENT_TITLES = frozenset({CORRECTION, "NEW GAME"})
+CORRECTION = words.CORRECTION_TITLE
+SILENT_TITLES = frozenset({CORRECTION, words.NEW_GAME_TITLE})
 """Screens a person works through with the knobs (nothing there to announce)."""
 
 
