@@ -126,9 +126,11 @@ class Controller:
             face.refusal = None
         refusal, steps, mode = face.refusal, self.session.steps, face.mode
         self._handle(event, now)
-        if isinstance(face.mode, Playing | Acknowledging) and not self.over:
-            face.guard(event, now, self.session.steps != steps or (
-                isinstance(mode, Acknowledging) and isinstance(face.mode, Playing)))
+        if (isinstance(event, (*ACKNOWLEDGE, KnobLongPress)) and face.ready_at is None
+                and isinstance(face.mode, Playing | Acknowledging) and not self.over
+                and (self.session.steps != steps or (isinstance(mode, Acknowledging)
+                                                     and isinstance(face.mode, Playing)))):
+            face.settle(event, now)  # the input made a new screen: it is guarded
         over = isinstance(mode, Correcting) or isinstance(face.mode, Correcting)
         if refusal is not None and face.refusal is refusal and (
                 self.session.steps != steps or (face.mode != mode and not over)):
@@ -362,7 +364,7 @@ class Controller:
                      cursor=self.decisions.cursor, hinted=self.decisions.hinted,
                      choice_pending=self.decisions.choice_pending, level=seat.level,
                      computer=seat.chooser is not None,
-                     choices=tuple(self.choices()) if deciding else (),
+                     choices=tuple(self.decisions.choices()) if deciding else (),
                      virtual_deck=self.options.virtual_deck)
 
     def _correction_screen(self, menu: CorrectionMenu, status: str) -> Screen:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hardware.events import CardPresented, KnobLongPress, KnobPress, KnobSpin, KnobTurn
+from hardware.events import CardPresented, KnobPress, KnobSpin, KnobTurn
 from rig.core.modes import (
     Acknowledging,
     Animation,
@@ -92,14 +92,12 @@ class Face:
         if self.settled_at is not None and now >= self.settled_at:
             self.settled_at = None
 
-    def guard(self, event: object, now: float, made: bool) -> None:
-        """After an input that ``made`` a new screen (a result, the next step's prompt,
-        the next player's turn), the screen takes no input for `ACK_GUARD_MS` (a spin's
-        own result is guarded from the spin's end instead)."""
-        if not isinstance(event, (*ACKNOWLEDGE, KnobLongPress)) or self.ready_at is not None:
-            return
-        if made:
-            self.settled_at, self.settled_by = now + ACK_GUARD_MS / 1000, type(event)
+    def settle(self, event: object, now: float) -> None:
+        """``event`` made a new screen (a result, the next step's prompt, the next
+        player's turn): the screen takes no input like it for `ACK_GUARD_MS` (a spin's
+        own result is guarded from the spin's end instead: `end_spin`). The controller
+        settles only a person's input, and none while a result's own wait runs."""
+        self.settled_at, self.settled_by = now + ACK_GUARD_MS / 1000, type(event)
 
     def early_on_prompt(self, event: object, now: float) -> bool:
         """Whether an input reached the prompt too soon after the screen before it went:
