@@ -233,15 +233,15 @@ def _drive(rig: Any, session: Any, display: Any, timer: _Timer,
                 if handed:
                     parts["cpu"] = handed[0][1] - cpu_start
                     samples["tick"].append(("tick", handed[0][0] - start, parts))
-            if controller.ready_at is not None:  # the result is read before the next press
-                rig.clock.set(max(rig.clock(), controller.ready_at))
+            if controller.face.ready_at is not None:  # the result is read before the next press
+                rig.clock.set(max(rig.clock(), controller.face.ready_at))
             # A computer's choice or a hint is worked out on the tick after the frame,
             # long before a person's next input: timed apart, as the table sees it.
             # A hard one thinks a slice per tick (the loop looks at its events between
             # slices): each slice is timed, and the whole choice from first to last.
-            if controller.choice_pending:
+            if controller.decisions.choice_pending:
                 start = time.perf_counter()
-                while controller.choice_pending:
+                while controller.decisions.choice_pending:
                     began = time.perf_counter()
                     loop.run_due()
                     samples["think_slice"].append(("slice", time.perf_counter() - began,

@@ -119,13 +119,13 @@ def _decisions(name: str, variant: str, players: int, count: int) -> list[dict[s
     out: list[dict[str, Any]] = []
     while len(out) < count and not session.state.is_terminal():
         state = session.state
-        if controller.choice_pending and len(state.legal_actions()) > 1 \
+        if controller.decisions.choice_pending and len(state.legal_actions()) > 1 \
                 and controller.alert is None and controller.animation is None:
             out.append(_one(loop, drawn, starred, slices, Stop, at_star))
         for gesture in gestures_for(controller, rng):
             loop.step(gesture)
             controller.animation = None  # seen: the next press is not too soon for it
-        while controller.choice_pending and len(session.state.legal_actions()) == 1:
+        while controller.decisions.choice_pending and len(session.state.legal_actions()) == 1:
             loop.run_due()  # a forced move's hint: nothing to search
     return out
 

@@ -24,11 +24,10 @@ if TYPE_CHECKING:
     from engine.api import JSON, Game, State
     from engine.selfplay import Chooser
     from rig.maker.boardart.geometry import BoardGeometry
+    from rig.maker.printout.parts import CardSheet, PieceList
     from rig.maker.printout.reference import Sections
-    from rig.maker.printout.sheets import CardSheet, PieceList
-    from rig.screens.views import GameView
-    from rig.voice.speech import Vocabulary
-    from rig.web.live import Piece
+    from rig.screens.gameview import GameView
+    from rig.voice.vocabulary import Vocabulary
 
     class GameWithBoard(Game, Protocol):
         """A game with a loaded board (what its drawing is made from)."""
@@ -132,6 +131,20 @@ class _Loaded(Generic[B]):
 
     def geometry(self) -> BoardGeometry:
         return self.tools.geometry(self.board)
+
+
+class Piece(Frozen):
+    id: str
+    kind: str
+    """The game's own word for the piece (a CSS class of its marker)."""
+    colour: str
+    location: str
+    mark: str
+    """The short text on the marker ("1", "S2", "B")."""
+    says: str
+    """The piece and its place in words, as the rig's screens name them."""
+    shape: str = "disc"
+    """How the browser draws the marker: "disc" or "square"."""
 
 
 class LiveTools(Frozen):

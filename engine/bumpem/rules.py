@@ -18,7 +18,7 @@ happens.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from engine.api import JSON
 from engine.bumpem.actions import (
@@ -31,30 +31,16 @@ from engine.bumpem.actions import (
     Swap,
     built,
 )
-from engine.bumpem.board import SLIDE_LENGTH, Board
+from engine.bumpem.board import Board
+from engine.bumpem.track import ABSENT_COLOUR, NO_OIL, PIT, Effect, Track
 
-if TYPE_CHECKING:
-    from engine.bumpem.kinds import EffectKind
-
-PIT = -1
-NO_OIL = -1
-ABSENT_COLOUR = -2
-"""Oil slick of a colour nobody plays: it slides every car."""
+__all__ = ["ABSENT_COLOUR", "BACKWARD_TICKETS", "ENTER_TICKETS", "FORWARD_TICKETS", "NO_OIL", "PIT",
+           "SPLIT_TOTAL", "Choice", "Effect", "Outcome", "Rules"]
 
 FORWARD_TICKETS: dict[str, int] = {str(n): n for n in range(1, 13)}
 BACKWARD_TICKETS: dict[str, int] = {"6": 9, "9": 6, "11": 1}
 ENTER_TICKETS = frozenset({"1", "12"})
 SPLIT_TOTAL = 8
-
-
-class Effect(NamedTuple):
-    """One thing that happened to one car during a move."""
-
-    kind: EffectKind
-    car: int
-    """Flat car index."""
-    src: int
-    dst: int
 
 
 class Outcome(NamedTuple):
@@ -63,7 +49,6 @@ class Outcome(NamedTuple):
     action: MoveAction
     positions: tuple[int, ...]
     effects: tuple[Effect, ...]
-
 
 
 _PLANS: dict[str, tuple[bool, int, int, str]] = {
@@ -93,187 +78,13 @@ def _first(pair: tuple[str, object]) -> str:
     return pair[0]
 
 
-class Rules:
-    """A board, the seats in play and the options, compiled into lookup tables."""
+class Rules(Track):
+    """The moves of a ticket (B2-B5): each move found, resolved on a copy of the
+    positions with `Track.land` (so its preview is what happens) and keyed for sorting."""
 
     def __init__(self, board: Board, seats: Sequence[str], options: Mapping[str, JSON]) -> None:
-        self.board = board
-        self.seats = tuple(seats)
-        self.players = len(seats)
-        self.n = board.track_length
-        self.k = board.home_length
-        self.cars = board.cars_per_player
-        self.finish = self.n + self.k
-        self.start = [board.start[c] for c in seats]
-        self.entrance = [board.entrance[c] for c in seats]
-        self.oil = [NO_OIL] * self.n
-        for space, colour in board.oil.items():
-            self.oil[space] = self.seats.index(colour) if colour in self.seats else ABSENT_COLOUR
-        self.turbo = [False] * self.n
-        if options["turbo"]:
-            for space in board.turbo:
-                self.turbo[space] = True
-        self.bump_ticket_lands = bool(options["bump_ticket_lands"])
-        self.backward_from_home = bool(options["backward_from_home_stretch"])
-        self.zoom = [[self._zoom_target(s, q) if self.turbo[q] else PIT for q in range(self.n)]
-                     for s in range(self.players)]
-        self.max_chain = self.players * self.cars * (len(board.turbo) + 1) + 1
-        self._ids = [[self._name_position(s, p) for p in range(PIT, self.finish + 1)]
-                     for s in range(self.players)]
-        self._pieces = [f"{self.seats[car // self.cars]}:{car % self.cars + 1}"
-                        for car in range(self.players * self.cars)]
+        super().__init__(board, seats, options)
         self._keys: dict[tuple[object, ...], str] = {}
-
-    # ----- naming -------------------------------------------------------------------
-
-    def piece_id(self, car: int) -> str:
-        return self._pieces[car]
-
-    def position_id(self, seat: int, p: int) -> str:
-        """Position id of position `p` for a car of `seat` (home and finish are per colour);
-        looked up in a table made once (previews name several positions per move)."""
-        if PIT <= p <= self.finish:
-            return self._ids[seat][p + 1]
-        return self._name_position(seat, p)
-
-    def _name_position(self, seat: int, p: int) -> str:
-        colour = self.seats[seat]
-        if p == PIT:
-            return f"pit:{colour}"
-        if p < self.n:
-            return f"T{p + 1}"
-        if p < self.finish:
-            return f"home:{colour}:{p - self.n + 1}"
-        return f"finish:{colour}"
-
-    def parse_position(self, seat: int, text: str) -> int | None:
-        """Inverse of `position_id` for a car of `seat`; None if it is not one of its places."""
-        colour = self.seats[seat]
-        if text == f"pit:{colour}":
-            return PIT
-        if text == f"finish:{colour}":
-            return self.finish
-        if text.startswith("T") and text[1:].isdigit():
-            space = int(text[1:]) - 1
-            return space if 0 <= space < self.n and text == f"T{space + 1}" else None
-        prefix = f"home:{colour}:"
-        if text.startswith(prefix) and text[len(prefix):].isdigit():
-            step = int(text[len(prefix):])
-            ok = 1 <= step <= self.k and text == f"{prefix}{step}"
-            return self.n + step - 1 if ok else None
-        return None
-
-    # ----- geometry -----------------------------------------------------------------
-
-    def _zoom_target(self, seat: int, q: int) -> int:
-        """Where a car of `seat` zooms from turbo space q: the next turbo, or finish if its
-        own home entrance comes first."""
-        entrance = self.entrance[seat]
-        cur = q
-        for _ in range(self.n):
-            if cur == entrance:
-                return self.finish
-            cur = (cur + 1) % self.n
-            if self.turbo[cur]:
-                return cur
-        return self.finish
-
-    def forward_dest(self, seat: int, p: int, steps: int) -> int | None:
-        """Position after `steps` forward, taking the home stretch; None if impossible."""
-        n = self.n
-        if p == PIT or p >= self.finish:
-            return None
-        if p < n:
-            to_entrance = (self.entrance[seat] - p) % n
-            if steps <= to_entrance:
-                return (p + steps) % n
-            dest = n + steps - to_entrance - 1
-        else:
-            dest = p + steps
-        return dest if dest <= self.finish else None
-
-    def backward_dest(self, seat: int, p: int, steps: int) -> int | None:
-        """Position after `steps` backward; out of the home stretch onto the track (B3)."""
-        n = self.n
-        if p == PIT or p >= self.finish:
-            return None
-        if p < n:
-            return (p - steps) % n
-        if not self.backward_from_home:
-            return None
-        step = p - n + 1
-        if steps < step:
-            return p - steps
-        return (self.entrance[seat] - (steps - step)) % n
-
-    # ----- resolution ---------------------------------------------------------------
-
-    def land(self, pos: list[int], car: int, dest: int, effects: list[Effect],
-             slides: bool = True) -> bool:
-        """Put `car` on `dest` with the landing rules (B4, B6, B7); False if illegal.
-
-        Works on `pos` in place, so callers pass a copy they can throw away.
-        """
-        n = self.n
-        seat = car // self.cars
-        src = pos[car]
-        if dest >= n:
-            if dest < self.finish:
-                base = seat * self.cars
-                if dest in pos[base:base + self.cars]:
-                    return False
-            pos[car] = dest
-            if 0 <= src < n:
-                effects.append(Effect("home", car, src, dest))
-            if dest == self.finish:
-                effects.append(Effect("finish", car, src, dest))
-            return True
-        if dest in pos:
-            occupant = pos.index(dest)
-            if self.turbo[dest]:
-                pos[car] = dest
-                self._zoom_chain(pos, occupant, dest, effects)
-                return True
-            if occupant // self.cars == seat:
-                return False
-            pos[occupant] = PIT
-            effects.append(Effect("bump", occupant, dest, PIT))
-        pos[car] = dest
-        oil = self.oil[dest]
-        if slides and oil != NO_OIL and oil != seat:
-            end = (dest + SLIDE_LENGTH) % n
-            effects.append(Effect("slide", car, dest, end))
-            for step in range(1, SLIDE_LENGTH + 1):
-                space = (dest + step) % n
-                if space in pos:
-                    victim = pos.index(space)
-                    pos[victim] = PIT
-                    effects.append(Effect("bump", victim, space, PIT))
-            pos[car] = end
-        return True
-
-    def _zoom_chain(self, pos: list[int], car: int, q: int, effects: list[Effect]) -> None:
-        """`car` sits on turbo space q where another car just landed: it zooms, and so on.
-
-        Each zoom moves a car strictly closer to its own home entrance, so the chain ends;
-        `max_chain` only guards against a broken board table.
-        """
-        for _ in range(self.max_chain):
-            target = self.zoom[car // self.cars][q]
-            following = -1
-            if target < self.n:
-                for other, p in enumerate(pos):
-                    if p == target and other != car:
-                        following = other
-                        break
-            pos[car] = target
-            effects.append(Effect("zoom", car, q, target))
-            if target == self.finish:
-                effects.append(Effect("finish", car, q, target))
-            if following < 0:
-                return
-            car, q = following, target
-        raise RuntimeError("a turbo chain did not end: the board's zoom table is broken")
 
     # ----- legal moves --------------------------------------------------------------
 
@@ -604,29 +415,9 @@ class Rules:
             self.land(new, car, theirs, effects, slides=self.bump_ticket_lands)
         return new, effects
 
-    def _may_land(self, pos: Sequence[int], car: int, dest: int) -> bool:
-        """Whether `land(list(pos), car, dest, ...)` would succeed, without doing it."""
-        if dest >= self.n:
-            if dest < self.finish:
-                base = car // self.cars * self.cars
-                return dest not in pos[base:base + self.cars]
-            return True
-        if dest in pos:
-            if self.turbo[dest]:
-                return True
-            return pos.index(dest) // self.cars != car // self.cars
-        return True
-
     def _key_of(self, inputs: tuple[object, ...]) -> str:
         """The sort key of the move with these inputs (class, input fields...)."""
         key = self._keys.get(inputs)
         if key is None:
             key = self._key(inputs, inputs[0](*inputs[1:]))  # type: ignore[operator]
         return key
-
-    # ----- results ------------------------------------------------------------------
-
-    def complete(self, pos: Sequence[int], seat: int) -> bool:
-        """Every car of `seat` is in its finish area (B8)."""
-        base = seat * self.cars
-        return pos[base:base + self.cars].count(self.finish) == self.cars

@@ -320,18 +320,7 @@ class BumpemState:
     def correction_options(self) -> dict[str, list[str]]:
         """Piece id -> every position it may be set to: its pit, finish, any free track
         space or free step of its own home stretch, and where it is now."""
-        rules = self.rules
-        options: dict[str, list[str]] = {}
-        for car, p in enumerate(self.pos):
-            seat = car // rules.cars
-            base = seat * rules.cars
-            own = self.pos[base:base + rules.cars]
-            places = [PIT]
-            places += [q for q in range(rules.n) if q == p or q not in self.pos]
-            places += [q for q in range(rules.n, rules.finish) if q == p or q not in own]
-            places.append(rules.finish)
-            options[rules.piece_id(car)] = [rules.position_id(seat, q) for q in places]
-        return options
+        return self.rules.correction_places(self.pos)
 
     def _correct_turn(self, action: CorrectTurn) -> list[Event]:
         """G5: whose turn it is, before a ticket is drawn (an extra ticket after a 3 is
@@ -350,17 +339,9 @@ class BumpemState:
     def _correct(self, action: Correct) -> list[Event]:
         if self.phase == OVER:
             raise IllegalAction(Reason.GAME_OVER, "the game is over")
-        options = self.correction_options()
-        if action.piece not in options:
-            raise IllegalAction(Reason.NOT_LEGAL_NOW, f"there is no piece {action.piece!r}")
-        if action.location not in options[action.piece]:
-            raise IllegalAction(Reason.NOT_LEGAL_NOW,
-                                f"{action.piece} cannot be set to {action.location!r}")
         rules = self.rules
-        car = list(options).index(action.piece)
+        car, place = rules.correction(self.pos, action.piece, action.location)
         seat = car // rules.cars
-        place = rules.parse_position(seat, action.location)
-        assert place is not None
         old = rules.position_id(seat, self.pos[car])
         self.pos[car] = place
         name = car_at(rules.seats[seat], old)
@@ -439,10 +420,7 @@ class BumpemState:
 
     def car_places(self) -> dict[str, list[str]]:
         """Where each colour's cars stand (position ids), car by car."""
-        rules = self.rules
-        return {colour: [rules.position_id(s, p)
-                         for p in self.pos[s * rules.cars:(s + 1) * rules.cars]]
-                for s, colour in enumerate(rules.seats)}
+        return self.rules.car_places(self.pos)
 
     def to_json(self) -> dict[str, JSON]:
         cars: dict[str, JSON] = {colour: list[JSON](places)
@@ -480,27 +458,7 @@ class BumpemState:
         extra = data.get("extra")
         if not isinstance(extra, bool):
             raise ValueError(f"extra must be true or false, got {extra!r}")
-        cars = data.get("cars")
-        if not isinstance(cars, Mapping) or set(cars) != set(rules.seats):
-            raise ValueError(f"cars must list the seats {list(rules.seats)}")
-        pos: list[int] = []
-        for seat, colour in enumerate(rules.seats):
-            places = cars[colour]
-            if not isinstance(places, list) or len(places) != rules.cars:
-                raise ValueError(f"cars.{colour} must list {rules.cars} positions")
-            for place in places:
-                p = rules.parse_position(seat, place) if isinstance(place, str) else None
-                if p is None:
-                    raise ValueError(f"cars.{colour}: unknown position {place!r}")
-                pos.append(p)
-        on_track = [p for p in pos if 0 <= p < rules.n]
-        if len(on_track) != len(set(on_track)):
-            raise ValueError("two cars share a track space")
-        for seat, colour in enumerate(rules.seats):
-            home = [p for p in pos[seat * rules.cars:(seat + 1) * rules.cars]
-                    if rules.n <= p < rules.finish]
-            if len(home) != len(set(home)):
-                raise ValueError(f"two {colour} cars share a home-stretch space")
+        pos = rules.positions_from_json(data.get("cars"))
         state.deck = _deck_from_json(game, data.get("deck"))
         state.pos = pos
         state.turn = turn

@@ -399,62 +399,10 @@ class TenFourState:
         """Rebuild a state saved by `to_json`; ValueError if it does not fit this game."""
         try:
             state = cls(game)
-            state._load(data)
+            _load(state, data)
         except (KeyError, TypeError, IndexError, AttributeError) as exc:
             raise ValueError(f"not a saved 10-Four state for this game: {exc!r}") from exc
         return state
-
-    def _load(self, saved: JSON) -> None:
-        g = self.g
-        data = json_object(saved)
-        phase = json_str(data["phase"])
-        if phase not in PHASES:
-            raise ValueError(f"unknown phase {phase!r}")
-        self.phase = phase
-        self.turn = json_int(data["turn"])
-        self.turns = json_int(data["turns"])
-        trucks = json_object(data["trucks"])
-        if set(trucks) != set(g.trucks):
-            raise ValueError(f"trucks {sorted(trucks)} do not match the seats")
-        self.pos = [json_int(json_object(trucks[c])["driven"]) for c in g.trucks]
-        self.side = [bool(json_object(trucks[c])["side"]) for c in g.trucks]
-        self.lose = [bool(v) for v in json_list(data["lose_next_turn"])]
-        police = json_object(data["police"])
-        if set(police) != set(g.police):
-            raise ValueError("police pieces do not match the variant")
-        self.police = {p: str(police[p]) for p in g.police}
-        pile = json_object(data["pile"])
-        self.pile = [json_int(pile[card.id]) for card in g.cards]
-        self.pile_left = sum(self.pile)
-        card, truck = data["card"], data["truck"]
-        self.card = g.card_index[json_str(card)] if card is not None else -1
-        self.hammer = bool(data["hammer"])
-        self.truck = g.truck_index[json_str(truck)] if truck is not None else -1
-        self.spun = json_int(data["spun"])
-        self.contenders = [json_int(v) for v in json_list(data["contenders"])]
-        self.start_spins = [json_int(v) for v in json_list(data["start_spins"])]
-        self.placed = json_int(data["placed"])
-        self.winner = [json_int(v) for v in json_list(data["winners"])]
-        self._validate()
-
-    def _validate(self) -> None:
-        """Refuse a saved state that no game could reach in its shape."""
-        g = self.g
-        seats = range(g.num_players)
-        places = self.correction_options()
-        problems = [
-            (self.turn not in seats, f"turn {self.turn}"),
-            (len(self.lose) != g.num_players, "lose_next_turn"),
-            (any(p < 0 or p > g.size + 99 for p in self.pos), "trucks driven"),
-            (any(self.police[p] not in places[p] + [PARK] for p in g.police), "police"),
-            (any(not 0 <= n <= c.copies for n, c in zip(self.pile, g.cards, strict=True)),
-             "pile"),
-            (any(s not in seats for s in [*self.contenders, *self.winner]), "seats"),
-            (not 0 <= self.placed <= len(SMOKEYS), "placed"),
-        ]
-        for bad, what in problems:
-            if bad:
-                raise ValueError(f"saved state has an impossible {what}")
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, TenFourState):
@@ -466,6 +414,60 @@ class TenFourState:
 
     def __repr__(self) -> str:
         return f"TenFourState({self.to_json()!r})"
+
+
+def _load(state: TenFourState, saved: JSON) -> None:
+    """Read a state saved by `TenFourState.to_json` into ``state`` (a new one)."""
+    g = state.g
+    data = json_object(saved)
+    phase = json_str(data["phase"])
+    if phase not in PHASES:
+        raise ValueError(f"unknown phase {phase!r}")
+    state.phase = phase
+    state.turn = json_int(data["turn"])
+    state.turns = json_int(data["turns"])
+    trucks = json_object(data["trucks"])
+    if set(trucks) != set(g.trucks):
+        raise ValueError(f"trucks {sorted(trucks)} do not match the seats")
+    state.pos = [json_int(json_object(trucks[c])["driven"]) for c in g.trucks]
+    state.side = [bool(json_object(trucks[c])["side"]) for c in g.trucks]
+    state.lose = [bool(v) for v in json_list(data["lose_next_turn"])]
+    police = json_object(data["police"])
+    if set(police) != set(g.police):
+        raise ValueError("police pieces do not match the variant")
+    state.police = {p: str(police[p]) for p in g.police}
+    pile = json_object(data["pile"])
+    state.pile = [json_int(pile[card.id]) for card in g.cards]
+    state.pile_left = sum(state.pile)
+    card, truck = data["card"], data["truck"]
+    state.card = g.card_index[json_str(card)] if card is not None else -1
+    state.hammer = bool(data["hammer"])
+    state.truck = g.truck_index[json_str(truck)] if truck is not None else -1
+    state.spun = json_int(data["spun"])
+    state.contenders = [json_int(v) for v in json_list(data["contenders"])]
+    state.start_spins = [json_int(v) for v in json_list(data["start_spins"])]
+    state.placed = json_int(data["placed"])
+    state.winner = [json_int(v) for v in json_list(data["winners"])]
+    _validate(state)
+
+def _validate(state: TenFourState) -> None:
+    """Refuse a saved state that no game could reach in its shape."""
+    g = state.g
+    seats = range(g.num_players)
+    places = state.correction_options()
+    problems = [
+        (state.turn not in seats, f"turn {state.turn}"),
+        (len(state.lose) != g.num_players, "lose_next_turn"),
+        (any(p < 0 or p > g.size + 99 for p in state.pos), "trucks driven"),
+        (any(state.police[p] not in places[p] + [PARK] for p in g.police), "police"),
+        (any(not 0 <= n <= c.copies for n, c in zip(state.pile, g.cards, strict=True)),
+         "pile"),
+        (any(s not in seats for s in [*state.contenders, *state.winner]), "seats"),
+        (not 0 <= state.placed <= len(SMOKEYS), "placed"),
+    ]
+    for bad, what in problems:
+        if bad:
+            raise ValueError(f"saved state has an impossible {what}")
 
 
 _COMPARED = tuple(n for n in TenFourState.__slots__ if n not in ("_legal", "g"))

@@ -30,8 +30,8 @@ if TYPE_CHECKING:  # the game modules load after READY (rig.core.daemon): types 
     from rig.voice.control import VoiceControl
     from rig.web.invite import Invitation
 
-ENROL = "Enrol cards"
-JOIN = "Phones: join"
+ENROL = words.ENROL
+JOIN = words.JOIN
 log = logging.getLogger(__name__)
 
 
@@ -151,7 +151,7 @@ class App:
             try:
                 self.stage = Enrolling(self.enrol(menu.choice), menu)
             except (OSError, ValueError) as exc:
-                self.error = f"Cannot enrol: {exc}"
+                self.error = words.cannot_enrol(exc)
                 self.error_page = 0
                 log.error("cannot enrol cards: %s", exc)
             return
@@ -165,7 +165,7 @@ class App:
                 controller = self.start_game(choice)
             except Exception as exc:  # a file in the way, a full disk, a bad data file:
                 # the table is told on the menu and the loop goes on
-                self.error = f"Cannot start: {exc}"
+                self.error = words.cannot_start(exc)
                 self.error_page = 0
                 from rig.core.journalread import JournalError
 

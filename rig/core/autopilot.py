@@ -56,12 +56,12 @@ def gestures_for(controller: Controller, rng: Rng, pick: Pick | None = None) -> 
         return [KnobPress("hi")]
     seat = controller.seats[state.current_player()]
     if seat.chooser is not None and seat.level != "hint":
-        if controller.choice_pending and seat.think is not None:
+        if controller.decisions.choice_pending and seat.think is not None:
             return []  # the computer is still thinking in slices: wait for its choice
         return [KnobPress("hi")]  # carry out the computer's announced choice
     legal = list(state.legal_actions())
     choice = pick(state, legal) if pick else legal[int(rng.random() * len(legal))]
-    delta = controller.choices().index(choice) - controller.cursor
+    delta = controller.choices().index(choice) - controller.decisions.cursor
     return ([KnobTurn("hi", delta)] if delta else []) + [KnobPress("hi")]
 
 
@@ -71,7 +71,7 @@ def read_on(controller: Controller) -> list[Any]:
     whole last screen."""
     if controller.alert is None:
         return []
-    return [KnobPress("hi")] * (page_count(controller.screen()) - 1 - controller.page)
+    return [KnobPress("hi")] * (page_count(controller.screen()) - 1 - controller.face.page)
 
 
 def describe(gesture: Any) -> str:

@@ -67,5 +67,5 @@ class Autoplay:
             for gesture in gestures:
                 self.loop.step(gesture)
                 controller.animation = None  # a robot has seen the spin: no wait for it
-                controller.settled_at = None  # nor the new screen (no double-press guard)
+                controller.face.settled_at = None  # nor the new screen (no double-press guard)
                 self.loop.run_due()

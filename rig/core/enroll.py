@@ -101,12 +101,8 @@ class Enrolment(Record):
         deck = {card_id for card_id, _ in self.cards}
         have = sum(1 for c in set(self.tags.values()) if c in deck)
         missing = [card_id for card_id, _ in self.cards if self.tag_of(card_id) is None]
-        lines = [f"{len(set(self.enrolled))} tapped now, {have} of {len(self.cards)} known"]
-        if self.skipped:
-            lines.append("skipped: " + " ".join(self.skipped))
-        if missing:
-            lines.append("no tag yet: " + " ".join(missing))
-        return lines
+        return words.enrol_summary(len(set(self.enrolled)), have, len(self.cards),
+                                   list(self.skipped), missing)
 
 
 # -- on the rig: the "Enrol cards" screen of the setup menu --------------------------------
@@ -177,12 +173,8 @@ class EnrolScreen:
         walk = self.enrolment
         missing = [card_id for card_id, _ in walk.cards if walk.tag_of(card_id) is None]
         have = len(walk.cards) - len(missing)
-        lines = [f"{have} of {len(walk.cards)} have a tag", f"{len(set(walk.enrolled))} "
-                 f"tapped, {len(walk.skipped)} skipped"]
-        if missing:
-            shown = " ".join(missing[:2]) + (f" +{len(missing) - 2}" if len(missing) > 2 else "")
-            lines.append(f"no tag: {shown}")
-        return lines
+        return words.enrol_short_summary(have, len(walk.cards), len(set(walk.enrolled)),
+                                         len(walk.skipped), missing)
 
     def screen(self) -> Screen:
         if self.finished:
@@ -215,16 +207,15 @@ def enroll(cards: Sequence[Card], events: queue.Queue[object], ask: Ask, say: Sa
         card = walk.current
         assert card is not None
         card_id, text = card
-        say(f"Tap card {card_id}: {text}" if text != card_id else f"Tap card {card_id}")
+        say(words.tap_card(card_id, text))
         tag = next_tag(events, timeout, say)
         if tag is None:
-            say("no card seen; stopping")
+            say(words.NO_CARD_SEEN)
             break
         owner = tags.get(tag)
         if owner is not None and owner != card_id:
-            say(f"  tag {tag} is card {owner} now")
-        answer = ask(f"  tag {tag} is {card_id}? "
-                     "[Enter=yes, r=retap, s=skip, b=back, q=quit] ").strip().lower()
+            say(words.tag_is_now(tag, owner))
+        answer = ask(words.confirm_tag(tag, card_id)).strip().lower()
         if answer == "q":
             break
         if answer == "s":
@@ -249,7 +240,7 @@ def next_tag(events: queue.Queue[object], timeout: float | None,
         if isinstance(event, CardPresented):
             return event.tag
         if isinstance(event, ReaderStatus):
-            say(f"  reader: {event.message}")
+            say(words.reader_said(event.message))
 
 
 def card_map_text(tags: dict[str, str]) -> str:

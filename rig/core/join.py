@@ -11,10 +11,10 @@ from collections.abc import Callable
 from typing import Protocol
 
 from hardware.events import KnobPress, KnobTurn
+from rig.screens import words
 from rig.screens.screen import Screen
 
-TITLE = "JOIN THE BOARD: CODE"
-"""rig.voice.speech says this screen's code (JOIN_TITLE there)."""
+TITLE = words.JOIN_TITLE
 
 
 class Invited(Protocol):
@@ -34,7 +34,7 @@ class JoinScreen:
     """The addresses a phone opens and the join code (big); turn to choose Back or New
     code, press to do it. "New code" renews the token too: every page must join again."""
 
-    OPTIONS = ("Back", "New code")
+    OPTIONS = words.JOIN_OPTIONS
 
     def __init__(self, invitation: Invited, addresses: Callable[[], list[str]]) -> None:
         self.invitation = invitation
@@ -54,7 +54,7 @@ class JoinScreen:
                 self.renewed = True
 
     def screen(self) -> Screen:
-        lines = tuple(self.addresses()) or ("The board is not serving.",)
+        lines = tuple(self.addresses()) or (words.NOT_SERVING,)
         return Screen(title=TITLE, big=spaced(self.invitation.code),
                       lines=lines, menu=self.OPTIONS, cursor=self.cursor,
-                      footer="turn:move press:set")
+                      footer=words.MENU_FOOTER)

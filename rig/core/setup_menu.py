@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from hardware.events import KnobPress, KnobTurn
 from rig import gametype, registry
+from rig.screens import words
 from rig.screens.screen import Screen
 from valueclass import Frozen, replace
 
@@ -67,18 +68,16 @@ class SetupMenu:
     def voice_rows(self) -> list[str]:
         if self.voice is None:
             return []
-        return [f"Voice: {'on' if self.voice.enabled else 'off'}",
-                f"Volume: {self.voice.volume}%"]
+        return words.voice_rows(self.voice.enabled, self.voice.volume)
 
     def items(self) -> list[str]:
         c = self.choice
         colours = c.seats or colour_sets(c.game, c.players)[0]
-        rows = [f"Game: {registry.entry(c.game).title}", f"Players: {c.players}",
-                "Colours: " + " ".join(colours)]  # whole words: a menu item wraps
-        rows += [f"{colours[i].capitalize()}: {ALIASES.get(c.levels[i], c.levels[i])}"
+        rows = [words.game_row(registry.entry(c.game).title), words.players_row(c.players),
+                words.colours_row(colours)]
+        rows += [words.seat_row(colours[i], ALIASES.get(c.levels[i], c.levels[i]))
                  for i in range(c.players)]
-        rows += [f"Hints: {'on' if c.hints else 'off'}", *self.voice_rows(), *self.actions,
-                 "START"]
+        rows += [words.hints_row(c.hints), *self.voice_rows(), *self.actions, words.START]
         return rows
 
     def handle(self, event: object) -> None:
@@ -129,5 +128,5 @@ class SetupMenu:
             self.choice = replace(c, levels=tuple(chosen))
 
     def screen(self) -> Screen:
-        return Screen(title="NEW GAME", menu=tuple(self.items()), cursor=self.cursor,
-                      footer="turn:move press:set")
+        return Screen(title=words.NEW_GAME_TITLE, menu=tuple(self.items()), cursor=self.cursor,
+                      footer=words.MENU_FOOTER)

@@ -86,7 +86,7 @@ class EmulatedRig(Record):
     def _seen(self, event: object) -> None:
         """A person acts once the screen an input just made could be seen (see
         `quick_hands`): the clock moves on past the controller's guard."""
-        settled, clock = self.controller.settled_at, self.controller.clock
+        settled, clock = self.controller.face.settled_at, self.controller.clock
         if not self.quick_hands and settled is not None and isinstance(clock, FakeClock) \
                 and clock() < settled:
             clock.set(settled)
@@ -100,7 +100,7 @@ class EmulatedRig(Record):
         self.loop.step(KnobTurn(knob, steps))
 
     def spin(self, knob: str, value: int | None = None, strength: float = 0.6) -> None:
-        self.controller.forced_spin = value
+        self.controller.chance.forced_spin = value
         self.loop.step(KnobSpin(knob, strength))
         self.settle()
 
@@ -138,12 +138,12 @@ class EmulatedRig(Record):
             assert due is not None
             self._advance_to(due)
             self.loop.step(Tick())
-        ready = self.controller.ready_at  # a result that appeared by itself: seen
+        ready = self.controller.face.ready_at  # a result that appeared by itself: seen
         if ready is not None:
             self._advance_to(ready)
             self.loop.step(Tick())
         self.loop.run_due()
-        while self.controller.choice_pending:  # a search thinks a slice per tick
+        while self.controller.decisions.choice_pending:  # a search thinks a slice per tick
             self.loop.run_due()
 
     def _advance_to(self, when: float) -> None:

@@ -1,8 +1,10 @@
 """The rig's own words: the prompts, refusals, footers and notices the rig says about
 itself, whatever the game (issue 45). A game's words are the game's (its view and its
 vocabulary); these are the table's: the knobs, the reader, the computer seats, taking
-back and abandoning. They sit beside the screen code that shows them, so changing a
-wording is one edit here; the controller (rig.core.controller) only chooses which.
+back and abandoning, the setup menu, the join screen and card enrolment (on the rig and
+on the terminal). They sit beside the screen code that shows them, so changing a
+wording is one edit here; the controller, the app and the menus (rig.core) only choose
+which.
 """
 
 from __future__ import annotations
@@ -238,3 +240,102 @@ def enrol_not_saved(problem: object) -> str:
 
 def enrol_title(position: str) -> str:
     return f"ENROL CARDS {position}"
+
+
+# -- the setup menu (rig.core.setup_menu, rig.core.app) -----------------------------------
+
+NEW_GAME_TITLE = "NEW GAME"
+START = "START"
+"""The setup menu's last row: it starts the game."""
+ENROL = "Enrol cards"
+"""The setup menu's row that opens the card enrolment walk."""
+JOIN = "Phones: join"
+"""The setup menu's row that opens the join screen."""
+MENU_FOOTER = "turn:move press:set"
+
+
+def on_off(on: bool) -> str:
+    return "on" if on else "off"
+
+
+def voice_rows(enabled: bool, volume: int) -> list[str]:
+    """The setup menu's voice rows (where the rig has a voice)."""
+    return [f"Voice: {on_off(enabled)}", f"Volume: {volume}%"]
+
+
+def game_row(title: str) -> str:
+    return f"Game: {title}"
+
+
+def players_row(players: int) -> str:
+    return f"Players: {players}"
+
+
+def colours_row(colours: tuple[str, ...] | list[str]) -> str:
+    return "Colours: " + " ".join(colours)  # whole words: a menu item wraps
+
+
+def seat_row(colour: str, level: str) -> str:
+    return f"{colour.capitalize()}: {level}"
+
+
+def hints_row(hints: bool) -> str:
+    return f"Hints: {on_off(hints)}"
+
+
+def cannot_enrol(problem: object) -> str:
+    return f"Cannot enrol: {problem}"
+
+
+def cannot_start(problem: object) -> str:
+    return f"Cannot start: {problem}"
+
+
+# -- the join screen (rig.core.join) -------------------------------------------------------
+
+JOIN_TITLE = "JOIN THE BOARD: CODE"
+"""rig.voice.speech says this screen's code (JOIN_TITLE there)."""
+JOIN_OPTIONS = ("Back", "New code")
+NOT_SERVING = "The board is not serving."
+
+
+# -- enrolling on a terminal (`cbrig cards enroll`, rig.core.enroll.enroll) ----------------
+
+def tap_card(card_id: str, text: str) -> str:
+    return f"Tap card {card_id}: {text}" if text != card_id else f"Tap card {card_id}"
+
+
+NO_CARD_SEEN = "no card seen; stopping"
+
+
+def tag_is_now(tag: str, owner: str) -> str:
+    return f"  tag {tag} is card {owner} now"
+
+
+def confirm_tag(tag: str, card_id: str) -> str:
+    return f"  tag {tag} is {card_id}? [Enter=yes, r=retap, s=skip, b=back, q=quit] "
+
+
+def reader_said(message: str) -> str:
+    return f"  reader: {message}"
+
+
+def enrol_summary(tapped: int, have: int, cards: int, skipped: list[str],
+                  missing: list[str]) -> list[str]:
+    """What an enrolment did, in full (the terminal's, and the rig's last screen's)."""
+    lines = [f"{tapped} tapped now, {have} of {cards} known"]
+    if skipped:
+        lines.append("skipped: " + " ".join(skipped))
+    if missing:
+        lines.append("no tag yet: " + " ".join(missing))
+    return lines
+
+
+def enrol_short_summary(have: int, cards: int, tapped: int, skipped: int,
+                        missing: list[str]) -> list[str]:
+    """The summary in three short lines, for the OLED."""
+    lines = [f"{have} of {cards} have a tag", f"{tapped} tapped, {skipped} skipped"]
+    if missing:
+        shown = " ".join(missing[:2]) + (f" +{len(missing) - 2}" if len(missing) > 2 else "")
+        lines.append(f"no tag: {shown}")
+    return lines

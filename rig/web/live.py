@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, TypeVar
 from xml.sax.saxutils import escape
 
 from engine.api import JSON, Game, State
-from rig.gametype import LiveTools
+from rig.gametype import LiveTools, Piece
 from rig.maker.boardart import board_geometry, piece_position
 from rig.maker.boardart.svg import board_svg
 from rig.registry import find
 from rig.screens.views import own
-from valueclass import Frozen, asdict
+from valueclass import asdict
+
+__all__ = ["LiveBoard", "Piece", "card_tray", "live_tools", "no_board_svg", "piece_places"]
 
 if TYPE_CHECKING:
     from rig.gametype import GameWithBoard, LiveTools
@@ -28,20 +30,6 @@ if TYPE_CHECKING:
 
 G = TypeVar("G", bound="GameWithBoard")
 S = TypeVar("S", bound=State)
-
-
-class Piece(Frozen):
-    id: str
-    kind: str
-    """The game's own word for the piece (a CSS class of its marker)."""
-    colour: str
-    location: str
-    mark: str
-    """The short text on the marker ("1", "S2", "B")."""
-    says: str
-    """The piece and its place in words, as the rig's screens name them."""
-    shape: str = "disc"
-    """How the browser draws the marker: "disc" or "square"."""
 
 
 def _tools(game: Game) -> LiveTools | None:

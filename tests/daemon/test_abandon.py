@@ -34,12 +34,12 @@ def _rig(tmp_path: Path, game: str, players: int, seed: int = 3) -> tuple[Daemon
     daemon.app = App(daemon._start_game, daemon._finish_game, controller=controller,
                      defaults=daemon._defaults())
     rng = random.Random(seed)
-    controller.rng = random.Random(seed)  # the draws, seeded
+    controller.chance.rng = random.Random(seed)  # the draws, seeded
     controller.on_alert = None  # no buzzer here
     while controller.session.steps < 8:
         for gesture in gestures_for(controller, rng):
             daemon.app.handle(gesture)
-            controller.settled_at = None  # a robot has seen the new screen (issue 43)
+            controller.face.settled_at = None  # a robot has seen the new screen (issue 43)
             daemon.app.handle(Tick())
     return daemon, daemon.app
 

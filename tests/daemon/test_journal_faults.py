@@ -188,7 +188,7 @@ def play_to_game_over(daemon: Daemon, start: bool = True) -> None:
     while not controller.session.state.is_terminal():
         for gesture in gestures_for(controller, rng):
             daemon.loop.step(gesture)
-            controller.settled_at = None  # a robot has seen the new screen (issue 43)
+            controller.face.settled_at = None  # a robot has seen the new screen (issue 43)
             daemon.loop.run_due()
 
 

@@ -83,7 +83,7 @@ def test_spinning_the_wrong_knob_is_refused_and_a_forced_value_is_used():
 
 def test_spin_animation_runs_on_deadlines_then_shows_the_result():
     rig = new_emulated_rig("tenfour", 3, seed=4)
-    rig.controller.forced_spin = 7
+    rig.controller.chance.forced_spin = 7
     from hardware.events import KnobSpin
 
     rig.loop.step(KnobSpin("hi", 1.0))
@@ -173,7 +173,7 @@ def test_a_computer_seat_has_its_choice_preselected():
     rig = new_emulated_rig("bumpem", 2, seed=9, seats=seats)
     advance_to_choice(rig, random.Random(9))
     assert "Computer (random) chose: press to play it" in rig.screen.plain()
-    choice = rig.controller.choices()[rig.controller.cursor]
+    choice = rig.controller.choices()[rig.controller.decisions.cursor]
     rig.press("hi")
     assert rig.session.last_action == choice
 
@@ -204,7 +204,7 @@ def test_computer_seats_play_their_own_choices_through_the_autopilot():
     while not rig.session.state.is_terminal():
         state = rig.session.state
         deciding = not state.is_chance_node() and rig.controller.alert is None
-        expected = rig.controller.choices()[rig.controller.cursor] if deciding else None
+        expected = rig.controller.choices()[rig.controller.decisions.cursor] if deciding else None
         for gesture in gestures_for(rig.controller, rng):
             rig.loop.step(gesture)
             rig.settle()
@@ -219,7 +219,7 @@ def _to_decision_without_settling(rig, rng) -> None:
     for _ in range(500):
         state = rig.session.state
         if not state.is_chance_node() and len(state.legal_actions()) > 1 \
-                and rig.controller.alert is None and rig.controller.choice_pending:
+                and rig.controller.alert is None and rig.controller.decisions.choice_pending:
             return
         for gesture in gestures_for(rig.controller, rng):
             rig.loop.step(gesture)
@@ -247,7 +247,7 @@ def test_the_computer_thinks_after_the_frame_is_drawn():
     rig.loop.run_due()
     assert len(calls) == thinking_calls + 1
     assert "Computer (random) chose:" in rig.screen.plain()
-    assert rig.controller.cursor == len(rig.session.state.legal_actions()) - 1
+    assert rig.controller.decisions.cursor == len(rig.session.state.legal_actions()) - 1
 
 
 def test_a_person_who_presses_before_the_hint_gets_what_they_saw():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from hardware.events import CardPresented, KnobPress, KnobSpin, KnobTurn
-from rig.core.controller import ACK_GUARD_MS
+from rig.core.face import ACK_GUARD_MS
 from rig.core.modes import Acknowledging, Playing, Spinning
 from rig.desktop.emulated import EMULATED_READER, emulated_tag, new_emulated_rig
 from rig.screens.screen import shown_rows
@@ -184,7 +184,7 @@ def test_another_gesture_after_a_tap_is_a_person_going_on():
     for gesture in gestures:
         rig.loop.step(gesture)  # the tap
     need = rig.controller.view.chance_input(rig.session.state)
-    assert need.kind == "spin" and rig.controller.settled_at is not None
+    assert need.kind == "spin" and rig.controller.face.settled_at is not None
     rig.loop.step(KnobSpin(need.knob, 0.7))  # at the same instant: another gesture
     assert isinstance(rig.controller.mode, Spinning), "the flick was taken"
 

@@ -91,7 +91,7 @@ def _spin_with_a_result(rig):
     rig.tap(rig.controller.view.card_ids()[0])
     prompt = rig.session.state.prompt()
     assert prompt.kind == "spin" and rig.controller.mode == Playing()
-    rig.controller.forced_spin = 3
+    rig.controller.chance.forced_spin = 3
     rig.loop.step(KnobSpin(prompt.band or "hi", 1.0))
 
 

@@ -391,7 +391,7 @@ class Table:
         path = "computer" if seat.chooser is not None and seat.level != "hint" else "choice"
         for gesture in gestures_for(controller, self.rng):
             self.gesture(gesture, path)
-        if controller._take_back_offer() and self.rng.random() < 0.1:
+        if controller.corrections.take_back_offer() and self.rng.random() < 0.1:
             self.take_back()
 
     def tap(self) -> bool:

@@ -104,13 +104,13 @@ def test_a_refusal_goes_with_the_screen_it_answered():
             rig.loop.step(gesture)
         rig.settle()
     rig.loop.step(KnobSpin("hi", 0.6))
-    refusal = rig.controller.refusal
+    refusal = rig.controller.face.refusal
     assert refusal is not None and refusal.text in rig.screen.plain()
     rig.clock.advance(1.0)  # within the refusal's time
     for gesture in gestures_for(rig.controller, rng):  # the card, tapped
         rig.loop.step(gesture)
     assert rig.session.state.prompt().kind == "spin"
-    assert rig.controller.refusal is None
+    assert rig.controller.face.refusal is None
     assert refusal.text not in rig.screen.plain()
     assert fit(rig.screen).pages[0][0].text.startswith('"'), "the card text leads"
     rig.loop.step(KnobSpin("lo" if rig.session.state.prompt().band == "hi" else "hi", 0.6))

@@ -192,18 +192,18 @@ def test_the_computers_choice_is_not_claimed_for_another_option(game, players, v
     else:
         pytest.fail("no real choice came up")
     controller = rig.controller
-    chosen = controller.choices()[controller.cursor]
+    chosen = controller.choices()[controller.decisions.cursor]
     assert "chose: press to play it" in rig.screen.plain()
     rig.turn("hi", 1)
     off = rig.screen
     assert "chose: press to play it" not in off.plain()
     assert not any("CPU chose:" in row for row in shown_rows(off)), shown_rows(off)
     assert "Not the computer's choice" in off.plain(), off.plain()
-    assert off.menu[controller.hinted].startswith("* "), "its own choice stays marked"
+    assert off.menu[controller.decisions.hinted].startswith("* "), "its own choice stays marked"
     rig.turn("hi", -1)
     assert "chose: press to play it" in rig.screen.plain()
     rig.turn("hi", 1)
-    other = controller.choices()[controller.cursor]
+    other = controller.choices()[controller.decisions.cursor]
     rig.press()
     assert rig.session.last_action == other != chosen
 
@@ -216,7 +216,7 @@ WRONG = [KnobSpin("hi", 0.6), KnobSpin("lo", 0.6), KnobTurn("hi", 1), KnobTurn("
 
 def _what_shows(rig: EmulatedRig) -> tuple[object, ...]:
     c = rig.controller
-    return (rig.session.steps, c.cursor, c.page, c.mode, c.hinted)
+    return (rig.session.steps, c.decisions.cursor, c.face.page, c.mode, c.decisions.hinted)
 
 
 @pytest.mark.parametrize(("game", "players", "variant"), GAMES)
@@ -229,11 +229,11 @@ def test_every_knob_gesture_that_does_nothing_is_answered_on_screen(game, player
             break
         if rig.controller.alert is None:
             for gesture in WRONG:
-                rig.controller.refusal = None
+                rig.controller.face.refusal = None
                 before = _what_shows(rig)
                 rig.loop.step(gesture)
                 if _what_shows(rig) == before:
-                    refusal = rig.controller.refusal
+                    refusal = rig.controller.face.refusal
                     assert refusal is not None, (
                         f"{gesture} did nothing, silently, at:\n{rig.screen.text()}")
                     assert refusal.text in rig.screen.plain()
@@ -258,7 +258,7 @@ def test_a_spin_or_a_card_in_the_correction_menu_is_answered(game):
     assert rig.controller.correction is not None
     rig.spin("hi")
     assert "No spin in corrections" in rig.screen.plain()
-    rig.controller.refusal = None
+    rig.controller.face.refusal = None
     card = rig.controller.view.card_ids()[0]
     rig.tap(card)
     assert "close this menu first" in rig.screen.plain()
@@ -335,7 +335,7 @@ def test_a_take_back_offer_says_the_move_as_its_menu_row_did(game, players, vari
             last = rig.session.last_action
             if last is not None and last in choices:
                 row = menu[choices.index(last)]
-                offer = rig.controller._take_back_offer()
+                offer = rig.controller.corrections.take_back_offer()
                 assert offer is not None and row.lstrip("* ") == offer, (row, offer)
                 checked += 1
             continue
@@ -363,7 +363,7 @@ def test_a_tap_or_a_flick_on_page_one_reads_on_and_does_nothing_else(game, playe
     card = rig.controller.view.card_ids()[0]
     rig.tap(card)
     assert rig.controller.alert == moment and rig.screen.page == 1
-    rig.controller.page = 0
+    rig.controller.face.page = 0
     rig.loop.step(KnobSpin("hi", 0.6))
     assert rig.controller.alert == moment and rig.screen.page == 1
     assert rig.session.steps == steps

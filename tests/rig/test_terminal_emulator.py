@@ -216,7 +216,7 @@ def test_hints_as_on_the_pi(tmp_path):
     while controller.session.state.is_chance_node():
         _tap_card(rig, valid_cards(controller)[0])
     passes = 0
-    while controller.choice_pending and passes < 10_000:
+    while controller.decisions.choice_pending and passes < 10_000:
         rig.loop.run_due()  # what the terminal does when no key waits
         passes += 1
     assert passes > 1, "the hard hint thinks in slices"

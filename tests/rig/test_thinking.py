@@ -14,7 +14,7 @@ from engine.search import Thinking
 from hardware.events import KnobTurn
 from rig import registry
 from rig.core import computer
-from rig.core import controller as controller_module
+from rig.core import decisions as decisions_module
 from rig.core.autopilot import gestures_for
 from rig.core.computer import seat_for
 from rig.core.controller import Seat
@@ -77,7 +77,7 @@ def _hard_hint_rig(seed: int) -> tuple[EmulatedRig, list[Counted]]:
     for seat in seats:
         _counting(seat, started)
     rig = new_emulated_rig("tenfour", 2, seed=seed, seats=seats)
-    rig.controller.work_clock = lambda: 0.0  # slices end by their sample count
+    rig.controller.decisions.work_clock = lambda: 0.0  # slices end by their sample count
     return rig, started
 
 
@@ -87,20 +87,20 @@ def test_a_hard_hint_thinks_a_slice_per_tick_and_the_knob_is_served_meanwhile() 
     controller = rig.controller
     assert started == [], "no search before the frame is drawn"
     rig.loop.run_due()
-    assert controller.choice_pending and len(started) == 1
-    assert started[0].advances == controller_module.SLICE_SAMPLES, "one slice, then the loop"
+    assert controller.decisions.choice_pending and len(started) == 1
+    assert started[0].advances == decisions_module.SLICE_SAMPLES, "one slice, then the loop"
     rig.loop.run_due()
-    assert started[0].advances == 2 * controller_module.SLICE_SAMPLES
+    assert started[0].advances == 2 * decisions_module.SLICE_SAMPLES
     renders = rig.loop.stats.renders
     rig.loop.step(KnobTurn("hi", 1))
-    assert rig.loop.stats.renders == renders + 1 and controller.cursor == 1
-    assert controller.choice_pending, "the turn did not wait for the search"
+    assert rig.loop.stats.renders == renders + 1 and controller.decisions.cursor == 1
+    assert controller.decisions.choice_pending, "the turn did not wait for the search"
     assert len(started) == 1, "the turn changed no state: the same search goes on"
     rig.settle()
-    assert not controller.choice_pending
-    assert controller.cursor == 1, "the hint leaves the cursor where the person put it"
+    assert not controller.decisions.choice_pending
+    assert controller.decisions.cursor == 1, "the hint leaves the cursor where the person put it"
     menu = rig.screen.menu
-    assert menu[controller.hinted].startswith("* ")
+    assert menu[controller.decisions.hinted].startswith("* ")
     assert controller.next_deadline() is None, "done: nothing to wake up for"
 
 
@@ -113,9 +113,9 @@ def test_a_slice_ends_once_its_time_is_spent() -> None:
         spent[0] += 0.001
         return spent[0]
 
-    rig.controller.work_clock = work_clock
+    rig.controller.decisions.work_clock = work_clock
     rig.loop.run_due()
-    assert controller_module.SLICE_MS == 2.0
+    assert decisions_module.SLICE_MS == 2.0
     assert started[0].advances == 2, "1 ms, 2 ms: the slice is over"
 
 
@@ -126,7 +126,7 @@ def test_a_press_before_the_hard_hint_is_done_drops_its_search() -> None:
     steps = rig.session.steps
     rig.press("hi")
     assert rig.session.steps == steps + 1, "the press is played at once"
-    assert rig.controller._thinking is None
+    assert rig.controller.decisions.thinking is None
     rig.settle()
     assert started[0].chosen is None, "the first search was never finished"
 
@@ -141,7 +141,7 @@ def test_a_hard_computer_seat_asks_to_wait_then_its_move_appears() -> None:
         state = rig.session.state
         if state.current_player() == 0 and not state.is_chance_node() \
                 and len(state.legal_actions()) > 1 and rig.controller.alert is None \
-                and rig.controller.choice_pending:
+                and rig.controller.decisions.choice_pending:
             break
         gestures = gestures_for(rig.controller, rng)
         if not gestures:
@@ -151,16 +151,16 @@ def test_a_hard_computer_seat_asks_to_wait_then_its_move_appears() -> None:
     else:
         pytest.fail("no pending hard choice came up")
     rig.loop.run_due()
-    assert rig.controller.choice_pending
+    assert rig.controller.decisions.choice_pending
     assert "is thinking" in rig.screen.plain()
     steps = rig.session.steps
     rig.press("hi")
     assert rig.session.steps == steps, "a press while the computer thinks plays nothing"
     assert words.THINKING in rig.screen.plain()
     rig.settle()
-    assert not rig.controller.choice_pending
-    chosen = rig.controller.choices()[rig.controller.hinted]
-    assert rig.controller.cursor == rig.controller.hinted
+    assert not rig.controller.decisions.choice_pending
+    chosen = rig.controller.choices()[rig.controller.decisions.hinted]
+    assert rig.controller.decisions.cursor == rig.controller.decisions.hinted
     rig.press("hi")
     assert rig.session.last_action == chosen
 
@@ -241,15 +241,15 @@ def test_run_serves_a_posted_input_between_slices() -> None:
         real_handle(event)
         if len(order) == 2:
             loop.post(KnobTurn("hi", 1))
-        if not rig.controller.choice_pending and "done" not in order:
+        if not rig.controller.decisions.choice_pending and "done" not in order:
             order.append("done")
             loop.post(Stop())
 
     rig.controller.handle = handle  # type: ignore[method-assign]
     loop.run()
     assert order[:4] == ["Tick", "Tick", "KnobTurn", "Tick"]
-    assert order[-1] == "done" and rig.controller.cursor == 1
-    assert started[0].advances > 2 * controller_module.SLICE_SAMPLES
+    assert order[-1] == "done" and rig.controller.decisions.cursor == 1
+    assert started[0].advances > 2 * decisions_module.SLICE_SAMPLES
 
 
 def test_run_due_runs_one_slice_even_when_the_clock_moves() -> None:
@@ -264,9 +264,9 @@ def test_run_due_runs_one_slice_even_when_the_clock_moves() -> None:
     loop = RigLoop(rig.controller, draw=lambda screen: None, clock=moving)
     loop.run_due()
     assert len(started) == 1 and started[0].chosen is None
-    assert started[0].advances == controller_module.SLICE_SAMPLES, "one slice ran"
+    assert started[0].advances == decisions_module.SLICE_SAMPLES, "one slice ran"
     loop.run_due()
-    assert started[0].advances == 2 * controller_module.SLICE_SAMPLES, "and one more"
+    assert started[0].advances == 2 * decisions_module.SLICE_SAMPLES, "and one more"
 
 
 def test_the_hint_default_is_hard() -> None:

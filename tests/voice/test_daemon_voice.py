@@ -48,7 +48,7 @@ def settle(daemon: Daemon) -> None:
         daemon.loop.step(daemon.loop.events.get_nowait())
     controller = daemon.app.controller if daemon.app is not None else None
     if controller is not None:
-        controller.settled_at = None
+        controller.face.settled_at = None
 
 
 def test_the_game_is_spoken_and_the_menu_switches_the_voice(

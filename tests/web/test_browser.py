@@ -309,7 +309,7 @@ def test_a_press_during_the_spin_shows_the_move_first(browser: object,
     result frame must be among them, and stay up, answered in words, until a press."""
     from selenium.webdriver.common.by import By
 
-    from rig.core.controller import ACK_GUARD_MS
+    from rig.core.face import ACK_GUARD_MS
     from rig.core.modes import Acknowledging
     from rig.screens.words import EARLY_INPUT, NOT_A_FLICK
 

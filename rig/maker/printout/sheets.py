@@ -9,16 +9,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from rig.maker.boardart import board_geometry
 from rig.maker.boardart.geometry import BLACK, GREY, INK, RGB, WHITE, Label, Point, fit_label
 from rig.maker.boardart.pdf import PAPERS, Page, PdfCanvas, PdfDocument, wrap
 from rig.maker.case.tag import CARD, TAG_DIAMETER, TAG_FROM_BOTTOM
 from rig.maker.printout.board import write_board
+from rig.maker.printout.parts import CardFace, CardSheet, Icon, IconCanvas, PieceList, PrintedPiece
 from rig.maker.printout.reference import Sections
 from rig.registry import entry
-from valueclass import Frozen
+
+__all__ = ["CARD_H", "CARD_MARGIN", "CARD_W", "CUT", "FOOTER_MM", "RFID_MM", "SHEETS", "SPARES",
+           "STANDEE_PANEL", "STANDEE_TAB", "TAG_SPOT_Y", "TOKEN_GAP", "CardFace", "CardSheet",
+           "Icon", "IconCanvas", "PieceList", "PrintedPiece", "print_board", "print_cards",
+           "print_pieces", "print_reference", "print_tools", "put_text", "reference_text",
+           "rfid_spot"]
 
 if TYPE_CHECKING:
     from engine.api import Game
@@ -66,17 +72,6 @@ def print_board(game_name: str, game: Game, path: str, paper: str, tile: bool) -
 
 
 # -- cards ---------------------------------------------------------------------------------
-
-
-class CardFace(Frozen):
-    """One physical card to print."""
-
-    ident: str
-    """The deck entry (Mike card id or ticket kind) its RFID tag is enrolled to."""
-    order: int
-    """Its place in the enrolment order (1-based)."""
-    draw: Callable[[PdfCanvas, float, float], None]
-    """Draws the face with its top-left corner at (x, y)."""
 
 
 def _grid(paper: tuple[float, float]) -> tuple[int, int, float, float]:
@@ -162,44 +157,6 @@ def _enrolment_page(doc: PdfDocument, paper: tuple[float, float], title: str,
         if short != text:
             short = short.rstrip(".,;:") + "..."
         put_text(canvas, short, cx + 22, cy, size, align="left")
-
-
-CardSheet = tuple[list[CardFace], list[tuple[str, str]], list[str], str]
-"""A game's cards: the faces, the enrolment order (id, words), how to enrol, the title."""
-
-
-class IconCanvas(Protocol):
-    """What a piece's icon draws on (a page, or a page turned half round)."""
-
-    def line(self, points: Sequence[Point], colour: RGB, width: float,
-             dashed: bool = False) -> None: ...
-
-    def ellipse(self, x: float, y: float, rx: float, ry: float, fill: RGB | None,
-                ink: RGB | None, width: float, dashed: bool = False) -> None: ...
-
-    def rect(self, x: float, y: float, w: float, h: float, fill: RGB | None,
-             ink: RGB | None, width: float, radius: float = 0.0,
-             dashed: bool = False) -> None: ...
-
-
-Icon = Callable[[IconCanvas, float, float, RGB], None]
-"""Draws a small silhouette centred on (x, y) in the given ink (the game's own shapes)."""
-
-
-class PrintedPiece(Frozen):
-    """One piece in the box, as its token and standee show it."""
-
-    name: str
-    """As the rig says it ("Red truck"): the caption under the token."""
-    colour: str
-    """A board colour (rig.maker.boardart.geometry.INK); any other name prints dark grey."""
-    word: str
-    """The short word on the token ("Red", "S1")."""
-    icon: Icon | None = None
-
-
-PieceList = list[PrintedPiece]
-"""Every piece in the box."""
 
 
 def print_tools(game_name: str) -> GamePrints:
