@@ -69,6 +69,10 @@ from valueclass import Frozen, Record, field
 log = logging.getLogger(__name__)
 
 SPIN_FRAME_MS = 70
+SPINNING_LINES = (words.SPINNING,)
+"""A spin frame's lines, one tuple for every frame (it was the literal ``("spinning...",)``,
+a constant, until the words moved to rig.screens.words; built per frame, a kept screen
+held a tuple of its own: the emulated rig's `screens`, issue 46's retained bytes)."""
 REFUSAL_MS = 2500
 ACK_GUARD_MS = 400
 """How long a new screen takes no input after an input (or a spin's end) made it: a
@@ -708,7 +712,7 @@ class Controller:
             animation = mode.animation
             frame = int((self.clock() - animation.started) * 1000 // SPIN_FRAME_MS)
             value = animation.values[frame % len(animation.values)]
-            return Screen(title=animation.title, big=value, lines=(words.SPINNING,),
+            return Screen(title=animation.title, big=value, lines=SPINNING_LINES,
                           status=status)
         if isinstance(mode, Acknowledging):
             moment = mode.moment
