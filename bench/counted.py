@@ -21,7 +21,7 @@ set and dict orders are the same every run), on seeded games:
   the transient memory a step needs), and per input the bytes the rig still holds
   after it (``retained_bytes_per_input``: a leak or a growing history shows here;
   from input ``RETAINED_FROM`` to the last, counted after the cyclic garbage is
-  collected and CPython's method cache emptied, so it repeats exactly).
+  collected and CPython's method cache emptied, so it repeats).
   High-water marks, not a running total (CPython 3.11 counts no allocations without a
   C allocator hook): a temporary freed before a step's highest point is not seen;
   more held at that point, or kept after, is;
@@ -407,9 +407,9 @@ HEADER = """\
 # (each has its own bytecode). The allocation figures (alloc_peak_bytes_*,
 # retained_bytes_per_input) are tracemalloc high-water marks: the engine's repeat
 # exactly, the inputs' peaks vary a little (0.03-0.15 % over runs on 2026-12-06): their
-# budgets are the highest of several runs. Retained bytes repeat exactly since they are
-# taken after the collector and with CPython's method cache emptied, from input 30 on
-# (docs/PERFORMANCE.md, "Retained bytes").
+# budgets are the highest of several runs. Retained bytes repeat (to 0.07 %) since they
+# are taken after the collector and with CPython's method cache emptied, from input 30
+# on (docs/PERFORMANCE.md, "Retained bytes").
 """
 
 
