@@ -19,7 +19,9 @@ set and dict orders are the same every run), on seeded games:
   tracer off): per engine step and per input, the bytes a step allocates above what was
   allocated when it began, at its highest (``alloc_peak_bytes_per_step``/``_input``:
   the transient memory a step needs), and per input the bytes the rig still holds
-  after it (``retained_bytes_per_input``: a leak or a growing history shows here).
+  after it (``retained_bytes_per_input``: a leak or a growing history shows here;
+  from input ``RETAINED_FROM`` to the last, counted after the cyclic garbage is
+  collected and CPython's method cache emptied, so it repeats).
   High-water marks, not a running total (CPython 3.11 counts no allocations without a
   C allocator hook): a temporary freed before a step's highest point is not seen;
   more held at that point, or kept after, is;
@@ -41,6 +43,7 @@ highest of several runs), so the headroom absorbs next to nothing: it is set und
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -66,6 +69,11 @@ INPUT_SEEDS = 1
 INPUT_LIMIT = 150
 """Inputs counted a game (from its start: setup, the first turns, spins, cards and moves):
 the count is exact, a whole Bump 'Em game (~1,000 inputs) would only take longer."""
+RETAINED_FROM = 30
+"""``retained_bytes_per_input`` is counted from this input to the last, not from the
+rig's start: the start is a one-time cost (what the rig is built with and then frees:
+counted from input 0 with the garbage collected, 10-Four's figure was -800 B an input,
+the game's first probability tables and data texts freed)."""
 DEFAULT_HEADROOM = 0.05
 """Under 10 %: a change doing 10 % more work per unit fails, whatever the machine."""
 HERE = Path(__file__).resolve().parent.parent
@@ -169,14 +177,16 @@ def count_inputs(name: str, players: int, seeds: int) -> dict[str, Any]:
     def one(seed: int, counter: Counter | None,
             memory: list[int] | None = None) -> tuple[int, int]:
         """`memory` (tracemalloc on): [sum of each input's peak above its start, bytes
-        still held after the inputs] are added to it."""
+        still held after the inputs above those held at input ``RETAINED_FROM``, the
+        inputs between] are added to it."""
         rig = new_emulated_rig(name, players, seed=seed, draw=draw)
         rng = random.Random(f"bench-counted:{name}:{seed}")
-        inputs = sent = 0
+        inputs = sent = began = 0
         bus.take()
-        began = tracemalloc.get_traced_memory()[0]
         while not rig.session.state.is_terminal() and inputs < INPUT_LIMIT:
             for gesture in gestures_for(rig.controller, rng):
+                if memory is not None and inputs == RETAINED_FROM:
+                    began = _live_bytes()
                 if counter is not None:
                     with counter:
                         rig.loop.step(gesture)
@@ -195,7 +205,10 @@ def count_inputs(name: str, players: int, seeds: int) -> dict[str, Any]:
             if inputs > 50_000:
                 raise RuntimeError(f"{name} seed {seed} did not end")
         if memory is not None:
-            memory[1] += tracemalloc.get_traced_memory()[0] - began
+            if inputs <= RETAINED_FROM:
+                raise RuntimeError(f"{name} seed {seed} ended before input {RETAINED_FROM}")
+            memory[1] += _live_bytes() - began
+            memory[2] += inputs - RETAINED_FROM
         return inputs, sent
 
     one(1_000, None)  # warm-up: caches, first renders of each glyph
@@ -205,7 +218,7 @@ def count_inputs(name: str, players: int, seeds: int) -> dict[str, Any]:
         n, b = one(seed, counter)
         inputs += n
         sent += b
-    memory = [0, 0]
+    memory = [0, 0, 0]
     tracemalloc.start()
     try:
         for seed in range(seeds):
@@ -217,7 +230,20 @@ def count_inputs(name: str, players: int, seeds: int) -> dict[str, Any]:
             "calls_per_input": round(counter.calls / inputs, 2),
             "bus_bytes_per_input": round(sent / inputs, 2),
             "alloc_peak_bytes_per_input": round(memory[0] / inputs, 2),
-            "retained_bytes_per_input": round(memory[1] / inputs, 2)}
+            "retained_bytes_per_input": round(memory[1] / memory[2], 2)}
+
+
+def _live_bytes() -> int:
+    """The bytes traced that are still reachable: the cyclic garbage collected first.
+    Without it the figure counted the garbage waiting for the collector, which depends
+    on when the collector last ran (the number of objects alive in the process sets
+    that), not on what the rig holds; and CPython's method cache emptied, which keeps
+    the last name looked up in each of its slots, chosen by the name's address (Pillow's
+    ``getattr(core, f"{name}_encoder")`` leaves a new string there per frame: a run-to-run
+    spread). See docs/PERFORMANCE.md, "Retained bytes"."""
+    gc.collect()
+    sys._clear_type_cache()
+    return tracemalloc.get_traced_memory()[0]
 
 
 READY_SITE = '''
@@ -380,8 +406,10 @@ HEADER = """\
 # --record`, and say in the commit what the work bought. Budgets are per Python version
 # (each has its own bytecode). The allocation figures (alloc_peak_bytes_*,
 # retained_bytes_per_input) are tracemalloc high-water marks: the engine's repeat
-# exactly, the inputs' vary a little (peaks 0.03 %, retained bytes ~2 % over 6 runs on
-# 2026-12-06): their budgets are the highest of several runs.
+# exactly, the inputs' peaks vary a little (0.03-0.15 % over runs on 2026-12-06): their
+# budgets are the highest of several runs. Retained bytes repeat (to 0.07 %) since they
+# are taken after the collector and with CPython's method cache emptied, from input 30
+# on (docs/PERFORMANCE.md, "Retained bytes").
 """
 
 

@@ -61,6 +61,10 @@ __all__ = ["Controller", "ControllerOptions", "Seat", "valid_cards"]
 log = logging.getLogger(__name__)
 
 SPIN_FRAME_MS = 70
+SPINNING_LINES = (words.SPINNING,)
+"""A spin frame's lines, one tuple for every frame (it was the literal ``("spinning...",)``,
+a constant, until the words moved to rig.screens.words; built per frame, a kept screen
+held a tuple of its own: the emulated rig's `screens`, issue 46's retained bytes)."""
 
 
 class ControllerOptions(Record):
@@ -342,7 +346,7 @@ class Controller:
             animation = mode.animation
             frame = int((self.clock() - animation.started) * 1000 // SPIN_FRAME_MS)
             value = animation.values[frame % len(animation.values)]
-            return Screen(title=animation.title, big=value, lines=(words.SPINNING,),
+            return Screen(title=animation.title, big=value, lines=SPINNING_LINES,
                           status=status)
         if isinstance(mode, Acknowledging):
             moment = mode.moment
