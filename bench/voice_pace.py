@@ -88,6 +88,8 @@ MUST_HEAR = ("card", "move", "police", "alert", "winner")
 CHOICES = "brief"
 """How choices are said in the run (``[voice] choices``: rig.voice.speech.CHOICES);
 ``--choices all`` measures the other."""
+PICKS = ("cpu pick", "press")
+"""The kinds of the records of a pick (a computer's, a person's press), not utterances."""
 LOST_TOLERANCE = 0.02
 """Seconds of speech short of the whole that count as lost words (one device chunk)."""
 
@@ -647,9 +649,9 @@ def _summary(said: list[_Said], turns: int,
              waits: list[float] | None = None) -> dict[str, Any]:
     kinds = _kinds(said)
     lags = [r.lag for r in said if r.lag is not None and not r.merge
-            and r.kind not in ("cpu pick", "press", "flavour")]
+            and r.kind not in (*PICKS, "flavour")]
     must = [r for r in said if r.kind in MUST_HEAR and not r.merge]  # merged away: counted
-    said = [r for r in said if r.kind not in ("cpu pick", "press", "flavour")
+    said = [r for r in said if r.kind not in (*PICKS, "flavour")
             and r.merged_into is None]
     per_turn: dict[int, list[_Said]] = defaultdict(list)
     for record in said:
