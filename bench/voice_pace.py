@@ -430,20 +430,22 @@ def _screen_choice(screen: Any) -> str:
 
 
 def _listen(due: float, waited: Any, clock: Any, quiet: Any,
-            most: float = LISTEN_MOST) -> float:
+            most: float = LISTEN_MOST) -> tuple[float, float]:
     """When a listener's act comes (`PERSON` "listens"): at `due` (a gesture after the
     act before), or later, once every utterance `waited()` gives (what the voice said
     on the choice screen so far: its prompt, the option under the knob) has ended as
     heard (`_Said.ended`), or none of them can start any more (`quiet()`: the voice is
     silent, nothing waiting); at most `most` past `due`. Sleeps on `clock` till then and
-    returns it."""
+    returns it, and the seconds waited past the plain pace (0 when nothing was waited
+    for: the plain pace's own lateness on a busy machine is not the listener's)."""
     clock.sleep_until(due)
+    plain = float(clock())
     while clock() < due + most:
         if all(r.ended or (r.heard is None and r.merged_into is None and quiet())
                for r in waited()):
             break
         clock.sleep_until(clock() + LISTEN_POLL)
-    return float(clock())
+    return float(clock()), float(clock()) - plain
 
 
 def _play(game: str, players: int, seed: int, count: int, pace: float,
@@ -543,9 +545,9 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
         due = clock() + pace
         if PERSON == "listens" and act in acts.choice:
             shown_by = acts.choice[act]
-            at = _listen(due, lambda first=shown_by, last=act - 1: waited(first, last),
-                         clock, quiet)
-            added[shown_by] += max(0.0, at - due)
+            _, extra = _listen(due, lambda first=shown_by, last=act - 1: waited(first, last),
+                               clock, quiet)
+            added[shown_by] += extra
         else:
             clock.sleep_until(due)
         act_times.append(clock())

@@ -166,18 +166,20 @@ def test_a_listener_acts_at_the_pace_or_once_the_choice_said_so_far_has_ended() 
     # both over before the gesture is due: the plain pace
     _on_air(prompt), _on_air(option)
     clock = _StandInClock([(1.0, _ends(prompt)), (2.5, _ends(option, cut=True))])
-    assert voice_pace._listen(3.0, lambda: [prompt, option], clock, lambda: True) == 3.0
+    assert voice_pace._listen(3.0, lambda: [prompt, option], clock, lambda: True) == (3.0, 0.0)
     # the prompt still on the air when due (behind an alert): the act waits for its end
     prompt = voice_pace._Said("Red: four choices.", 0.0, 1, act=1, choice="human")
     _on_air(prompt)
     clock = _StandInClock([(7.3, _ends(prompt))])
-    at = voice_pace._listen(3.0, lambda: [prompt], clock, lambda: False)
+    at, extra = voice_pace._listen(3.0, lambda: [prompt], clock, lambda: False)
+    assert extra == at - 3.0
     assert 7.3 <= at <= 7.3 + 2 * voice_pace.LISTEN_POLL
     # not started yet: waits while the voice speaks, not once it is quiet (dropped)
     waiting = voice_pace._Said("Red: four choices.", 0.0, 1, act=1, choice="human")
     quiet = {"now": False}
     clock = _StandInClock([(5.0, lambda: quiet.update(now=True))])
-    at = voice_pace._listen(3.0, lambda: [waiting], clock, lambda: quiet["now"])
+    at, extra = voice_pace._listen(3.0, lambda: [waiting], clock, lambda: quiet["now"])
+    assert extra == at - 3.0
     assert 5.0 <= at <= 5.0 + 2 * voice_pace.LISTEN_POLL
     # said by a merged transmission: over when that one is
     merged = voice_pace._Said("Red: four choices.", 0.0, 1, act=1, choice="human")
@@ -185,13 +187,15 @@ def test_a_listener_acts_at_the_pace_or_once_the_choice_said_so_far_has_ended() 
     merged.merged_into = into
     _on_air(into)
     clock = _StandInClock([(4.0, _ends(into))])
-    at = voice_pace._listen(3.0, lambda: [merged], clock, lambda: False)
+    at, extra = voice_pace._listen(3.0, lambda: [merged], clock, lambda: False)
+    assert extra == at - 3.0
     assert 4.0 <= at <= 4.0 + 2 * voice_pace.LISTEN_POLL
     # never over, never quiet: the wait ends
     stuck = voice_pace._Said("Red: four choices.", 0.0, 1, act=1, choice="human")
     _on_air(stuck)
     clock = _StandInClock([])
-    at = voice_pace._listen(3.0, lambda: [stuck], clock, lambda: False, most=2.0)
+    at, extra = voice_pace._listen(3.0, lambda: [stuck], clock, lambda: False, most=2.0)
+    assert extra == at - 3.0
     assert 5.0 <= at <= 5.0 + 2 * voice_pace.LISTEN_POLL
 
 
