@@ -687,8 +687,10 @@ def _summary(said: list[_Said], turns: int,
 
 def _waits(waits: list[float]) -> dict[str, Any]:
     """How much later a listener's choices are made than at the plain pace (table
-    seconds per choice, summed over its acts)."""
-    return {"choices": len(waits), "waited": sum(1 for w in waits if w > 0.0),
+    seconds per choice, summed over its acts). It waited on a choice when it looked at
+    the voice again at least once (the time to look once is not a wait)."""
+    return {"choices": len(waits), "waited": sum(1 for w in waits if w >= LISTEN_POLL / 2),
+            "added_s": [rnd(w) for w in waits],
             "added_s_p50": rnd(percentile(waits, 50)) if waits else 0.0,
             "added_s_p95": rnd(percentile(waits, 95)) if waits else 0.0,
             "added_s_max": rnd(max(waits, default=0.0))}

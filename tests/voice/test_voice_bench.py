@@ -196,6 +196,9 @@ def test_a_listener_acts_at_the_pace_or_once_the_choice_said_so_far_has_ended() 
     clock = _StandInClock([])
     at, extra = voice_pace._listen(3.0, lambda: [stuck], clock, lambda: False, most=2.0)
     assert extra == at - 3.0
+    # the cost a choice: the seconds past the pace; looking once is not a wait
+    figures = voice_pace._waits([0.001, 0.5, 3.0])
+    assert (figures["choices"], figures["waited"], figures["added_s_max"]) == (3, 2, 3.0)
     assert 5.0 <= at <= 5.0 + 2 * voice_pace.LISTEN_POLL
 
 
