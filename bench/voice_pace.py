@@ -58,13 +58,24 @@ METHOD = __doc__.strip().replace("\n", " ") if __doc__ else ""
 SPEED = 8.0
 """How much faster than life the table runs (see the module doc)."""
 PACES = (2.0, 3.0, 5.0)
-PERSONS = ("browses", "presses")
+PERSONS = ("browses", "presses", "listens")
 PERSON = "browses"
 """How the simulated person makes a choice: "browses" (the default), as a screen-reader
 user does: one step of the knob a gesture from the option under it to the one they
 pick (at least one, so an option is heard by the knob), then the press a gesture later;
 "presses": the turn and the press in one act, a gesture after the choice is shown (the
-model before issue 43's second round, kept for comparison)."""
+model before issue 43's second round, kept for comparison); "listens": as "browses",
+but a player who relies on the voice (issue 43 item 2: one who cannot read the OLED):
+each act on their choice screen (each knob step, the press) comes a gesture after the
+act before, or once what the voice said on that choice screen so far (its prompt, the
+option under the knob) has ended, whichever is later (`_listen`). Only what a listener
+hears is used: when a transmission ends (its roger beep), or that the voice is quiet.
+Acts outside choices keep the plain pace."""
+LISTEN_MOST = 30.0
+"""Table seconds past its pace a listener waits at most for the voice (ends a hang: the
+voice never goes this long on one choice)."""
+LISTEN_POLL = 0.02
+"""Table seconds between two looks at the voice while a listener waits."""
 GAMES = (("tenfour", 3), ("bumpem", 3))
 HELD_OUT = (("tenfour", 3, "human,easy,human", (41, 44)),
             ("tenfour", 2, "human,human", (41, 44)),
@@ -77,6 +88,8 @@ MUST_HEAR = ("card", "move", "police", "alert", "winner")
 CHOICES = "brief"
 """How choices are said in the run (``[voice] choices``: rig.voice.speech.CHOICES);
 ``--choices all`` measures the other."""
+PICKS = ("cpu pick", "press")
+"""The kinds of the records of a pick (a computer's, a person's press), not utterances."""
 LOST_TOLERANCE = 0.02
 """Seconds of speech short of the whole that count as lost words (one device chunk)."""
 
@@ -180,6 +193,16 @@ class _Said:
         self.clips: object = None
         """The transmission's clips: the speaker's transmission is known by them (the
         narrator may hand over a copy with its priority)."""
+        self.picked_option: _Said | None = None
+        """On a person's press (kind "press"): the option under the knob it picked (the
+        last one said after the knob's last step), if one was said."""
+
+    @property
+    def ended(self) -> bool:
+        """Over as a listener hears it: played to its end (roger beep) or cut (what said
+        it, when merged); one not started counts by `_listen`'s quiet voice."""
+        said = self.merged_into or self
+        return said.heard is not None and (said.heard.finished or said.heard.cut)
 
     @property
     def lost(self) -> bool:
@@ -288,28 +311,56 @@ def _computer_turn(rig: Any) -> bool:
     return bool(rig.controller.seats[state.current_player()].chooser is not None)
 
 
+class _Acts:
+    """What `_groups` knows of each act besides its gestures (acts count from 1; 0 is
+    the first frame)."""
+
+    def __init__(self) -> None:
+        self.computer: set[int] = set()
+        """The acts that carry out a computer's choice."""
+        self.choice: dict[int, int] = {}
+        """Each act on a person's choice screen (a knob step, the press): the act whose
+        frame showed that choice (its screen, its prompt)."""
+        self.presses: set[int] = set()
+        """The presses that end a browsed choice (the knob stepped before them)."""
+
+
+def _person_choice(gestures: list[Any], rig: Any) -> bool:
+    """Whether `gestures` make a person's choice on a menu (a press at the end)."""
+    from hardware.events import KnobPress
+
+    return bool(gestures) and isinstance(gestures[-1], KnobPress) \
+        and not _computer_turn(rig) and rig.controller.alert is None \
+        and not rig.session.state.is_chance_node() and bool(rig.controller.choices())
+
+
 def _groups(game: str, players: int, seed: int, count: int,
-            seats: str | None = None) -> tuple[list[list[Any]], set[int]]:
+            seats: str | None = None) -> tuple[list[list[Any]], _Acts]:
     """The gestures of the first `count` acts of a seeded game (the game is the same
     whatever the voice does: its chance and the autopilot's choices are seeded), and
-    which acts carry out a computer's choice."""
+    what is known of its acts (`_Acts`)."""
     from rig.core.autopilot import gestures_for
 
     rig = _rig(game, players, seed, seats)
     rng = random.Random(seed)
     out: list[list[Any]] = []
-    computer: set[int] = set()
+    acts = _Acts()
     while not rig.session.state.is_terminal() and len(out) < count:
         if _computer_turn(rig):
-            computer.add(len(out) + 1)  # acts count from 1 (0: the first frame)
+            acts.computer.add(len(out) + 1)  # acts count from 1 (0: the first frame)
         gestures = gestures_for(rig.controller, rng)
-        steps = _browse(gestures, rig) if PERSON == "browses" else [gestures]
+        steps = _browse(gestures, rig) if PERSON in ("browses", "listens") else [gestures]
+        if PERSON != "presses" and _person_choice(gestures, rig):
+            for index in range(len(steps)):  # act len(out) showed the choice
+                acts.choice[len(out) + 1 + index] = len(out)
+            if len(steps) > 1:
+                acts.presses.add(len(out) + len(steps))
         for step in steps:
             for gesture in step:
                 rig.loop.step(gesture)
             rig.settle()
         out += steps
-    return out, computer
+    return out, acts
 
 
 def _browse(gestures: list[Any], rig: Any) -> list[list[Any]]:
@@ -347,7 +398,7 @@ def _warm(game: str, players: int, seed: int, count: int, synthesizer: Any,
         if rig.session.state.is_terminal():
             break
         gestures = gestures_for(rig.controller, rng)
-        for step in _browse(gestures, rig) if PERSON == "browses" else [gestures]:
+        for step in _browse(gestures, rig) if PERSON != "presses" else [gestures]:
             for gesture in step:
                 rig.loop.step(gesture)
             rig.settle()
@@ -378,9 +429,30 @@ def _screen_choice(screen: Any) -> str:
     return "cpu" if any(p.role == "cpu" for p in screen.parts()) else "human"
 
 
+def _listen(due: float, waited: Any, clock: Any, quiet: Any,
+            most: float = LISTEN_MOST) -> tuple[float, float]:
+    """When a listener's act comes (`PERSON` "listens"): at `due` (a gesture after the
+    act before), or later, once every utterance `waited()` gives (what the voice said
+    on the choice screen so far: its prompt, the option under the knob) has ended as
+    heard (`_Said.ended`), or none of them can start any more (`quiet()`: the voice is
+    silent, nothing waiting); at most `most` past `due`. Sleeps on `clock` till then and
+    returns it, and the seconds waited past the plain pace (0 when nothing was waited
+    for: the plain pace's own lateness on a busy machine is not the listener's)."""
+    clock.sleep_until(due)
+    plain = float(clock())
+    while clock() < due + most:
+        if all(r.ended or (r.heard is None and r.merged_into is None and quiet())
+               for r in waited()):
+            break
+        clock.sleep_until(clock() + LISTEN_POLL)
+    return float(clock()), float(clock()) - plain
+
+
 def _play(game: str, players: int, seed: int, count: int, pace: float,
-          cache: Path, seats: str | None = None) -> tuple[list[_Said], int]:
-    """One seeded game's first `count` acts at `pace`, through the narrator."""
+          cache: Path, seats: str | None = None,
+          waits: list[float] | None = None) -> tuple[list[_Said], int]:
+    """One seeded game's first `count` acts at `pace`, through the narrator. With the
+    person "listens", each choice's seconds past the plain pace go onto `waits`."""
     from hardware.speaker import Speaker
     from rig.config import VoiceConfig
     from rig.voice.narrator import Narrator, Synthesizer
@@ -389,7 +461,8 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
                            choices=CHOICES)
     synthesizer = Synthesizer(settings, cache)
     _warm(game, players, seed, count, synthesizer, seats)
-    groups, computer = _groups(game, players, seed, count, seats)
+    groups, acts = _groups(game, players, seed, count, seats)
+    computer = acts.computer
     clock = _Clock()
     device = _PacedDevice(clock)
     said: list[_Said] = []
@@ -459,8 +532,24 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
     rig.pause = lambda seconds: clock.sleep_until(clock() + seconds)
     rig.loop.on_frame = on_frame
     rig.loop.refresh()
-    for gestures in groups:
-        clock.sleep_until(clock() + pace)
+    added: dict[int, float] = defaultdict(float)  # a choice's seconds past the pace
+
+    def waited(first: int, last: int) -> list[_Said]:
+        with lock:
+            return [r for r in said if first <= r.act <= last and r.choice == "human"]
+
+    def quiet() -> bool:
+        return narrator.idle.is_set() and speaker.idle.is_set()
+
+    for act, gestures in enumerate(groups, start=1):
+        due = clock() + pace
+        if PERSON == "listens" and act in acts.choice:
+            shown_by = acts.choice[act]
+            _, extra = _listen(due, lambda first=shown_by, last=act - 1: waited(first, last),
+                               clock, quiet)
+            added[shown_by] += extra
+        else:
+            clock.sleep_until(due)
         act_times.append(clock())
         for gesture in gestures:
             rig.loop.step(gesture)
@@ -486,7 +575,16 @@ def _play(game: str, players: int, seed: int, count: int, pace: float,
         pick.kind = "cpu pick"
         heard = [r for r in said if r.act == pick.act and r.kind in MUST_HEAR and not r.lost]
         pick.heard = (heard[0].merged_into or heard[0]).heard if heard else None
-    return said + picks, turns.count + 1
+    presses = [_Said("", 0.0, 0, act, "press") for act in sorted(acts.presses)
+               if act < len(act_times)]
+    for press in presses:  # the option it picked: the last said after the knob's last step
+        press.kind = "press"
+        options = [r for r in said if r.act == press.act - 1 and r.kind == "option"]
+        press.picked_option = options[-1] if options else None
+    if waits is not None and PERSON == "listens":
+        waits += [added[shown_by] for shown_by in sorted(set(acts.choice.values()))
+                  if shown_by + 1 < len(act_times)]
+    return said + picks + presses, turns.count + 1
 
 
 def _kinds(said: list[_Said]) -> dict[str, Any]:
@@ -495,6 +593,7 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
     for record in said:
         kinds[record.label].append(record)
     picks = kinds.pop("cpu pick", [])
+    presses = kinds.pop("press", [])
     merges = kinds.get("merged", [])
     if merges:
         out["merged away"] = sum(1 for r in said if r.merged_into is not None)
@@ -527,6 +626,11 @@ def _kinds(said: list[_Said]) -> dict[str, Any]:
                                              and r.pick is not None)
             out[kind]["lost_before_pick"] = sum(1 for r in records if r.lost
                                                 and not r.cut_at_pick and not r.dropped)
+            if presses:  # RULINGS G6: "the highlighted one as the knob turns"
+                out[kind]["presses"] = len(presses)
+                out[kind]["picked_heard_by_press"] = sum(
+                    1 for p in presses
+                    if p.picked_option is not None and p.picked_option.heard_by_pick)
         if kind in ("choice", "option"):  # what was not heard by the pick, and why
             out[kind]["missed"] = [_missed(r) for r in records
                                    if not r.heard_by_pick and r.pick is not None]
@@ -543,12 +647,14 @@ def _missed(record: _Said) -> str:
     return f"{record.text} | {record.full:.2f} s of speech, first sound {start}, pick {pick:.2f} s"
 
 
-def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
+def _summary(said: list[_Said], turns: int,
+             waits: list[float] | None = None) -> dict[str, Any]:
     kinds = _kinds(said)
     lags = [r.lag for r in said if r.lag is not None and not r.merge
-            and r.kind not in ("cpu pick", "flavour")]
+            and r.kind not in (*PICKS, "flavour")]
     must = [r for r in said if r.kind in MUST_HEAR and not r.merge]  # merged away: counted
-    said = [r for r in said if r.kind not in ("cpu pick", "flavour") and r.merged_into is None]
+    said = [r for r in said if r.kind not in (*PICKS, "flavour")
+            and r.merged_into is None]
     per_turn: dict[int, list[_Said]] = defaultdict(list)
     for record in said:
         per_turn[record.turn].append(record)
@@ -575,7 +681,19 @@ def _summary(said: list[_Said], turns: int) -> dict[str, Any]:
         "words_per_turn_p50": rnd(percentile(words, 50)),
         "kinds": kinds,
         "example_turn": [f"[{r.kind}] {r.text}" for r in example],
+        **({"listener": _waits(waits)} if waits is not None and PERSON == "listens" else {}),
     }
+
+
+def _waits(waits: list[float]) -> dict[str, Any]:
+    """How much later a listener's choices are made than at the plain pace (table
+    seconds per choice, summed over its acts). It waited on a choice when it looked at
+    the voice again at least once (the time to look once is not a wait)."""
+    return {"choices": len(waits), "waited": sum(1 for w in waits if w >= LISTEN_POLL / 2),
+            "added_s": [rnd(w) for w in waits],
+            "added_s_p50": rnd(percentile(waits, 50)) if waits else 0.0,
+            "added_s_p95": rnd(percentile(waits, 95)) if waits else 0.0,
+            "added_s_max": rnd(max(waits, default=0.0))}
 
 
 def measure(quick: bool, paces: tuple[float, ...] = PACES) -> dict[str, Any]:
@@ -594,13 +712,15 @@ def measure(quick: bool, paces: tuple[float, ...] = PACES) -> dict[str, Any]:
             for game, players in GAMES:
                 said: list[_Said] = []
                 turns = 0
+                waits: list[float] = []
                 for seed in seeds:
-                    got, counted = _play(game, players, seed, count, pace, cache)
+                    got, counted = _play(game, players, seed, count, pace, cache,
+                                         waits=waits)
                     for record in got:
                         record.turn += turns  # each game's turns after the last's
                     said += got
                     turns += counted
-                out[f"{game}@{pace:g}s"] = _summary(said, turns)
+                out[f"{game}@{pace:g}s"] = _summary(said, turns, waits)
         out.update(held_out(quick, cache, paces))
     return {"voice_pace": out}
 
@@ -613,15 +733,16 @@ def held_out(quick: bool, cache: Path, paces: tuple[float, ...] = PACES) -> dict
         for game, players, seats, seeds in HELD_OUT:
             said: list[_Said] = []
             turns = 0
+            waits: list[float] = []
             for seed in seeds[:1] if quick else seeds:
-                got, counted = _play(game, players, seed, count, pace, cache, seats)
+                got, counted = _play(game, players, seed, count, pace, cache, seats, waits)
                 for record in got:
                     record.turn += turns
                 said += got
                 turns += counted
             cpu = "+cpu" if "easy" in seats else ""
             out[f"{game}/{players}p{cpu} held-out {list(seeds)}@{pace:g}s"] = \
-                _summary(said, turns)
+                _summary(said, turns, waits)
     return out
 
 
@@ -660,17 +781,25 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
                          f"{k['heard_by_pick']}/{k['handed']}")
             elif "heard_by_pick" in k:
                 late += f", heard whole before the pick {k['heard_by_pick']}/{k['handed']}"
+                if "presses" in k:
+                    late += (f", the picked one heard whole before the press "
+                             f"{k['picked_heard_by_press']}/{k['presses']}")
             lines.append(f"      {kind:<8} {k['handed']:>4} said, cut {k['cut']:>3}, dropped "
                          f"{k['dropped']:>3} (lost {k['lost_words_share']:.0%}), "
                          f"{k['seconds_p50']} s each, lag p50 {k['lag_s_p50']} s "
                          f"p95 {k['lag_s_p95']} s, {k['words_p50']} words{late}")
+        if "listener" in run:
+            w = run["listener"]
+            lines.append(f"      listener waited at {w['waited']}/{w['choices']} choices, "
+                         f"added a choice p50 {w['added_s_p50']} s p95 {w['added_s_p95']} s "
+                         f"max {w['added_s_max']} s")
         lines += [f"      a turn: {line}" for line in run["example_turn"]]
     return lines
 
 
 def main() -> int:
     """``python -m bench.voice_pace [--quick] [--held-out-only] [--paces 2,3,5]
-    [--choices brief|all] [--person browses|presses]``: the table-pace figures printed
+    [--choices brief|all] [--person browses|presses|listens]``: the table-pace figures printed
     (a JSON copy with --json FILE)."""
     import argparse
     import json
