@@ -28,6 +28,7 @@ from hardware.rfid.rdm6300 import Rdm6300Protocol
 from rig.voice.effectcheck import EffectCheckError, check_effect
 from rig.voice.effects import EFFECTS, Effect
 from tests.slowdown import scaled
+from tests.system_tools import require_commands
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -155,8 +156,17 @@ def _run(site: Path, *command: str) -> subprocess.CompletedProcess[str]:
                           env=env, cwd=site, timeout=scaled(120))
 
 
+@pytest.fixture
+def sox() -> str:
+    """sox, which a voice effect's chain runs in (installed as every test's tool is, or
+    the test fails naming the command: on a fresh machine nothing before these tests may
+    have installed it)."""
+    return require_commands({"sox": "sox"})["sox"]
+
+
 def test_a_reader_a_display_and_an_effect_added_from_outside_touch_no_project_file(
         tmp_path: Path) -> None:
+    require_commands({"sox": "sox", "espeak-ng": "espeak-ng"})  # the probe speaks, tinny
     before = _project_files()
     site = tmp_path / "site"
     install_parts(site)
@@ -216,8 +226,8 @@ def test_every_built_in_display_passes_the_display_battery(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", list(EFFECTS.built_in))
-def test_every_built_in_effect_passes_the_effect_battery(name: str) -> None:
-    check_effect(EFFECTS.get(name))
+def test_every_built_in_effect_passes_the_effect_battery(name: str, sox: str) -> None:
+    check_effect(EFFECTS.get(name), sox)
 
 
 class _Raising(Rdm6300Protocol):
@@ -259,9 +269,9 @@ def test_the_display_battery_names_what_is_broken() -> None:
                                     make=lambda emit, settings: "a screen"))  # type: ignore
 
 
-def test_the_effect_battery_names_what_is_broken() -> None:
+def test_the_effect_battery_names_what_is_broken(sox: str) -> None:
     with pytest.raises(EffectCheckError, match="sox refused the chain"):
-        check_effect(Effect(name="typo", title="x", sox=("lowpas", "300")))
+        check_effect(Effect(name="typo", title="x", sox=("lowpas", "300")), sox)
     with pytest.raises(EffectCheckError, match="rate 4000 is not 8000-48000 Hz"):
         check_effect(Effect(name="low", title="x", rate=4000))
     with pytest.raises(EffectCheckError, match="a name in lower case, one word"):
