@@ -4,14 +4,12 @@ said, and leaves no log file behind."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
-from types import ModuleType
 
+from tests.ciscript import emulated_suite
 from tests.slowdown import hang
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,18 +83,8 @@ def test_the_run_leaves_no_log_file_behind(tmp_path: Path) -> None:
         assert list((tmp_path / "tmp").iterdir()) == []
 
 
-def _emulated_suite() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("emulated_suite",
-                                                  ROOT / ".ci" / "emulated_suite.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("emulated_suite", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_arm64_job_deselects_only_paths_that_exist_and_says_why_for_each() -> None:
-    suite = _emulated_suite()
+    suite = emulated_suite()
     paths = [path for group in suite.DESELECTED_PATHS.values() for path in group]
     assert paths and all(why.strip() for why in suite.DESELECTED_PATHS)
     missing = [path for path in paths if not (ROOT / path).exists()

@@ -9,30 +9,18 @@ it would build each recipe here.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from tests.appliance import emulation, rootfs
+from tests.ciscript import emulated_suite
 from tests.system_tools import find_commands
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.appliance
-
-
-def _emulated_suite() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("emulated_suite",
-                                                  ROOT / ".ci" / "emulated_suite.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("emulated_suite", module)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture
@@ -48,7 +36,7 @@ def test_a_foreign_architecture_names_arch_test_and_the_host_does_not() -> None:
 
 
 def test_the_arm64_job_names_every_host_tool_it_runs() -> None:
-    tools = _emulated_suite().required_tools(emulation.ARCHES["arm64"])
+    tools = emulated_suite().required_tools(emulation.ARCHES["arm64"])
     assert tools == {"mmdebstrap": "mmdebstrap", "arch-test": "arch-test",
                      "qemu-aarch64-static": "qemu-user-static",
                      "systemd-nspawn": "systemd-container", "mount": "mount"}
@@ -58,7 +46,7 @@ def test_a_cold_machine_can_build_the_arm64_root_file_system(empty_cache: Path) 
     if os.geteuid() != 0:
         pytest.fail("building a root file system needs root: run the suite as root",
                     pytrace=False)
-    suite = _emulated_suite()
+    suite = emulated_suite()
     arch = emulation.ARCHES["arm64"]
     recipe = suite.suite_recipe(arch)
     assert not recipe.tarball().exists(), "the cache must be empty for this check"
